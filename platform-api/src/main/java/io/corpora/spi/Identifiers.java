@@ -1,0 +1,55 @@
+package io.corpora.spi;
+
+import java.util.regex.Pattern;
+
+/** Validation of the identifiers that cross the SPI (tenants, partitions, document ids, keys). */
+public final class Identifiers {
+
+    /** Tenant and partition ids: lower-case, safe in paths, URLs, SQL identifiers' suffixes and file names. */
+    public static final Pattern NAMESPACE_ID = Pattern.compile("[a-z0-9](?:[a-z0-9_-]{0,62})");
+
+    /** Document ids: printable, no control characters, bounded. Stores must still bind them as values. */
+    public static final int MAX_DOCUMENT_ID_LENGTH = 512;
+
+    /** Metadata keys: a conservative charset so no store ever needs to quote or escape a key. */
+    public static final Pattern METADATA_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,127}");
+
+    private Identifiers() {}
+
+    public static String requireNamespaceId(String kind, String value) {
+        if (value == null || !NAMESPACE_ID.matcher(value).matches()) {
+            throw new IllegalArgumentException(kind + " id must match " + NAMESPACE_ID.pattern() + ", got: " + quote(value));
+        }
+        return value;
+    }
+
+    public static String requireDocumentId(String value) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("document id must not be blank");
+        }
+        if (value.length() > MAX_DOCUMENT_ID_LENGTH) {
+            throw new IllegalArgumentException("document id longer than " + MAX_DOCUMENT_ID_LENGTH + " characters");
+        }
+        for (int i = 0; i < value.length(); i++) {
+            if (Character.isISOControl(value.charAt(i))) {
+                throw new IllegalArgumentException("document id contains a control character at index " + i);
+            }
+        }
+        return value;
+    }
+
+    public static String requireMetadataKey(String key) {
+        if (key == null || !METADATA_KEY.matcher(key).matches()) {
+            throw new IllegalArgumentException("metadata key must match " + METADATA_KEY.pattern() + ", got: " + quote(key));
+        }
+        return key;
+    }
+
+    static String quote(String value) {
+        if (value == null) {
+            return "null";
+        }
+        String shown = value.length() > 80 ? value.substring(0, 80) + "…" : value;
+        return '"' + shown.replace("\"", "\\\"") + '"';
+    }
+}

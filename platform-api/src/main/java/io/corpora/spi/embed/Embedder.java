@@ -1,0 +1,44 @@
+package io.corpora.spi.embed;
+
+import io.corpora.spi.EmbedderFingerprint;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Turns text into vectors. The same text must always give the same vector (no batch-dependent padding
+ * effects), and input longer than {@link #maxInputTokens()} must never be truncated silently: either the
+ * chunker sizes chunks with {@link #tokenCounter()}, or the embedder fails with a clear error.
+ * Implementations are thread-safe.
+ */
+public interface Embedder extends AutoCloseable {
+
+    EmbedderFingerprint fingerprint();
+
+    default int dimension() {
+        return fingerprint().dimension();
+    }
+
+    /** Embeds passages for indexing, in order. */
+    List<float[]> embedDocuments(List<String> texts);
+
+    /** Embeds a search query (with the model's query instruction, if it has one). */
+    float[] embedQuery(String query);
+
+    /** Embeds several queries at once; by default one by one. */
+    default List<float[]> embedQueries(List<String> queries) {
+        return queries.stream().map(this::embedQuery).toList();
+    }
+
+    /** The model's token limit per input (0 when unknown or unlimited). */
+    default int maxInputTokens() {
+        return 0;
+    }
+
+    /** The model's tokenizer, when it exposes one. */
+    default Optional<TokenCounter> tokenCounter() {
+        return Optional.empty();
+    }
+
+    @Override
+    default void close() {}
+}

@@ -1,0 +1,61 @@
+package io.corpora.spi.store;
+
+import io.corpora.spi.Chunk;
+import io.corpora.spi.EmbeddedChunk;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Where chunks and their vectors live. Every read, write and delete names its {@link Namespace}: a store
+ * must never return, change or delete a chunk of another namespace, even when ids are equal.
+ *
+ * <p>Contract (checked by the {@code VectorStoreContract} test kit every store plugin runs):
+ * <ul>
+ *   <li>upsert is by chunk id within the namespace; the last write wins; duplicate ids in one call keep the last;</li>
+ *   <li>search results are sorted by descending score, ties by chunk id, scores finite;</li>
+ *   <li>{@link SearchRequest#minScore()} excludes hits before the top-K cut (so fewer, even zero, may return);</li>
+ *   <li>the {@link MetadataFilter} semantics are exactly those of {@link MetadataFilter#matches};</li>
+ *   <li>a search with an embedder id sees only chunks stamped with it ({@link io.corpora.spi.ReservedKeys#EMBEDDER}).</li>
+ * </ul>
+ * Implementations are thread-safe.
+ */
+public interface VectorStore extends AutoCloseable {
+
+    Set<StoreCapability> capabilities();
+
+    /** Inserts or replaces chunks by id; durable when the call returns. */
+    void upsert(Namespace namespace, List<EmbeddedChunk> chunks);
+
+    List<ScoredChunk> search(Namespace namespace, SearchRequest request);
+
+    /** Deletes the given chunk ids; returns how many existed. */
+    int deleteChunks(Namespace namespace, Collection<String> chunkIds);
+
+    /** Deletes every chunk of a document (all versions); returns how many existed. */
+    int deleteDocument(Namespace namespace, String documentId);
+
+    /** Deletes every chunk matching the filter; returns how many existed. */
+    int deleteWhere(Namespace namespace, MetadataFilter filter);
+
+    /** Deletes the whole namespace. */
+    void deleteNamespace(Namespace namespace);
+
+    /** Chunks of one document, by index. */
+    List<Chunk> documentChunks(Namespace namespace, String documentId);
+
+    /** Pages through a namespace in chunk-id order, starting after {@code afterId} (null: from the start). */
+    ChunkPage list(Namespace namespace, String afterId, int limit);
+
+    /** How many chunks of the namespace match the filter. */
+    long count(Namespace namespace, MetadataFilter filter);
+
+    /** Throws if the store cannot serve (for readiness checks); cheap. */
+    default void checkHealth() {}
+
+    /** Releases resources; committed data survives. */
+    @Override
+    void close();
+}

@@ -132,8 +132,10 @@ public final class PluginManager {
 
         PluginClassLoader loader = new PluginClassLoader(name, urls(jars), spiLoader);
         List<ProviderDescriptor> descriptors = new ArrayList<>();
+        boolean discoveredAny = false;
         for (PluginKind kind : PluginKind.values()) {
             for (PluginProvider<?> provider : discover(name, location, kind, loader, problems)) {
+                discoveredAny = true;
                 ProviderDescriptor descriptor;
                 try {
                     descriptor = new ProviderDescriptor(kind, provider.name(), provider.description(), provider.getClass().getName(),
@@ -160,7 +162,9 @@ public final class PluginManager {
             }
         }
         if (descriptors.isEmpty()) {
-            problems.add(new PluginProblem(name, location, "contributes no provider (missing META-INF/services entries?)"));
+            if (!discoveredAny) {
+                problems.add(new PluginProblem(name, location, "contributes no provider (missing META-INF/services entries?)"));
+            }
             closeQuietly(loader);
             return;
         }

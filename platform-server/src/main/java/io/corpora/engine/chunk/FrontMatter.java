@@ -1,0 +1,132 @@
+package io.corpora.engine.chunk;
+
+import io.corpora.spi.Identifiers;
+import io.corpora.spi.ReservedKeys;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * YAML front matter at the top of a Markdown text ({@code ---} … {@code ---}), read as flat metadata.
+ *
+ * <p>Deliberately a subset (the engine carries no YAML library): {@code key: value} scalars (strings, quoted
+ * strings, integers, decimals, booleans), inline lists {@code key: [a, b]} and block lists ({@code key:} followed
+ * by {@code - item} lines). Nested maps, multi-line strings, keys that are not valid metadata keys and reserved
+ * ({@code _}-prefixed) keys are skipped: metadata is flat by contract, and reserved keys are the server's.
+ */
+public record FrontMatter(Map<String, Object> metadata, String body) {
+
+    private static final Pattern KEY_VALUE = Pattern.compile("^([^\\s#:][^:]*?)\\s*:(?:\\s+(.*))?$");
+    private static final Pattern LIST_ITEM = Pattern.compile("^\\s*-\\s+(.*)$");
+    private static final Pattern INTEGER = Pattern.compile("[-+]?\\d{1,18}");
+    private static final Pattern DECIMAL = Pattern.compile("[-+]?\\d+\\.\\d+");
+
+    public FrontMatter {
+        metadata = Map.copyOf(metadata);
+    }
+
+    /** Splits front matter from the body; a text without front matter has empty metadata and is its own body. */
+    public static FrontMatter parse(String text) {
+        String normalized = text.startsWith("\uFEFF") ? text.substring(1) : text;
+        if (!normalized.startsWith("---\n") && !normalized.startsWith("---\r\n")) {
+            return new FrontMatter(Map.of(), text);
+        }
+        String[] lines = normalized.split("\r?\n", -1);
+        int close = -1;
+        for (int i = 1; i < lines.length; i++) {
+            if (lines[i].equals("---") || lines[i].equals("...")) {
+                close = i;
+                break;
+            }
+        }
+        if (close < 0) {
+            return new FrontMatter(Map.of(), text); // an unclosed fence is a thematic break, not front matter
+        }
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        String listKey = null;
+        List<Object> list = null;
+        for (int i = 1; i < close; i++) {
+            String line = lines[i];
+            if (line.isBlank() || line.stripLeading().startsWith("#")) {
+                continue;
+            }
+            Matcher item = LIST_ITEM.matcher(line);
+            if (listKey != null && item.matches()) {
+                list.add(scalar(item.group(1)));
+                continue;
+            }
+            if (listKey != null) {
+                putIfValid(metadata, listKey, List.copyOf(list));
+                listKey = null;
+            }
+            if (Character.isWhitespace(line.charAt(0))) {
+                continue; // nested structure: not flat metadata
+            }
+            Matcher kv = KEY_VALUE.matcher(line);
+            if (!kv.matches()) {
+                continue;
+            }
+            String key = kv.group(1).strip();
+            String value = kv.group(2) == null ? "" : stripComment(kv.group(2)).strip();
+            if (value.isEmpty()) {
+                listKey = key;
+                list = new ArrayList<>();
+            } else if (value.startsWith("[") && value.endsWith("]")) {
+                List<Object> inline = new ArrayList<>();
+                for (String part : value.substring(1, value.length() - 1).split(",")) {
+                    if (!part.isBlank()) {
+                        inline.add(scalar(part));
+                    }
+                }
+                putIfValid(metadata, key, inline);
+            } else if (!value.startsWith("{") && !value.startsWith("|") && !value.startsWith(">")) {
+                putIfValid(metadata, key, scalar(value));
+            }
+        }
+        if (listKey != null && !list.isEmpty()) {
+            putIfValid(metadata, listKey, List.copyOf(list));
+        }
+        StringBuilder body = new StringBuilder();
+        for (int i = close + 1; i < lines.length; i++) {
+            body.append(lines[i]);
+            if (i < lines.length - 1) {
+                body.append('\n');
+            }
+        }
+        return new FrontMatter(metadata, body.toString());
+    }
+
+    private static void putIfValid(Map<String, Object> metadata, String key, Object value) {
+        if (Identifiers.METADATA_KEY.matcher(key).matches() && !ReservedKeys.isReserved(key)) {
+            metadata.put(key, value);
+        }
+    }
+
+    private static String stripComment(String value) {
+        if (value.startsWith("\"") || value.startsWith("'")) {
+            return value;
+        }
+        int hash = value.indexOf(" #");
+        return hash >= 0 ? value.substring(0, hash) : value;
+    }
+
+    private static Object scalar(String raw) {
+        String v = raw.strip();
+        if (v.length() >= 2 && (v.startsWith("\"") && v.endsWith("\"") || v.startsWith("'") && v.endsWith("'"))) {
+            return v.substring(1, v.length() - 1);
+        }
+        if (v.equals("true") || v.equals("false")) {
+            return Boolean.valueOf(v);
+        }
+        if (INTEGER.matcher(v).matches()) {
+            return Long.parseLong(v);
+        }
+        if (DECIMAL.matcher(v).matches()) {
+            return Double.parseDouble(v);
+        }
+        return v;
+    }
+}

@@ -1,0 +1,30 @@
+package io.corpora.engine.chunk;
+
+import io.corpora.spi.Chunk;
+import io.corpora.spi.loader.LoadedDocument;
+import io.corpora.spi.loader.Section;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Independent records (JSON array items, JSONL lines, CSV rows rendered with their header names by the loader):
+ * one chunk per record section. A record larger than the window is split by the prose rule and each piece is
+ * flagged {@code oversizedRecord: true}, so no record is silently cut.
+ */
+public final class RecordChunker implements Chunker {
+
+    private final ChunkingOptions options;
+
+    public RecordChunker(ChunkingOptions options) {
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    @Override
+    public List<Chunk> chunk(String documentId, LoadedDocument document) {
+        ChunkFactory factory = new ChunkFactory(documentId, document);
+        for (Section section : document.sections()) {
+            factory.addSplitting(section.text(), List.of(), section.metadata(), options, true);
+        }
+        return factory.chunks();
+    }
+}

@@ -1,0 +1,83 @@
+package io.corpora.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Deploys the real WAR to a managed Open Liberty, which loads the plugins directory the build assembled,
+ * and checks over HTTP that the plugins are listed, that the endpoint is platform-admin only, and that errors
+ * are problem+json.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class PluginsEndpointIT {
+
+    private final ServerClient client = ServerClient.fromBuild();
+
+    @Deployment(testable = false)
+    static WebArchive corpora() {
+        File war = new File(System.getProperty("corpora.war", "target/corpora.war"));
+        return ShrinkWrap.create(ZipImporter.class, "corpora.war").importFrom(war).as(WebArchive.class);
+    }
+
+    @Test
+    void readinessIsUp() {
+        ServerClient.Response ready = client.get("health/ready", null);
+        assertEquals(200, ready.status(), ready.body());
+        assertEquals("UP", ready.json().get("status").asText());
+    }
+
+    @Test
+    void platformAdminSeesThePluginsLoadedFromThePluginsDirectory() {
+        ServerClient.Response response = client.get("admin/v1/plugins", client.token("ops", null, Roles.PLATFORM_ADMIN));
+
+        assertEquals(200, response.status(), response.body());
+        JsonNode body = response.json();
+        List<String> providers = new ArrayList<>();
+        body.get("plugins").forEach(plugin -> plugin.get("providers").forEach(p -> providers.add(p.get("kind").asText() + ":" + p.get("name").asText())));
+        assertTrue(providers.containsAll(List.of("reranker:probe-legacy", "reranker:probe-current")), providers.toString());
+        JsonNode current = find(body.get("plugins"), "example-probe-current");
+        assertTrue(current.get("jars").toString().contains("commons-lang3-3.18.0.jar"), current.toString());
+        JsonNode options = current.get("providers").get(0).get("options");
+        assertEquals("delay", options.get(0).get("name").asText());
+        assertEquals("DURATION", options.get(0).get("type").asText());
+    }
+
+    @Test
+    void pluginsAreForPlatformAdminsOnly() {
+        ServerClient.Response anonymous = client.get("admin/v1/plugins", null);
+        assertEquals(401, anonymous.status());
+        ServerClient.Response reader = client.get("admin/v1/plugins", client.token("alice", "acme", Roles.READER));
+        assertEquals(403, reader.status());
+    }
+
+    @Test
+    void unknownRoutesAnswerProblemJson() {
+        ServerClient.Response missing = client.get("admin/v1/no-such-thing", client.token("ops", null, Roles.PLATFORM_ADMIN));
+        assertEquals(404, missing.status());
+        assertTrue(missing.contentType().startsWith("application/problem+json"), missing.contentType());
+        assertEquals(404, missing.json().get("status").asInt());
+    }
+
+    private static JsonNode find(JsonNode plugins, String name) {
+        for (JsonNode plugin : plugins) {
+            if (plugin.get("name").asText().equals(name)) {
+                return plugin;
+            }
+        }
+        throw new AssertionError("plugin " + name + " not listed in " + plugins);
+    }
+}

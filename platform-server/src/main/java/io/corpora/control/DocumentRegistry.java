@@ -1,0 +1,42 @@
+package io.corpora.control;
+
+import io.corpora.spi.Namespace;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The registry of documents per namespace (JPA-backed in the server). It is what makes replaces atomic: a new
+ * version is {@link #beginVersion begun}, its chunks are written, and only then {@link #activateVersion activated}.
+ */
+public interface DocumentRegistry {
+
+    Optional<DocumentRecord> find(Namespace namespace, String documentId);
+
+    /** Documents of a namespace ordered by id, after {@code afterId} (null: first page). */
+    List<DocumentRecord> list(Namespace namespace, String afterId, int limit);
+
+    /**
+     * Marks a new version as being written and returns its number (active + 1, or pending + 1); the previous
+     * active version stays the one served.
+     */
+    int beginVersion(Namespace namespace, String documentId, String source, String mediaType, Map<String, Object> metadata, long bytes);
+
+    /** Makes {@code version} the active one, with what was stored; the caller then deletes older chunks. */
+    DocumentRecord activateVersion(Namespace namespace, String documentId, int version, String contentHash, int chunkCount, String text);
+
+    /** Records a failed version; the previous active version (if any) stays active. */
+    void failVersion(Namespace namespace, String documentId, int version, String error);
+
+    /** Removes the document; false if it did not exist. */
+    boolean delete(Namespace namespace, String documentId);
+
+    /** Removes every document of the tenant (all partitions); returns how many. */
+    int deleteTenant(String tenantId);
+
+    /** Counts per namespace: documents, chunks and bytes of active versions. */
+    CorpusStats stats(String tenantId);
+
+    /** Documents counted per partition and status. */
+    record CorpusStats(long documents, long chunks, long bytes, Map<String, Long> documentsByPartition, Map<String, Long> documentsByStatus) {}
+}

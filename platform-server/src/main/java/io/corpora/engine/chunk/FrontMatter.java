@@ -59,7 +59,9 @@ public record FrontMatter(Map<String, Object> metadata, String body) {
                 continue;
             }
             if (listKey != null) {
-                putIfValid(metadata, listKey, List.copyOf(list));
+                if (!list.isEmpty()) { // a key with neither value nor items is null (or a nested map): skipped
+                    putIfValid(metadata, listKey, List.copyOf(list));
+                }
                 listKey = null;
             }
             if (Character.isWhitespace(line.charAt(0))) {

@@ -101,13 +101,17 @@ public final class WindowSplitter {
                 }
             }
         }
-        return safeCut(text, start, next);
+        return splitsSurrogatePair(text, next) ? next + 1 : next; // forward: the overlap must not grow
+    }
+
+    private static boolean splitsSurrogatePair(String text, int cut) {
+        return cut > 0 && cut < text.length() && Character.isHighSurrogate(text.charAt(cut - 1))
+                && Character.isLowSurrogate(text.charAt(cut));
     }
 
     /** Never split a surrogate pair; a cut between them moves back (or forward when that would be empty). */
     private static int safeCut(String text, int start, int cut) {
-        if (cut > 0 && cut < text.length() && Character.isHighSurrogate(text.charAt(cut - 1))
-                && Character.isLowSurrogate(text.charAt(cut))) {
+        if (splitsSurrogatePair(text, cut)) {
             return cut - 1 > start ? cut - 1 : cut + 1;
         }
         return cut;

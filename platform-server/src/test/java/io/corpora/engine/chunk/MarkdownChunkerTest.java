@@ -1,0 +1,106 @@
+package io.corpora.engine.chunk;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.corpora.spi.Chunk;
+import io.corpora.spi.loader.ContentFormat;
+import io.corpora.spi.loader.LoadedDocument;
+import io.corpora.spi.loader.Section;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class MarkdownChunkerTest {
+
+    private static final String POLICY = """
+            ---
+            title: Expense Policy
+            owner: "finance team"
+            version: 3
+            audience: [public, role:employee]
+            tags:
+              - travel
+              - money
+            _tenant: evil
+            nested:
+              key: value
+            ---
+            # Expense Policy
+
+            Applies to everyone.
+
+            ## Lodging
+
+            Hotels up to 150 EUR per night.
+
+            ### Exceptions
+
+            Conferences may exceed the cap.
+
+            ## Meals
+
+            ```
+            # not a heading inside a code fence
+            ```
+            Dinner up to 40 EUR.
+            """;
+
+    private List<Chunk> chunk(String markdown) {
+        return new MarkdownChunker(ChunkingOptions.defaults())
+                .chunk("policy.md", new LoadedDocument(ContentFormat.MARKDOWN, null, List.of(Section.of(markdown)), Map.of()));
+    }
+
+    @Test
+    void eachHeadingSectionIsAChunkCarryingItsHeadingPath() {
+        List<Chunk> chunks = chunk(POLICY);
+        assertEquals(List.of(
+                List.of("Expense Policy"),
+                List.of("Expense Policy", "Lodging"),
+                List.of("Expense Policy", "Lodging", "Exceptions"),
+                List.of("Expense Policy", "Meals")), chunks.stream().map(Chunk::headingPath).toList());
+        assertEquals("Hotels up to 150 EUR per night.", chunks.get(1).text());
+        assertTrue(chunks.get(3).text().contains("# not a heading inside a code fence"));
+    }
+
+    @Test
+    void frontMatterBecomesDocumentMetadataOnEveryChunk() {
+        for (Chunk c : chunk(POLICY)) {
+            Map<String, Object> m = c.metadata();
+            assertEquals("Expense Policy", m.get("title"));
+            assertEquals("finance team", m.get("owner"));
+            assertEquals(3L, m.get("version"));
+            assertEquals(List.of("public", "role:employee"), m.get("audience"));
+            assertEquals(List.of("travel", "money"), m.get("tags"));
+            assertFalse(m.containsKey("_tenant"), "reserved keys are never taken from content");
+            assertFalse(m.containsKey("nested"), "nested maps are not flat metadata");
+            assertFalse(c.text().contains("finance team"), "front matter is not chunk text");
+        }
+    }
+
+    @Test
+    void aLongSectionIsCutByTheProseRuleKeepingItsPath() {
+        String markdown = "# Guide\n\n## Install\n\n" + "Run the installer and wait. ".repeat(80);
+        List<Chunk> chunks = chunk(markdown);
+        assertTrue(chunks.size() >= 3);
+        chunks.forEach(c -> {
+            assertEquals(List.of("Guide", "Install"), c.headingPath());
+            assertTrue(c.text().length() <= 800);
+        });
+    }
+
+    @Test
+    void textBeforeTheFirstHeadingHasAnEmptyPathAndAThematicBreakIsNotFrontMatter() {
+        List<Chunk> chunks = chunk("Intro line.\n\n---\n\n# Later\n\nBody.");
+        assertEquals(List.of(), chunks.get(0).headingPath());
+        assertTrue(chunks.get(0).text().startsWith("Intro line."));
+        assertEquals(List.of("Later"), chunks.get(1).headingPath());
+    }
+
+    @Test
+    void headingLevelsPopCorrectlyWhenASiblingFollowsADeeperHeading() {
+        List<Chunk> chunks = chunk("# A\n\na\n\n### A.x\n\nax\n\n## B ##\n\nb\n");
+        assertEquals(List.of("A", "B"), chunks.get(2).headingPath());
+    }
+}

@@ -1,0 +1,76 @@
+package io.corpora.rerank.onnx;
+
+import io.corpora.spi.config.ConfigOption;
+import io.corpora.spi.config.ConfigType;
+import io.corpora.spi.config.InvalidConfigException;
+import io.corpora.spi.config.PluginConfig;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The cross-encoder's options: declarations and parsed values. */
+record CrossEncoderSettings(Path modelPath, Path tokenizerPath, String outputName, ScoreActivation activation, int labelIndex,
+                            int batchSize, int maxSequenceTokens, int workers, int intraOpThreads) {
+
+    static List<ConfigOption> options() {
+        return List.of(
+                ConfigOption.builder("modelPath", ConfigType.PATH).required()
+                        .description("The cross-encoder ONNX file (e.g. ms-marco-MiniLM-L-6-v2, bge-reranker-base exported to ONNX)")
+                        .build(),
+                ConfigOption.builder("tokenizerPath", ConfigType.PATH)
+                        .description("Its Hugging Face tokenizer.json (WordPiece); default: tokenizer.json beside the model file")
+                        .build(),
+                ConfigOption.builder("outputName", ConfigType.STRING)
+                        .description("The graph output holding the logits; default: the first output")
+                        .build(),
+                ConfigOption.builder("score", ConfigType.ENUM).allowedValues("sigmoid", "logit").defaultValue("sigmoid")
+                        .description("'sigmoid' maps the logit to (0, 1); 'logit' returns it raw. Same order either way")
+                        .build(),
+                ConfigOption.builder("labelIndex", ConfigType.INT).defaultValue(0)
+                        .description("Which output column is the relevance logit (0 for single-logit heads)")
+                        .build(),
+                ConfigOption.builder("batchSize", ConfigType.INT).defaultValue(8)
+                        .description("Pairs per model run; pairs are grouped by length so padding stays small")
+                        .build(),
+                ConfigOption.builder("maxSequenceTokens", ConfigType.INT).defaultValue(512)
+                        .description("The model's sequence limit including [CLS] and two [SEP]; longer passages are cut and logged")
+                        .build(),
+                ConfigOption.builder("workers", ConfigType.INT).defaultValue(2)
+                        .description("Model runs at once")
+                        .build(),
+                ConfigOption.builder("intraOpThreads", ConfigType.INT).defaultValue(1)
+                        .description("ONNX Runtime threads inside one model run")
+                        .build());
+    }
+
+    static CrossEncoderSettings from(PluginConfig config) {
+        Path model = config.getPath("modelPath").orElseThrow();
+        Path tokenizer = config.getPath("tokenizerPath").orElseGet(() -> model.toAbsolutePath().resolveSibling("tokenizer.json"));
+        List<String> problems = new ArrayList<>();
+        int labelIndex = config.getInt("labelIndex");
+        int batchSize = config.getInt("batchSize");
+        int maxSequence = config.getInt("maxSequenceTokens");
+        int workers = config.getInt("workers");
+        int intraOp = config.getInt("intraOpThreads");
+        if (labelIndex < 0) {
+            problems.add("option 'labelIndex' must be >= 0, got " + labelIndex);
+        }
+        if (batchSize < 1 || batchSize > 256) {
+            problems.add("option 'batchSize' must be 1..256, got " + batchSize);
+        }
+        if (maxSequence < 8) {
+            problems.add("option 'maxSequenceTokens' must be at least 8, got " + maxSequence);
+        }
+        if (workers < 1 || workers > 64) {
+            problems.add("option 'workers' must be 1..64, got " + workers);
+        }
+        if (intraOp < 1 || intraOp > 64) {
+            problems.add("option 'intraOpThreads' must be 1..64, got " + intraOp);
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidConfigException(config.provider(), problems);
+        }
+        return new CrossEncoderSettings(model, tokenizer, config.getString("outputName").orElse(null),
+                ScoreActivation.parse(config.requireString("score")), labelIndex, batchSize, maxSequence, workers, intraOp);
+    }
+}

@@ -1,0 +1,82 @@
+package io.corpora.rerank.onnx;
+
+import io.corpora.onnx.BiEncoder;
+import io.corpora.onnx.BundledModel;
+import io.corpora.onnx.InferenceWorkers;
+import io.corpora.spi.config.ConfigOption;
+import io.corpora.spi.config.ConfigType;
+import io.corpora.spi.config.InvalidConfigException;
+import io.corpora.spi.config.PluginConfig;
+import io.corpora.spi.config.PluginContext;
+import io.corpora.spi.rerank.Reranker;
+import io.corpora.spi.rerank.RerankerProvider;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Provider {@code maxsim}: sentence-level MaxSim with the bundled bge-small-en-v1.5 bi-encoder; needs nothing installed. */
+public final class MaxSimRerankerProvider implements RerankerProvider {
+
+    static final double DEFAULT_PASSAGE_WEIGHT = 0.5;
+
+    @Override
+    public String name() {
+        return "maxsim";
+    }
+
+    @Override
+    public String description() {
+        return "Scores a passage by its best-matching sentence (bundled bge-small-en-v1.5), blended with the whole passage";
+    }
+
+    @Override
+    public List<ConfigOption> configOptions() {
+        return List.of(
+                ConfigOption.builder("passageWeight", ConfigType.DOUBLE).defaultValue(DEFAULT_PASSAGE_WEIGHT)
+                        .description("Weight of the whole-passage cosine against the best sentence's, 0..1")
+                        .build(),
+                ConfigOption.builder("minSentenceChars", ConfigType.INT).defaultValue(25)
+                        .description("Fragments shorter than this join their neighbour sentence")
+                        .build(),
+                ConfigOption.builder("cacheEntries", ConfigType.INT).defaultValue(20_000)
+                        .description("Sentence/passage vectors kept (LRU, about 1.6 KB each); 0 disables the cache")
+                        .build(),
+                ConfigOption.builder("workers", ConfigType.INT).defaultValue(2)
+                        .description("Model runs at once")
+                        .build(),
+                ConfigOption.builder("intraOpThreads", ConfigType.INT).defaultValue(1)
+                        .description("ONNX Runtime threads inside one model run")
+                        .build());
+    }
+
+    @Override
+    public Reranker create(PluginContext context, PluginConfig config) {
+        double passageWeight = config.getDouble("passageWeight");
+        int minSentenceChars = config.getInt("minSentenceChars");
+        int cacheEntries = config.getInt("cacheEntries");
+        int workers = config.getInt("workers");
+        int intraOp = config.getInt("intraOpThreads");
+        List<String> problems = new ArrayList<>();
+        if (passageWeight < 0 || passageWeight > 1) {
+            problems.add("option 'passageWeight' must be within 0..1, got " + passageWeight);
+        }
+        if (minSentenceChars < 0) {
+            problems.add("option 'minSentenceChars' must be >= 0, got " + minSentenceChars);
+        }
+        if (cacheEntries < 0) {
+            problems.add("option 'cacheEntries' must be >= 0, got " + cacheEntries);
+        }
+        if (workers < 1 || workers > 64) {
+            problems.add("option 'workers' must be 1..64, got " + workers);
+        }
+        if (intraOp < 1 || intraOp > 64) {
+            problems.add("option 'intraOpThreads' must be 1..64, got " + intraOp);
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidConfigException(config.provider(), problems);
+        }
+        BundledModel model = BundledModel.BGE_SMALL_EN_V15_Q;
+        BiEncoder encoder = BiEncoder.load(model.spec(), model.modelBytes(), model.tokenizerBytes(), intraOp, context.logger());
+        return new MaxSimReranker(encoder, new InferenceWorkers(workers, "reranker-maxsim"), new SentenceSplitter(minSentenceChars),
+                new EmbeddingCache(cacheEntries), passageWeight);
+    }
+}

@@ -1,0 +1,166 @@
+package io.corpora.store.pgvector;
+
+import io.corpora.spi.config.PluginConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * The store's validated settings. Everything that will be spliced into SQL (table, columns, text-search
+ * configuration, widths, HNSW parameters) is checked here, before any connection is opened.
+ */
+record PgVectorSettings(
+        Optional<String> dataSourceJndiName,
+        Optional<String> jdbcUrl,
+        Optional<String> user,
+        Optional<String> password,
+        int poolSize,
+        String table,
+        ChunkColumns columns,
+        List<Integer> dimensions,
+        DistanceMetric metric,
+        int efSearch,
+        IterativeScan iterativeScan,
+        int maxScanTuples,
+        int exactSearchMaxRows,
+        int hnswM,
+        int hnswEfConstruction,
+        int upsertBatchSize,
+        boolean nullableEmbeddings,
+        boolean fullText,
+        String fullTextLanguage,
+        List<String> stopWordLanguages,
+        boolean anyTermFallback,
+        boolean ensureSchema) {
+
+    /** pgvector's HNSW index holds {@code vector} values of at most 2000 dimensions. */
+    static final int MAX_INDEXED_DIMENSIONS = 2000;
+    /** pgvector's upper bound for {@code hnsw.ef_search}. */
+    static final int MAX_EF_SEARCH = 1000;
+    /** Leaves room for the longest index-name suffix within PostgreSQL's 63-byte names. */
+    static final int MAX_TABLE_NAME = 40;
+
+    /** PostgreSQL's built-in text-search configurations: the only values spliced as {@code 'name'::regconfig}. */
+    static final List<String> TEXT_SEARCH_CONFIGS = List.of("simple", "arabic", "armenian", "basque", "catalan", "danish",
+            "dutch", "english", "finnish", "french", "german", "greek", "hindi", "hungarian", "indonesian", "irish",
+            "italian", "lithuanian", "nepali", "norwegian", "portuguese", "romanian", "russian", "serbian", "spanish",
+            "swedish", "tamil", "turkish", "yiddish");
+
+    enum IterativeScan {
+        OFF("off"), STRICT_ORDER("strict_order"), RELAXED_ORDER("relaxed_order");
+
+        final String value;
+
+        IterativeScan(String value) {
+            this.value = value;
+        }
+
+        static IterativeScan of(String value) {
+            return valueOf(value.toUpperCase(Locale.ROOT));
+        }
+    }
+
+    PgVectorSettings {
+        SqlIdentifier.requireTable(table);
+        if (bareTableName(table).length() > MAX_TABLE_NAME) {
+            throw new IllegalArgumentException("table name '" + table + "' is longer than " + MAX_TABLE_NAME
+                    + " characters (index names derive from it and must fit PostgreSQL's 63)");
+        }
+        if (dimensions.isEmpty()) {
+            throw new IllegalArgumentException("dimension needs at least one width");
+        }
+        for (int width : dimensions) {
+            if (width < 1 || width > MAX_INDEXED_DIMENSIONS) {
+                throw new IllegalArgumentException("dimension " + width + " is outside 1.." + MAX_INDEXED_DIMENSIONS
+                        + " (pgvector's HNSW limit for the vector type)");
+            }
+        }
+        dimensions = List.copyOf(new TreeSet<>(dimensions));
+        requireRange("efSearch", efSearch, 1, MAX_EF_SEARCH);
+        requireRange("maxScanTuples", maxScanTuples, 1, Integer.MAX_VALUE);
+        requireRange("exactSearchMaxRows", exactSearchMaxRows, 0, 10_000_000);
+        requireRange("hnswM", hnswM, 2, 100);
+        requireRange("hnswEfConstruction", hnswEfConstruction, 4, 1000);
+        if (hnswEfConstruction < 2 * hnswM) {
+            throw new IllegalArgumentException("hnswEfConstruction (" + hnswEfConstruction + ") must be at least 2 * hnswM (" + hnswM + ")");
+        }
+        requireRange("upsertBatchSize", upsertBatchSize, 1, 5000);
+        requireRange("poolSize", poolSize, 1, 256);
+        if (!TEXT_SEARCH_CONFIGS.contains(fullTextLanguage)) {
+            throw new IllegalArgumentException("fullTextLanguage '" + fullTextLanguage + "' is not a built-in text-search configuration");
+        }
+        if (dataSourceJndiName.isPresent() == jdbcUrl.isPresent()) {
+            throw new IllegalArgumentException("set exactly one of dataSource (a JNDI name) or jdbcUrl");
+        }
+        jdbcUrl.ifPresent(url -> {
+            if (!url.startsWith("jdbc:postgresql:")) {
+                throw new IllegalArgumentException("jdbcUrl must start with jdbc:postgresql:, got: " + url.replaceAll("password=[^&]*", "password=******"));
+            }
+        });
+        stopWordLanguages = List.copyOf(stopWordLanguages);
+    }
+
+    private static void requireRange(String name, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(name + " must be in " + min + ".." + max + ", got " + value);
+        }
+    }
+
+    static String bareTableName(String table) {
+        int dot = table.indexOf('.');
+        return dot < 0 ? table : table.substring(dot + 1);
+    }
+
+    boolean mixedDimensions() {
+        return dimensions.size() > 1;
+    }
+
+    /** Reads the provider's options; throws IllegalArgumentException naming the first bad option. */
+    static PgVectorSettings from(PluginConfig config) {
+        List<Integer> widths = new ArrayList<>();
+        for (String width : config.getList(PgVectorOptions.DIMENSION)) {
+            try {
+                widths.add(Integer.parseInt(width.trim()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("dimension must be a width or a comma-separated list of widths, got '" + width + "'");
+            }
+        }
+        List<String> stopWords = new ArrayList<>();
+        for (String language : config.getList(PgVectorOptions.STOP_WORDS)) {
+            String trimmed = language.trim().toLowerCase(Locale.ROOT);
+            if (trimmed.equals("none")) {
+                continue;
+            }
+            if (!StopWords.BUNDLED.contains(trimmed)) {
+                throw new IllegalArgumentException("stopWords: no list for '" + language + "' (bundled: "
+                        + String.join(", ", StopWords.BUNDLED) + ", or none)");
+            }
+            stopWords.add(trimmed);
+        }
+        return new PgVectorSettings(
+                config.getString(PgVectorOptions.DATA_SOURCE).filter(s -> !s.isBlank()),
+                config.getString(PgVectorOptions.JDBC_URL).filter(s -> !s.isBlank()),
+                config.getString(PgVectorOptions.USER).filter(s -> !s.isBlank()),
+                config.getString(PgVectorOptions.PASSWORD),
+                config.getInt(PgVectorOptions.POOL_SIZE),
+                config.requireString(PgVectorOptions.TABLE),
+                ChunkColumns.parse(config.getList(PgVectorOptions.COLUMNS)),
+                widths,
+                DistanceMetric.of(config.requireString(PgVectorOptions.METRIC)),
+                config.getInt(PgVectorOptions.EF_SEARCH),
+                IterativeScan.of(config.requireString(PgVectorOptions.ITERATIVE_SCAN)),
+                config.getInt(PgVectorOptions.MAX_SCAN_TUPLES),
+                config.getInt(PgVectorOptions.EXACT_SEARCH_MAX_ROWS),
+                config.getInt(PgVectorOptions.HNSW_M),
+                config.getInt(PgVectorOptions.HNSW_EF_CONSTRUCTION),
+                config.getInt(PgVectorOptions.UPSERT_BATCH_SIZE),
+                config.getBoolean(PgVectorOptions.NULLABLE_EMBEDDINGS),
+                config.getBoolean(PgVectorOptions.FULL_TEXT),
+                config.requireString(PgVectorOptions.FULL_TEXT_LANGUAGE),
+                stopWords,
+                config.getBoolean(PgVectorOptions.ANY_TERM_FALLBACK),
+                config.getBoolean(PgVectorOptions.ENSURE_SCHEMA));
+    }
+}

@@ -1,0 +1,568 @@
+package io.corpora.store.pgvector;
+
+import com.pgvector.PGvector;
+import io.corpora.spi.Chunk;
+import io.corpora.spi.EmbeddedChunk;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.ReservedKeys;
+import io.corpora.spi.store.ChunkPage;
+import io.corpora.spi.store.ScoredChunk;
+import io.corpora.spi.store.SearchMode;
+import io.corpora.spi.store.SearchRequest;
+import io.corpora.spi.store.StoreCapability;
+import io.corpora.spi.store.VectorStore;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.logging.Logger;
+
+/**
+ * A {@link VectorStore} on PostgreSQL + pgvector. One table holds every tenant; tenant, partition, document
+ * id and embedder fingerprint are indexed columns always in the {@code WHERE}; metadata is JSONB; the
+ * embedding is searched through HNSW with iterative scans, or exactly when the namespace is small.
+ *
+ * <p>Vector scores are recomputed in Java from the stored vectors with {@link io.corpora.spi.VectorSimilarity},
+ * so they agree bit for bit with every other store; SQL uses the distance (with a float-rounding slack)
+ * to apply {@code minScore} before the {@code LIMIT}, and Java applies it exactly.
+ */
+public final class PgVectorStore implements VectorStore {
+
+    /** Slack on the SQL distance bound: pgvector computes in float32, the contract score in double. */
+    private static final double DISTANCE_SLACK = 1e-5;
+
+    private final PgVectorSettings settings;
+    private final ConnectionSource connections;
+    private final Logger logger;
+    private final ChunkColumns c;
+    private final FilterSql filters;
+    private final StopWords stopWords;
+    private final boolean iterativeScanSupported;
+    private final String selectColumns;
+
+    PgVectorStore(PgVectorSettings settings, ConnectionSource connections, Logger logger) {
+        this.settings = settings;
+        this.connections = connections;
+        this.logger = logger;
+        this.c = settings.columns();
+        this.filters = new FilterSql(c.metadata());
+        this.stopWords = StopWords.of(settings.stopWordLanguages());
+        this.selectColumns = String.join(", ", c.id(), c.document(), c.chunkIndex(), c.text(), c.headings(), c.metadata(),
+                c.embedding() + "::text");
+        try {
+            if (settings.ensureSchema()) {
+                ensureSchema();
+            }
+            String version = extensionVersion();
+            this.iterativeScanSupported = versionAtLeast(version, 0, 8);
+            if (!iterativeScanSupported && settings.iterativeScan() != PgVectorSettings.IterativeScan.OFF) {
+                logger.info("pgvector " + version + " has no iterative index scans (needs 0.8); iterativeScan="
+                        + settings.iterativeScan().value + " is skipped: filtered searches may return fewer than topK hits");
+            }
+            checkHealth();
+        } catch (RuntimeException e) {
+            connections.close();
+            throw e;
+        }
+    }
+
+    /** The idempotent DDL for this store's settings, for operators who run migrations by hand. */
+    public List<String> schemaStatements() {
+        return new ChunkSchema(settings).statements(false);
+    }
+
+    /** The same DDL with {@code CREATE INDEX CONCURRENTLY}, for indexing a populated table without blocking writes. */
+    public List<String> schemaStatementsConcurrently() {
+        return new ChunkSchema(settings).statements(true);
+    }
+
+    @Override
+    public Set<StoreCapability> capabilities() {
+        Set<StoreCapability> capabilities = EnumSet.of(StoreCapability.VECTOR_SEARCH, StoreCapability.MIN_SCORE_PUSHDOWN,
+                StoreCapability.RETURNS_EMBEDDINGS);
+        if (settings.fullText()) {
+            capabilities.add(StoreCapability.KEYWORD_SEARCH);
+        }
+        return capabilities;
+    }
+
+    // ---------------------------------------------------------------------------------------- writes
+
+    @Override
+    public void upsert(Namespace namespace, List<EmbeddedChunk> chunks) {
+        Objects.requireNonNull(namespace, "namespace");
+        // Duplicate ids in one call keep the last (ON CONFLICT cannot touch a row twice in one statement).
+        Map<String, EmbeddedChunk> byId = new LinkedHashMap<>();
+        for (EmbeddedChunk chunk : chunks) {
+            byId.remove(chunk.chunk().id());
+            byId.put(chunk.chunk().id(), validated(chunk));
+        }
+        if (byId.isEmpty()) {
+            return;
+        }
+        List<EmbeddedChunk> rows = new ArrayList<>(byId.values());
+        inTransaction("upsert into " + namespace, connection -> {
+            for (int from = 0; from < rows.size(); from += settings.upsertBatchSize()) {
+                List<EmbeddedChunk> batch = rows.subList(from, Math.min(rows.size(), from + settings.upsertBatchSize()));
+                try (PreparedStatement statement = connection.prepareStatement(upsertSql(batch.size()))) {
+                    int index = 1;
+                    for (EmbeddedChunk row : batch) {
+                        index = bindRow(connection, statement, index, namespace, row);
+                    }
+                    statement.executeUpdate();
+                }
+            }
+            return null;
+        });
+    }
+
+    private EmbeddedChunk validated(EmbeddedChunk chunk) {
+        if (!chunk.hasEmbedding()) {
+            if (!settings.nullableEmbeddings()) {
+                throw new IllegalArgumentException("chunk '" + chunk.chunk().id() + "' has no embedding; the pgvector store "
+                        + "accepts those only with nullableEmbeddings=true");
+            }
+        } else if (!settings.dimensions().contains(chunk.embedding().length)) {
+            throw new IllegalArgumentException("chunk '" + chunk.chunk().id() + "' has a " + chunk.embedding().length
+                    + "-dimensional embedding; table " + settings.table() + " holds widths " + settings.dimensions());
+        }
+        return chunk;
+    }
+
+    private String upsertSql(int rows) {
+        String columns = String.join(", ", c.tenant(), c.partition(), c.id(), c.document(), c.chunkIndex(), c.embedder(),
+                c.text(), c.indexText(), c.headings(), c.metadata(), c.embedding());
+        StringBuilder sql = new StringBuilder("INSERT INTO ").append(settings.table()).append(" (").append(columns).append(") VALUES ");
+        for (int i = 0; i < rows; i++) {
+            sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::vector)");
+        }
+        sql.append(" ON CONFLICT (").append(c.tenant()).append(", ").append(c.partition()).append(", ").append(c.id())
+                .append(") DO UPDATE SET ");
+        List<String> updates = new ArrayList<>();
+        for (String column : List.of(c.document(), c.chunkIndex(), c.embedder(), c.text(), c.indexText(), c.headings(),
+                c.metadata(), c.embedding())) {
+            updates.add(column + " = EXCLUDED." + column);
+        }
+        return sql.append(String.join(", ", updates)).toString();
+    }
+
+    private static int bindRow(Connection connection, PreparedStatement statement, int index, Namespace namespace, EmbeddedChunk row)
+            throws SQLException {
+        Chunk chunk = row.chunk();
+        Object embedder = chunk.metadata().get(ReservedKeys.EMBEDDER);
+        statement.setString(index++, namespace.tenant());
+        statement.setString(index++, namespace.partitionKey());
+        statement.setString(index++, chunk.id());
+        statement.setString(index++, chunk.documentId());
+        statement.setInt(index++, chunk.index());
+        statement.setString(index++, embedder == null ? null : embedder.toString());
+        statement.setString(index++, chunk.text());
+        statement.setString(index++, row.indexText());
+        statement.setArray(index++, connection.createArrayOf("text", chunk.headingPath().toArray()));
+        statement.setString(index++, MetadataJson.write(chunk.metadata()));
+        if (row.hasEmbedding()) {
+            statement.setObject(index++, new PGvector(row.embedding()));
+        } else {
+            statement.setNull(index++, Types.OTHER);
+        }
+        return index;
+    }
+
+    @Override
+    public int deleteChunks(Namespace namespace, Collection<String> chunkIds) {
+        if (chunkIds.isEmpty()) {
+            return 0;
+        }
+        String[] ids = new LinkedHashSet<>(chunkIds).toArray(String[]::new);
+        return inTransaction("delete chunks of " + namespace, connection -> {
+            SqlFragment sql = new SqlFragment().sql("DELETE FROM " + settings.table() + " WHERE ").append(inNamespace(namespace))
+                    .sql(" AND " + c.id() + " = ANY(").bind(connection.createArrayOf("text", ids)).sql(")");
+            return executeUpdate(connection, sql);
+        });
+    }
+
+    @Override
+    public int deleteDocument(Namespace namespace, String documentId) {
+        SqlFragment sql = new SqlFragment().sql("DELETE FROM " + settings.table() + " WHERE ").append(inNamespace(namespace))
+                .sql(" AND " + c.document() + " = ").bind(documentId);
+        return inTransaction("delete document of " + namespace, connection -> executeUpdate(connection, sql));
+    }
+
+    @Override
+    public int deleteWhere(Namespace namespace, MetadataFilter filter) {
+        SqlFragment sql = new SqlFragment().sql("DELETE FROM " + settings.table() + " WHERE ").append(inNamespace(namespace))
+                .sql(" AND ").append(filters.compile(filter));
+        return inTransaction("delete by filter in " + namespace, connection -> executeUpdate(connection, sql));
+    }
+
+    @Override
+    public void deleteNamespace(Namespace namespace) {
+        SqlFragment sql = new SqlFragment().sql("DELETE FROM " + settings.table() + " WHERE ").append(inNamespace(namespace));
+        inTransaction("delete namespace " + namespace, connection -> executeUpdate(connection, sql));
+    }
+
+    // ---------------------------------------------------------------------------------------- reads
+
+    @Override
+    public List<Chunk> documentChunks(Namespace namespace, String documentId) {
+        SqlFragment sql = new SqlFragment().sql("SELECT " + selectColumns + " FROM " + settings.table() + " WHERE ")
+                .append(inNamespace(namespace)).sql(" AND " + c.document() + " = ").bind(documentId)
+                .sql(" ORDER BY " + c.chunkIndex() + ", " + c.id() + " COLLATE \"C\"");
+        return query("read document of " + namespace, sql, rows -> {
+            List<Chunk> chunks = new ArrayList<>();
+            while (rows.next()) {
+                chunks.add(readChunk(rows));
+            }
+            return chunks;
+        });
+    }
+
+    @Override
+    public ChunkPage list(Namespace namespace, String afterId, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be >= 1, got " + limit);
+        }
+        SqlFragment sql = new SqlFragment().sql("SELECT " + selectColumns + " FROM " + settings.table() + " WHERE ")
+                .append(inNamespace(namespace));
+        if (afterId != null) {
+            sql.sql(" AND " + c.id() + " COLLATE \"C\" > ").bind(afterId);
+        }
+        sql.sql(" ORDER BY " + c.id() + " COLLATE \"C\" LIMIT ").bind(limit + 1);
+        return query("list " + namespace, sql, rows -> {
+            List<Chunk> chunks = new ArrayList<>();
+            while (rows.next()) {
+                chunks.add(readChunk(rows));
+            }
+            if (chunks.size() <= limit) {
+                return new ChunkPage(chunks, null);
+            }
+            List<Chunk> page = chunks.subList(0, limit);
+            return new ChunkPage(page, page.get(limit - 1).id());
+        });
+    }
+
+    @Override
+    public long count(Namespace namespace, MetadataFilter filter) {
+        SqlFragment sql = new SqlFragment().sql("SELECT count(*) FROM " + settings.table() + " WHERE ").append(inNamespace(namespace))
+                .sql(" AND ").append(filters.compile(filter));
+        return query("count " + namespace, sql, rows -> {
+            rows.next();
+            return rows.getLong(1);
+        });
+    }
+
+    @Override
+    public List<ScoredChunk> search(Namespace namespace, SearchRequest request) {
+        Objects.requireNonNull(namespace, "namespace");
+        if (request.mode() == SearchMode.KEYWORD) {
+            if (!settings.fullText()) {
+                throw new UnsupportedOperationException("keyword search needs fullText=true on the pgvector store (table " + settings.table() + ")");
+            }
+            return keywordSearch(namespace, request);
+        }
+        return vectorSearch(namespace, request);
+    }
+
+    private List<ScoredChunk> vectorSearch(Namespace namespace, SearchRequest request) {
+        float[] query = request.vector();
+        int width = query.length;
+        if (!settings.dimensions().contains(width)) {
+            throw new IllegalArgumentException("query vector has " + width + " dimensions; table " + settings.table()
+                    + " holds widths " + settings.dimensions());
+        }
+        DistanceMetric metric = settings.metric();
+        // Over-fetch a little so exact ties at the cut are resolved by chunk id, as the contract orders them.
+        int candidates = Math.min(request.topK() * 2, request.topK() + 100);
+        PGvector bound = new PGvector(query);
+
+        SqlFragment where = new SqlFragment().append(inNamespace(namespace)).sql(" AND " + c.embedding() + " IS NOT NULL");
+        if (settings.mixedDimensions()) {
+            // A literal width (an int), so the planner matches the partial HNSW index of this width.
+            where.sql(" AND vector_dims(" + c.embedding() + ") = " + width);
+        }
+        if (request.embedderId() != null) {
+            where.sql(" AND " + c.embedder() + " = ").bind(request.embedderId());
+        }
+        if (!request.filter().isMatchAll()) {
+            where.sql(" AND ").append(filters.compile(request.filter()));
+        }
+        if (request.minScore() != null) {
+            double maxDistance = metric.maxDistance(request.minScore());
+            if (maxDistance != Double.POSITIVE_INFINITY) {
+                double slack = DISTANCE_SLACK * (1 + Math.abs(maxDistance));
+                where.sql(" AND ").append(distance(bound, width)).sql(" <= ").bind(maxDistance + slack);
+            }
+        }
+
+        return inTransaction("vector search in " + namespace, connection -> {
+            boolean exact = settings.exactSearchMaxRows() > 0 && namespaceIsSmall(connection, namespace, request.embedderId());
+            SqlFragment sql = new SqlFragment();
+            if (exact) {
+                // MATERIALIZED keeps the planner off the HNSW index: the namespace's rows are compared one by one.
+                sql.sql("WITH candidates AS MATERIALIZED (SELECT " + selectColumns + ", ").append(distance(bound, width))
+                        .sql(" AS distance FROM " + settings.table() + " WHERE ").append(where)
+                        .sql(") SELECT * FROM candidates ORDER BY distance LIMIT ").bind(candidates);
+            } else {
+                tuneIndexScan(connection, candidates);
+                sql.sql("SELECT " + selectColumns + ", ").append(distance(bound, width)).sql(" AS distance FROM " + settings.table()
+                        + " WHERE ").append(where).sql(" ORDER BY ").append(distance(bound, width)).sql(" LIMIT ").bind(candidates);
+            }
+            return rankExactly(connection, sql, request, metric);
+        });
+    }
+
+    /** {@code (embedding <op> ?::vector)}, spelled as the HNSW index of this width expects. */
+    private SqlFragment distance(PGvector query, int width) {
+        String cast = settings.mixedDimensions() ? "vector(" + width + ")" : "vector";
+        return new SqlFragment().sql("(" + ChunkSchema.indexedEmbedding(settings, width) + " " + settings.metric().operator + " ")
+                .bind(query, cast).sql(")");
+    }
+
+    private List<ScoredChunk> rankExactly(Connection connection, SqlFragment sql, SearchRequest request, DistanceMetric metric)
+            throws SQLException {
+        float[] query = request.vector();
+        List<ScoredChunk> hits = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement(sql.text())) {
+            sql.bindTo(statement, 1);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    float[] stored = new PGvector(rows.getString(7)).toArray();
+                    double score = metric.similarity.score(query, stored);
+                    if (request.minScore() == null || score >= request.minScore()) {
+                        hits.add(new ScoredChunk(readChunk(rows), score, request.includeEmbeddings() ? stored : null));
+                    }
+                }
+            }
+        }
+        hits.sort(BY_SCORE_THEN_ID);
+        return hits.size() > request.topK() ? List.copyOf(hits.subList(0, request.topK())) : hits;
+    }
+
+    private static final Comparator<ScoredChunk> BY_SCORE_THEN_ID =
+            Comparator.comparingDouble(ScoredChunk::score).reversed().thenComparing(hit -> hit.chunk().id());
+
+    private boolean namespaceIsSmall(Connection connection, Namespace namespace, String embedderId) throws SQLException {
+        SqlFragment sql = new SqlFragment().sql("SELECT count(*) FROM (SELECT 1 FROM " + settings.table() + " WHERE ")
+                .append(inNamespace(namespace));
+        if (embedderId != null) {
+            sql.sql(" AND " + c.embedder() + " = ").bind(embedderId);
+        }
+        sql.sql(" LIMIT ").bind(settings.exactSearchMaxRows() + 1).sql(") bounded");
+        try (PreparedStatement statement = connection.prepareStatement(sql.text())) {
+            sql.bindTo(statement, 1);
+            try (ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1) <= settings.exactSearchMaxRows();
+            }
+        }
+    }
+
+    /** {@code SET LOCAL} of the HNSW search parameters, through set_config so the values are bound. */
+    private void tuneIndexScan(Connection connection, int candidates) throws SQLException {
+        int efSearch = Math.min(PgVectorSettings.MAX_EF_SEARCH, Math.max(settings.efSearch(), candidates));
+        StringBuilder sql = new StringBuilder("SELECT set_config('hnsw.ef_search', ?, true)");
+        List<String> values = new ArrayList<>(List.of(Integer.toString(efSearch)));
+        if (iterativeScanSupported) {
+            sql.append(", set_config('hnsw.iterative_scan', ?, true), set_config('hnsw.max_scan_tuples', ?, true)");
+            values.add(settings.iterativeScan().value);
+            values.add(Integer.toString(settings.maxScanTuples()));
+        }
+        try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
+            for (int i = 0; i < values.size(); i++) {
+                statement.setString(i + 1, values.get(i));
+            }
+            statement.executeQuery().close();
+        }
+    }
+
+    private List<ScoredChunk> keywordSearch(Namespace namespace, SearchRequest request) {
+        KeywordQuery query = KeywordQuery.parse(request.text(), stopWords);
+        if (query.isEmpty()) {
+            return List.of();
+        }
+        String cfg = "'" + settings.fullTextLanguage() + "'::regconfig";
+        String tsv = ChunkSchema.tsvector(settings);
+        List<String> scored = query.scoredWords();
+
+        SqlFragment sql = new SqlFragment().sql("WITH terms(q) AS (VALUES ");
+        for (int i = 0; i < scored.size(); i++) {
+            sql.sql(i == 0 ? "(" : ", (").sql("plainto_tsquery(" + cfg + ", ").bind(scored.get(i)).sql("))");
+        }
+        sql.sql("), total AS (SELECT count(*) AS n FROM " + settings.table() + " WHERE ").append(inNamespace(namespace))
+                .sql("), idf AS (SELECT t.q, ln(1 + (total.n - t.df + 0.5) / (t.df + 0.5)) AS w FROM total, "
+                        + "(SELECT q, (SELECT count(*) FROM " + settings.table() + " WHERE ").append(inNamespace(namespace))
+                .sql(" AND " + tsv + " @@ terms.q) AS df FROM terms) t)");
+
+        // The match: any plain term (or all of them, strictly), and always the phrases and exclusions.
+        SqlFragment match = new SqlFragment();
+        if (!settings.anyTermFallback()) {
+            match.sql("websearch_to_tsquery(" + cfg + ", ").bind(query.strictText()).sql(")");
+        } else {
+            if (!query.terms().isEmpty()) {
+                match.sql("(");
+                for (int i = 0; i < query.terms().size(); i++) {
+                    match.sql(i == 0 ? "" : " || ").sql("plainto_tsquery(" + cfg + ", ").bind(query.terms().get(i)).sql(")");
+                }
+                match.sql(")");
+            }
+            if (query.hasConstraints()) {
+                match.sql(match.isEmpty() ? "" : " && ").sql("websearch_to_tsquery(" + cfg + ", ").bind(query.constraintText()).sql(")");
+            }
+        }
+
+        sql.sql(", hits AS (SELECT " + selectColumns + ", (SELECT coalesce(sum(idf.w), 0) FROM idf WHERE " + tsv
+                        + " @@ idf.q) + 0.0001 * ts_rank_cd(" + tsv + ", ").append(match).sql(", 32) AS score FROM " + settings.table()
+                        + " WHERE ").append(inNamespace(namespace)).sql(" AND " + tsv + " @@ (").append(match).sql(")");
+        if (request.embedderId() != null) {
+            sql.sql(" AND " + c.embedder() + " = ").bind(request.embedderId());
+        }
+        if (!request.filter().isMatchAll()) {
+            sql.sql(" AND ").append(filters.compile(request.filter()));
+        }
+        sql.sql(") SELECT * FROM hits");
+        if (request.minScore() != null) {
+            sql.sql(" WHERE score >= ").bind(request.minScore());
+        }
+        sql.sql(" ORDER BY score DESC, " + c.id() + " COLLATE \"C\" LIMIT ").bind(request.topK());
+
+        return query("keyword search in " + namespace, sql, rows -> {
+            List<ScoredChunk> hits = new ArrayList<>();
+            while (rows.next()) {
+                float[] stored = request.includeEmbeddings() && rows.getString(7) != null ? new PGvector(rows.getString(7)).toArray() : null;
+                hits.add(new ScoredChunk(readChunk(rows), rows.getDouble("score"), stored));
+            }
+            return hits;
+        });
+    }
+
+    // ---------------------------------------------------------------------------------------- plumbing
+
+    private SqlFragment inNamespace(Namespace namespace) {
+        return new SqlFragment().sql(c.tenant() + " = ").bind(namespace.tenant()).sql(" AND " + c.partition() + " = ")
+                .bind(namespace.partitionKey());
+    }
+
+    private Chunk readChunk(ResultSet rows) throws SQLException {
+        Array headings = rows.getArray(5);
+        List<String> headingPath = headings == null ? List.of() : Arrays.asList((String[]) headings.getArray());
+        return new Chunk(rows.getString(1), rows.getString(2), rows.getInt(3), rows.getString(4), headingPath,
+                MetadataJson.read(rows.getString(6)));
+    }
+
+    private static int executeUpdate(Connection connection, SqlFragment sql) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql.text())) {
+            sql.bindTo(statement, 1);
+            return statement.executeUpdate();
+        }
+    }
+
+    @FunctionalInterface
+    private interface SqlWork<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    @FunctionalInterface
+    private interface RowReader<T> {
+        T read(ResultSet rows) throws SQLException;
+    }
+
+    private <T> T query(String what, SqlFragment sql, RowReader<T> reader) {
+        try (Connection connection = connections.open();
+             PreparedStatement statement = connection.prepareStatement(sql.text())) {
+            sql.bindTo(statement, 1);
+            try (ResultSet rows = statement.executeQuery()) {
+                return reader.read(rows);
+            }
+        } catch (SQLException e) {
+            throw failure(what, e);
+        }
+    }
+
+    private <T> T inTransaction(String what, SqlWork<T> work) {
+        try (Connection connection = connections.open()) {
+            connection.setAutoCommit(false);
+            try {
+                T result = work.run(connection);
+                connection.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
+            } finally {
+                connection.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw failure(what, e);
+        }
+    }
+
+    private PgVectorStoreException failure(String what, SQLException e) {
+        return new PgVectorStoreException("pgvector store (table " + settings.table() + "): " + what + " failed: "
+                + e.getMessage() + " [SQLState " + e.getSQLState() + "]", e);
+    }
+
+    private void ensureSchema() {
+        inTransaction("ensure schema", connection -> {
+            try (Statement statement = connection.createStatement()) {
+                // Serialise concurrent starters: CREATE ... IF NOT EXISTS races on the catalog otherwise.
+                statement.execute("SELECT pg_advisory_xact_lock(hashtext('corpora-pgvector-schema'))");
+                for (String ddl : schemaStatements()) {
+                    statement.execute(ddl);
+                }
+            }
+            return null;
+        });
+    }
+
+    private String extensionVersion() {
+        String version = query("read the pgvector version", new SqlFragment().sql("SELECT extversion FROM pg_extension WHERE extname = 'vector'"),
+                rows -> rows.next() ? rows.getString(1) : null);
+        if (version == null) {
+            throw new PgVectorStoreException("the vector extension is not installed in the database of table " + settings.table()
+                    + ": run the store-pgvector migration (or CREATE EXTENSION vector), or start once with ensureSchema=true", null);
+        }
+        return version;
+    }
+
+    static boolean versionAtLeast(String version, int major, int minor) {
+        String[] parts = version.split("[.-]");
+        try {
+            int ma = Integer.parseInt(parts[0]);
+            int mi = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
+            return ma > major || (ma == major && mi >= minor);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void checkHealth() {
+        query("check the table and its columns", new SqlFragment().sql("SELECT " + c.selectList() + " FROM " + settings.table() + " LIMIT 0"),
+                rows -> null);
+    }
+
+    @Override
+    public void close() {
+        connections.close();
+    }
+
+    @Override
+    public String toString() {
+        return "PgVectorStore[" + settings.table() + ", " + settings.metric().optionValue + ", widths " + settings.dimensions() + "]";
+    }
+}

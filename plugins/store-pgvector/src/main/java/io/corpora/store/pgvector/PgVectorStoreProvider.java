@@ -1,0 +1,68 @@
+package io.corpora.store.pgvector;
+
+import io.corpora.spi.config.ConfigOption;
+import io.corpora.spi.config.InvalidConfigException;
+import io.corpora.spi.config.PluginConfig;
+import io.corpora.spi.config.PluginContext;
+import io.corpora.spi.store.VectorStore;
+import io.corpora.spi.store.VectorStoreProvider;
+import java.util.List;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/** The {@code pgvector} store: chunks in a PostgreSQL table searched with pgvector's HNSW and full text. */
+public final class PgVectorStoreProvider implements VectorStoreProvider {
+
+    public static final String NAME = "pgvector";
+
+    /** How long a caller waits for a connection of the built-in pool. */
+    private static final long POOL_TIMEOUT_MILLIS = 30_000;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "PostgreSQL + pgvector: HNSW vector search with iterative scans, JSONB metadata filters, full-text keyword leg";
+    }
+
+    @Override
+    public List<ConfigOption> configOptions() {
+        return PgVectorOptions.all();
+    }
+
+    @Override
+    public VectorStore create(PluginContext context, PluginConfig config) {
+        return open(context, config);
+    }
+
+    /** As {@link #create}, typed, for callers that need {@link PgVectorStore#schemaStatements()}. */
+    public PgVectorStore open(PluginContext context, PluginConfig config) {
+        PgVectorSettings settings = settings(config);
+        return new PgVectorStore(settings, connections(context, settings), context.logger());
+    }
+
+    /** Validates the options beyond their declared types (identifiers, ranges, one connection route). */
+    static PgVectorSettings settings(PluginConfig config) {
+        try {
+            return PgVectorSettings.from(config);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConfigException(NAME, List.of(e.getMessage()));
+        }
+    }
+
+    private static ConnectionSource connections(PluginContext context, PgVectorSettings settings) {
+        if (settings.dataSourceJndiName().isPresent()) {
+            String jndi = settings.dataSourceJndiName().get();
+            return ConnectionSource.container(context.dataSource(jndi).orElseThrow(() -> new InvalidConfigException(NAME,
+                    List.of("no DataSource is bound at JNDI name '" + jndi + "' (declare it in the server configuration)"))));
+        }
+        PGSimpleDataSource driver = new PGSimpleDataSource();
+        driver.setURL(settings.jdbcUrl().orElseThrow());
+        settings.user().ifPresent(driver::setUser);
+        settings.password().ifPresent(driver::setPassword);
+        driver.setApplicationName("corpora-store-pgvector");
+        return ConnectionSource.pooled(new ConnectionPool(driver, settings.poolSize(), POOL_TIMEOUT_MILLIS));
+    }
+}

@@ -1,6 +1,8 @@
 package io.corpora.control;
 
 import io.corpora.spi.Namespace;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,6 +29,18 @@ public interface DocumentRegistry {
 
     /** Records a failed version; the previous active version (if any) stays active. */
     void failVersion(Namespace namespace, String documentId, int version, String error);
+
+    /**
+     * The active version of each given document that has one. Retrieval drops chunks of any other version, so a
+     * replace in progress (or one that crashed) never shows a mix of versions.
+     */
+    default Map<String, Integer> activeVersions(Namespace namespace, Collection<String> documentIds) {
+        Map<String, Integer> versions = new HashMap<>();
+        for (String id : documentIds) {
+            find(namespace, id).filter(d -> d.activeVersion() > 0).ifPresent(d -> versions.put(id, d.activeVersion()));
+        }
+        return versions;
+    }
 
     /** Removes the document; false if it did not exist. */
     boolean delete(Namespace namespace, String documentId);

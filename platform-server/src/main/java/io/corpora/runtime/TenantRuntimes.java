@@ -1,0 +1,133 @@
+package io.corpora.runtime;
+
+import io.corpora.control.PluginChoice;
+import io.corpora.control.TenantDefinition;
+import io.corpora.engine.chunk.ChunkingOptions;
+import io.corpora.plugins.PluginKind;
+import io.corpora.plugins.PluginRegistry;
+import io.corpora.spi.PluginProvider;
+import io.corpora.spi.config.PluginContext;
+import io.corpora.spi.embed.Embedder;
+import io.corpora.spi.embed.EmbedderProvider;
+import io.corpora.spi.filter.RetrievalFilterHook;
+import io.corpora.spi.filter.RetrievalFilterHookProvider;
+import io.corpora.spi.rerank.Reranker;
+import io.corpora.spi.rerank.RerankerProvider;
+import io.corpora.spi.store.VectorStore;
+import io.corpora.spi.store.VectorStoreProvider;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Builds and caches {@link TenantRuntime}s. Plugin instances are shared by (kind, provider, configuration), so ten
+ * tenants on the default store and embedder share one Lucene store and one ONNX model; a tenant's runtime is
+ * released when it becomes inactive or its definition changes.
+ */
+public final class TenantRuntimes implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(TenantRuntimes.class.getName());
+    /** Leave room for [CLS] and [SEP]. */
+    private static final int SPECIAL_TOKENS = 2;
+
+    private final PluginRegistry plugins;
+    private final Path dataDirectory;
+    private final Function<String, Optional<String>> configSource;
+    private final Map<String, Object> instances = new ConcurrentHashMap<>();
+    private final Map<String, TenantRuntime> runtimes = new ConcurrentHashMap<>();
+
+    public TenantRuntimes(PluginRegistry plugins, Path dataDirectory, Function<String, Optional<String>> configSource) {
+        this.plugins = plugins;
+        this.dataDirectory = dataDirectory;
+        this.configSource = configSource;
+    }
+
+    /** The runtime for this definition, rebuilt if the definition changed since it was cached. */
+    public TenantRuntime runtime(TenantDefinition definition) {
+        TenantRuntime cached = runtimes.get(definition.id());
+        if (cached != null && cached.definition().equals(definition)) {
+            return cached;
+        }
+        TenantRuntime built = build(definition);
+        runtimes.put(definition.id(), built);
+        return built;
+    }
+
+    /** Forgets a tenant's runtime (shared plugin instances stay for other tenants). */
+    public void release(String tenantId) {
+        runtimes.remove(tenantId);
+    }
+
+    /** The shared store instances, e.g. for readiness checks. */
+    public Map<String, VectorStore> stores() {
+        Map<String, VectorStore> stores = new TreeMap<>();
+        instances.forEach((key, instance) -> {
+            if (instance instanceof VectorStore store) {
+                stores.put(key, store);
+            }
+        });
+        return stores;
+    }
+
+    public PluginRegistry plugins() {
+        return plugins;
+    }
+
+    private TenantRuntime build(TenantDefinition definition) {
+        VectorStore store = instance(PluginKind.VECTOR_STORE, VectorStoreProvider.class, definition.store());
+        Embedder embedder = instance(PluginKind.EMBEDDER, EmbedderProvider.class, definition.embedder());
+        Reranker reranker = definition.reranker() == null ? null
+                : instance(PluginKind.RERANKER, RerankerProvider.class, definition.reranker());
+        RetrievalFilterHook hook = definition.access().filterHook() == null ? null
+                : instance(PluginKind.RETRIEVAL_FILTER_HOOK, RetrievalFilterHookProvider.class, definition.access().filterHook());
+        ChunkingOptions chunking = ChunkingOptions.defaults();
+        if (embedder.tokenCounter().isPresent() && embedder.maxInputTokens() > SPECIAL_TOKENS) {
+            chunking = chunking.withTokenLimit(embedder.tokenCounter().get(), embedder.maxInputTokens() - SPECIAL_TOKENS);
+        }
+        return new TenantRuntime(definition, store, embedder, reranker, hook, chunking);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T instance(PluginKind kind, Class<? extends PluginProvider<T>> providerType, PluginChoice choice) {
+        Map<String, String> config = new TreeMap<>(SecretReferences.resolve(choice.config(), configSource));
+        String key = kind.label() + "/" + choice.provider() + "/" + hash(config.toString());
+        return (T) instances.computeIfAbsent(key, k -> {
+            Path directory = dataDirectory.resolve(kind.label()).resolve(choice.provider() + "-" + hash(choice.config().toString()).substring(0, 12));
+            PluginContext context = PluginContext.of(directory, "corpora.plugin." + choice.provider());
+            LOG.info("Creating " + kind.label() + " '" + choice.provider() + "' with data directory " + directory);
+            return plugins.create(providerType, choice.provider(), context, config);
+        });
+    }
+
+    private static String hash(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        runtimes.clear();
+        instances.forEach((key, instance) -> {
+            if (instance instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    LOG.log(Level.WARNING, "closing " + key, e);
+                }
+            }
+        });
+        instances.clear();
+    }
+}

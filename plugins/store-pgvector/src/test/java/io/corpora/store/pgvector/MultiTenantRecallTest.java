@@ -1,0 +1,146 @@
+package io.corpora.store.pgvector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.VectorSimilarity;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 7's recall bar on a real database: 20k random 32-d vectors in 20 tenants of very different sizes in one
+ * table; the smallest tenant (30 vectors, 0.15 % of the table) must get recall@10 >= 0.95 against exact search,
+ * both through the HNSW index alone (iterative scan) and with the store's default exact path for small namespaces.
+ */
+class MultiTenantRecallTest {
+
+    private static final Logger LOG = Logger.getLogger(MultiTenantRecallTest.class.getName());
+    private static final String TABLE = "it_recall_tenants";
+    private static final String HNSW_INDEX = TABLE + "_embedding_cosine_idx";
+    /** Sorting penalised, so the planner serves ORDER BY distance from the HNSW index even for a tiny tenant. */
+    private static final String FORCE_INDEX = "options=-c%20enable_sort%3Doff";
+    private static final int DIMENSION = 32;
+    private static final int K = 10;
+    private static SkewedTenants corpus;
+
+    @BeforeAll
+    static void loadOnce() throws Exception {
+        TestDatabase.url();
+        TestDatabase.dropTable(TABLE);
+        corpus = new SkewedTenants("recall", DIMENSION, 7);
+        try (PgVectorStore store = TestDatabase.open(TABLE, Map.of(PgVectorOptions.DIMENSION, Integer.toString(DIMENSION)));
+             Connection connection = TestDatabase.connect();
+             Statement statement = connection.createStatement()) {
+            // Bulk load without the HNSW index, then build it once: what an operator does for a large import,
+            // and about 10x faster than maintaining the graph row by row.
+            statement.execute("DROP INDEX " + HNSW_INDEX);
+            long start = System.nanoTime();
+            corpus.load(store);
+            long loaded = System.nanoTime();
+            for (String ddl : store.schemaStatements()) {
+                statement.execute(ddl);
+            }
+            statement.execute("ANALYZE " + TABLE);
+            LOG.info("loaded 20000 vectors in " + (loaded - start) / 1_000_000 + " ms, built the HNSW index in "
+                    + (System.nanoTime() - loaded) / 1_000_000 + " ms");
+        }
+    }
+
+    @AfterAll
+    static void dropTable() throws Exception {
+        if (TestDatabase.configured()) {
+            TestDatabase.dropTable(TABLE);
+        }
+    }
+
+    private static PgVectorStore store(String iterativeScan, int exactSearchMaxRows) {
+        return TestDatabase.open(TABLE, Map.of(
+                PgVectorOptions.JDBC_URL, TestDatabase.url() + (TestDatabase.url().contains("?") ? "&" : "?") + FORCE_INDEX,
+                PgVectorOptions.DIMENSION, Integer.toString(DIMENSION),
+                PgVectorOptions.ITERATIVE_SCAN, iterativeScan,
+                PgVectorOptions.EXACT_SEARCH_MAX_ROWS, Integer.toString(exactSearchMaxRows),
+                PgVectorOptions.ENSURE_SCHEMA, "false"));
+    }
+
+    @Test
+    void theTableHoldsTwentyTenantsOfVeryDifferentSizes() {
+        try (PgVectorStore store = store("relaxed_order", 0)) {
+            long total = 0;
+            for (int t = 0; t < corpus.tenants.size(); t++) {
+                long count = store.count(corpus.tenants.get(t), MetadataFilter.all());
+                assertEquals(SkewedTenants.SIZES[t], count, "size of " + corpus.tenants.get(t));
+                total += count;
+            }
+            assertEquals(20_000, total);
+        }
+    }
+
+    @Test
+    void theSmallestTenantGetsFullRecallThroughTheHnswIndexWithIterativeScan() throws Exception {
+        Namespace smallest = corpus.smallest();
+        List<float[]> queries = corpus.queries(50, 11);
+        assertTrue(usesHnswIndex(smallest, queries.get(0)), "the approximate path must be served by the HNSW index");
+        double withoutIterativeScan;
+        try (PgVectorStore store = store("off", 0)) {
+            withoutIterativeScan = corpus.recall(store, VectorSimilarity.COSINE, smallest, queries, K);
+        }
+        try (PgVectorStore store = store("relaxed_order", 0)) {
+            double recall = corpus.recall(store, VectorSimilarity.COSINE, smallest, queries, K);
+            LOG.info("smallest tenant through HNSW: recall@10 = " + recall + " with relaxed_order iterative scan, "
+                    + withoutIterativeScan + " without");
+            assertTrue(recall >= 0.95, "recall@10 of the smallest tenant through HNSW + iterative scan: " + recall);
+            assertTrue(withoutIterativeScan < 0.5, "without iterative scan the post-filtered HNSW search starves a 0.15 % tenant "
+                    + "(the reason for the option); measured " + withoutIterativeScan);
+        }
+    }
+
+    @Test
+    void theSmallestTenantGetsExactResultsThroughTheDefaultExactPath() {
+        List<float[]> queries = corpus.queries(50, 12);
+        try (PgVectorStore store = TestDatabase.open(TABLE, Map.of(
+                PgVectorOptions.DIMENSION, Integer.toString(DIMENSION), PgVectorOptions.ENSURE_SCHEMA, "false"))) {
+            double recall = corpus.recall(store, VectorSimilarity.COSINE, corpus.smallest(), queries, K);
+            assertEquals(1.0, recall, 1e-9, "a namespace below exactSearchMaxRows is searched exactly");
+        }
+    }
+
+    @Test
+    void theLargestTenantKeepsHighRecallThroughHnsw() {
+        List<float[]> queries = corpus.queries(20, 13);
+        try (PgVectorStore store = store("relaxed_order", 0)) {
+            double recall = corpus.recall(store, VectorSimilarity.COSINE, corpus.tenants.get(0), queries, K);
+            LOG.info("largest tenant (12000), HNSW + relaxed_order: recall@10 = " + recall);
+            assertTrue(recall >= 0.9, "recall@10 of the largest tenant: " + recall);
+        }
+    }
+
+    /** EXPLAIN of the store's approximate query shape shows the HNSW index scan. */
+    private static boolean usesHnswIndex(Namespace ns, float[] query) throws Exception {
+        try (Connection connection = TestDatabase.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("SET enable_sort = off");
+            StringBuilder vector = new StringBuilder("[");
+            for (int i = 0; i < query.length; i++) {
+                vector.append(i == 0 ? "" : ",").append(query[i]);
+            }
+            vector.append(']');
+            String sql = "EXPLAIN SELECT chunk_id FROM " + TABLE + " WHERE tenant = '" + ns.tenant() + "' AND partition_key = '_default'"
+                    + " AND embedding IS NOT NULL ORDER BY (embedding <=> '" + vector + "'::vector) LIMIT 20";
+            StringBuilder plan = new StringBuilder();
+            try (ResultSet rows = statement.executeQuery(sql)) {
+                while (rows.next()) {
+                    plan.append(rows.getString(1)).append('\n');
+                }
+            }
+            return plan.toString().contains(HNSW_INDEX);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.corpora.loader.records;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.corpora.spi.loader.DocumentLoadException;
+import io.corpora.spi.loader.DocumentLoadException.Reason;
+import io.corpora.spi.loader.LoadRequest;
+import java.io.IOException;
+import java.util.Map;
+
+/** A JSON document: an array (one record per item) or a single object (one record). */
+final class JsonArrayReader implements RecordReader {
+
+    private final JsonFactory factory;
+    private final JsonRecordRenderer renderer;
+
+    JsonArrayReader(JsonFactory factory, JsonRecordRenderer renderer) {
+        this.factory = factory;
+        this.renderer = renderer;
+    }
+
+    @Override
+    public String formatName() {
+        return "JSON";
+    }
+
+    @Override
+    public Map<String, Object> read(LoadRequest request, RecordSink sink) throws IOException {
+        try (JsonParser parser = Parsers.open(factory, request)) {
+            JsonToken first = parser.nextToken();
+            if (first == JsonToken.START_ARRAY) {
+                for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+                    readRecord(parser, sink);
+                }
+            } else if (first == JsonToken.START_OBJECT) {
+                readRecord(parser, sink);
+            } else if (first != null) {
+                throw new DocumentLoadException(Reason.MALFORMED, "'" + request.fileName()
+                        + "' must hold a JSON array of records or a single object, but it holds a " + describe(first));
+            }
+            if (parser.nextToken() != null) {
+                throw new DocumentLoadException(Reason.MALFORMED, "'" + request.fileName() + "' has content after its JSON "
+                        + "value (line " + parser.currentTokenLocation().getLineNr() + "); for one record per line use JSONL");
+            }
+        }
+        return Map.of();
+    }
+
+    private void readRecord(JsonParser parser, RecordSink sink) throws IOException {
+        RecordText text = sink.startRecord();
+        Map<String, Object> fields = renderer.render(parser, text);
+        sink.endRecord(text, fields, Map.of());
+    }
+
+    private static String describe(JsonToken token) {
+        return token.isScalarValue() ? "single " + token.name().toLowerCase().replace("value_", "") + " value" : token.name();
+    }
+}

@@ -96,7 +96,7 @@ public abstract class VectorStoreContract {
     }
 
     /** The store most tests use, created on first use. */
-    protected final VectorStore store() throws Exception {
+    protected final synchronized VectorStore store() throws Exception {
         if (defaultStore == null) {
             defaultStore = open(defaultMetric());
         }
@@ -747,8 +747,9 @@ public abstract class VectorStoreContract {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void concurrentReadersAndWritersSeeConsistentResults() throws Exception {
         Namespace ns = tenant("concurrent");
+        VectorStore store = store(); // one store shared by every thread
         int writers = 2;
-        int batchesPerWriter = 30;
+        int batchesPerWriter = 20;
         int chunksPerBatch = 4;
         ExecutorService pool = Executors.newFixedThreadPool(writers + 2);
         AtomicBoolean writing = new AtomicBoolean(true);
@@ -767,9 +768,9 @@ public abstract class VectorStoreContract {
                         for (int i = 0; i < chunksPerBatch; i++) {
                             batch.add(embedded(chunk(doc, i, doc, Map.of("writer", writer)), vectors.next()));
                         }
-                        store().upsert(ns, batch);
+                        store.upsert(ns, batch);
                         if (b % 10 == 9) {
-                            store().deleteDocument(ns, "w" + writer + "-b" + (b - 5)); // deletes race with reads too
+                            store.deleteDocument(ns, "w" + writer + "-b" + (b - 5)); // deletes race with reads too
                         }
                     }
                     return null;
@@ -783,14 +784,14 @@ public abstract class VectorStoreContract {
                         start.await();
                         long lastCount = 0;
                         while (writing.get()) {
-                            List<ScoredChunk> hits = store().search(ns,
+                            List<ScoredChunk> hits = store.search(ns,
                                     SearchRequest.vector(vectors.next(), 5, MetadataFilter.eq("writer", reader), null, null));
                             assertScoreContract(hits);
                             for (ScoredChunk hit : hits) {
                                 assertEquals(reader, ((Number) hit.chunk().metadata().get("writer")).intValue());
                                 assertEquals(hit.chunk().documentId(), hit.chunk().text());
                             }
-                            long count = store().count(ns, MetadataFilter.all());
+                            long count = store.count(ns, MetadataFilter.all());
                             assertTrue(count % chunksPerBatch == 0, "a batch was seen half-written: count " + count);
                             lastCount = count;
                         }
@@ -816,7 +817,7 @@ public abstract class VectorStoreContract {
             throw error;
         }
         long deletedPerWriter = batchesPerWriter / 10;
-        assertEquals((long) writers * (batchesPerWriter - deletedPerWriter) * chunksPerBatch, store().count(ns, MetadataFilter.all()));
+        assertEquals((long) writers * (batchesPerWriter - deletedPerWriter) * chunksPerBatch, store.count(ns, MetadataFilter.all()));
     }
 
     // ---------------------------------------------------------------------------------------------- keyword

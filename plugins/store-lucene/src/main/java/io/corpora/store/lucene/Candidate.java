@@ -1,0 +1,57 @@
+package io.corpora.store.lucene;
+
+import io.corpora.spi.store.ScoredChunk;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.SortedDocValues;
+import org.apache.lucene.search.IndexSearcher;
+
+/**
+ * A scored hit before it becomes a {@link ScoredChunk}: Lucene doc id, contract score, chunk id (for the tie
+ * break) and optionally its vector. Turning candidates into results applies the score contract in one place:
+ * floor, then order by descending score and ascending id, then the top-K cut.
+ */
+record Candidate(int docId, double score, String chunkId, float[] vector) {
+
+    static final Comparator<Candidate> CONTRACT_ORDER =
+            Comparator.comparingDouble(Candidate::score).reversed().thenComparing(Candidate::chunkId);
+
+    /** Reads each candidate's chunk id from doc values. */
+    static List<Candidate> withIds(IndexSearcher searcher, List<Candidate> candidates) throws IOException {
+        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        List<Candidate> out = new ArrayList<>(candidates.size());
+        for (Candidate c : candidates) {
+            LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(c.docId, leaves));
+            SortedDocValues ids = DocValues.getSorted(leaf.reader(), ChunkDocuments.ID);
+            if (!ids.advanceExact(c.docId - leaf.docBase)) {
+                throw new IllegalStateException("chunk document " + c.docId + " has no id");
+            }
+            out.add(new Candidate(c.docId, c.score, ids.lookupOrd(ids.ordValue()).utf8ToString(), c.vector));
+        }
+        return out;
+    }
+
+    /** Floor, contract order, cut, and load the chunks. */
+    static List<ScoredChunk> toResults(IndexSearcher searcher, List<Candidate> candidates, Double minScore, int topK,
+                                       boolean includeEmbeddings) throws IOException {
+        List<Candidate> kept = new ArrayList<>(candidates.size());
+        for (Candidate c : candidates) {
+            if (minScore == null || c.score >= minScore) {
+                kept.add(c);
+            }
+        }
+        kept.sort(CONTRACT_ORDER);
+        List<ScoredChunk> results = new ArrayList<>(Math.min(topK, kept.size()));
+        var storedFields = searcher.storedFields();
+        for (Candidate c : kept.subList(0, Math.min(topK, kept.size()))) {
+            results.add(new ScoredChunk(ChunkDocuments.readChunk(storedFields, c.docId), c.score,
+                    includeEmbeddings && c.vector != null ? c.vector.clone() : null));
+        }
+        return results;
+    }
+}

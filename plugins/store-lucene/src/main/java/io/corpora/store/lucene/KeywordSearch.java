@@ -1,0 +1,57 @@
+package io.corpora.store.lucene;
+
+import io.corpora.spi.store.ScoredChunk;
+import io.corpora.spi.store.SearchRequest;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.util.QueryBuilder;
+
+/**
+ * The BM25 leg over the analysed index text. The query text is analysed into terms with the index's analyzer
+ * (never parsed as query syntax), any term may match, and the metadata filter restricts without scoring.
+ */
+final class KeywordSearch {
+
+    private final Analyzer analyzer;
+
+    KeywordSearch(Analyzer analyzer) {
+        this.analyzer = analyzer;
+    }
+
+    List<ScoredChunk> search(IndexSearcher searcher, SearchRequest request, Query filter) throws IOException {
+        Query text = new QueryBuilder(analyzer).createBooleanQuery(ChunkDocuments.BODY, request.text(), Occur.SHOULD);
+        if (text == null) {
+            return List.of(); // only stop words
+        }
+        Query query = filter instanceof MatchAllDocsQuery ? text
+                : new BooleanQuery.Builder().add(text, Occur.MUST).add(filter, Occur.FILTER).build();
+        int topK = request.topK();
+        int fetch = topK + 16;
+        while (true) {
+            ScoreDoc[] found = searcher.search(query, fetch).scoreDocs;
+            List<Candidate> candidates = new ArrayList<>(found.length);
+            for (ScoreDoc hit : found) {
+                candidates.add(new Candidate(hit.doc, hit.score, null, null));
+            }
+            candidates = Candidate.withIds(searcher, candidates);
+            // Lucene breaks score ties by doc id; when a tie reaches past what was fetched, fetch more so ids decide.
+            if (found.length == fetch && found.length >= topK) {
+                List<Candidate> ordered = new ArrayList<>(candidates);
+                ordered.sort(Candidate.CONTRACT_ORDER);
+                if (ordered.get(topK - 1).score() == found[found.length - 1].score && fetch < Integer.MAX_VALUE / 4) {
+                    fetch *= 4;
+                    continue;
+                }
+            }
+            return Candidate.toResults(searcher, candidates, request.minScore(), topK, false);
+        }
+    }
+}

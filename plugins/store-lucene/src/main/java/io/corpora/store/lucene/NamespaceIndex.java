@@ -1,0 +1,179 @@
+package io.corpora.store.lucene;
+
+import io.corpora.spi.Namespace;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.codecs.Codec;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.SearcherFactory;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.similarities.Similarity;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+
+/**
+ * One namespace's Lucene index on disk: its writer, and a {@link SearcherManager} of near-real-time searchers
+ * over it. Writes are serialised and each ends with a commit (unless background commits are configured) and a
+ * refresh, so a reader sees every write whole or not at all and a returned write survives {@code kill -9}.
+ */
+final class NamespaceIndex implements Closeable {
+
+    /** Commit user data recording what the index was built with, checked at every open. */
+    static final String METRIC_KEY = "corpora.metric";
+    static final String ANALYZER_KEY = "corpora.analyzer";
+
+    @FunctionalInterface
+    interface Read<T> {
+        T apply(IndexSearcher searcher) throws IOException;
+    }
+
+    @FunctionalInterface
+    interface Write<T> {
+        /** Changes the index; the searcher sees every earlier write (but none of this one). */
+        T apply(IndexWriter writer, IndexSearcher current) throws IOException;
+    }
+
+    private final Namespace namespace;
+    private final Path path;
+    private final boolean commitEveryWrite;
+    private final Directory directory;
+    private final IndexWriter writer;
+    private final SearcherManager searchers;
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private volatile boolean uncommitted;
+    private volatile boolean failed;
+
+    private NamespaceIndex(Namespace namespace, Path path, boolean commitEveryWrite, Directory directory, IndexWriter writer,
+                           SearcherManager searchers) {
+        this.namespace = namespace;
+        this.path = path;
+        this.commitEveryWrite = commitEveryWrite;
+        this.directory = directory;
+        this.writer = writer;
+        this.searchers = searchers;
+    }
+
+    static NamespaceIndex open(Namespace namespace, Path path, LuceneStoreSettings settings, Analyzer analyzer, Codec codec,
+                               Similarity similarity) throws IOException {
+        Directory directory = FSDirectory.open(path);
+        try {
+            Map<String, String> built = DirectoryReader.indexExists(directory) ? SegmentInfos.readLatestCommit(directory).getUserData() : Map.of();
+            requireSame(namespace, METRIC_KEY, built.get(METRIC_KEY), settings.metric().name());
+            requireSame(namespace, ANALYZER_KEY, built.get(ANALYZER_KEY), settings.analyzer());
+            IndexWriterConfig config = new IndexWriterConfig(analyzer)
+                    .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+                    .setCodec(codec)
+                    .setSimilarity(similarity)
+                    .setRAMBufferSizeMB(settings.ramBufferMb())
+                    .setCommitOnClose(true);
+            IndexWriter writer = new IndexWriter(directory, config);
+            writer.setLiveCommitData(Map.of(METRIC_KEY, settings.metric().name(), ANALYZER_KEY, settings.analyzer()).entrySet());
+            SearcherManager searchers = new SearcherManager(writer, new SearcherFactory() {
+                @Override
+                public IndexSearcher newSearcher(org.apache.lucene.index.IndexReader reader, org.apache.lucene.index.IndexReader previous) {
+                    IndexSearcher searcher = new IndexSearcher(reader);
+                    searcher.setSimilarity(similarity);
+                    return searcher;
+                }
+            });
+            return new NamespaceIndex(namespace, path, settings.commitsOnEveryWrite(), directory, writer, searchers);
+        } catch (IOException | RuntimeException e) {
+            directory.close();
+            throw e;
+        }
+    }
+
+    private static void requireSame(Namespace namespace, String key, String built, String configured) {
+        if (built != null && !built.equals(configured)) {
+            throw new IllegalStateException("the index of namespace '" + namespace + "' was built with " + key + "=" + built
+                    + " but the store is configured with " + configured + "; re-index the namespace or restore the setting");
+        }
+    }
+
+    Namespace namespace() {
+        return namespace;
+    }
+
+    Path path() {
+        return path;
+    }
+
+    boolean failed() {
+        return failed;
+    }
+
+    <T> T read(Read<T> read) throws IOException {
+        IndexSearcher searcher = searchers.acquire();
+        try {
+            return read.apply(searcher);
+        } finally {
+            searchers.release(searcher);
+        }
+    }
+
+    /**
+     * Applies one change, commits it (or marks it for the background commit) and refreshes the searchers. A change
+     * that fails leaves this index failed: the caller must close it, which rolls back to the last commit.
+     */
+    <T> T write(Write<T> change) throws IOException {
+        writeLock.lock();
+        try {
+            if (failed) {
+                throw new IllegalStateException("the index of namespace '" + namespace + "' failed and is being reopened; retry");
+            }
+            T result = read(current -> change.apply(writer, current));
+            if (commitEveryWrite) {
+                writer.commit();
+            } else {
+                uncommitted = true;
+            }
+            searchers.maybeRefreshBlocking();
+            return result;
+        } catch (IOException | RuntimeException | Error e) {
+            failed = true;
+            throw e;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Commits writes made since the last commit (background commit policy). */
+    void commitIfNeeded() throws IOException {
+        if (!uncommitted) {
+            return;
+        }
+        writeLock.lock();
+        try {
+            if (uncommitted && !failed && writer.isOpen()) {
+                uncommitted = false;
+                writer.commit();
+            }
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Commits and closes; a failed index is rolled back to its last commit instead. */
+    @Override
+    public void close() throws IOException {
+        writeLock.lock();
+        try (Directory ignored = directory) {
+            searchers.close();
+            if (failed) {
+                writer.rollback();
+            } else {
+                writer.close();
+            }
+        } finally {
+            writeLock.unlock();
+        }
+    }
+}

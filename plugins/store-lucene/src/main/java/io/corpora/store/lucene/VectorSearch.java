@@ -1,0 +1,129 @@
+package io.corpora.store.lucene;
+
+import io.corpora.spi.VectorSimilarity;
+import io.corpora.spi.store.ScoredChunk;
+import io.corpora.spi.store.SearchRequest;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeSet;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.FieldExistsQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+
+/**
+ * The vector leg. The metadata filter is the kNN pre-filter; when few chunks pass it (at most
+ * {@code exactSearchThreshold}) every one of them is scored exactly, so a selective filter keeps full recall.
+ * Otherwise HNSW explores {@code max(topK x numCandidatesFactor, minCandidates)} candidates. Every candidate is
+ * then rescored from its stored float vector with {@link VectorSimilarity#score} (exact contract scores even
+ * with a quantised graph), floored by minScore, ordered and cut to topK.
+ */
+final class VectorSearch {
+
+    private final LuceneStoreSettings settings;
+
+    VectorSearch(LuceneStoreSettings settings) {
+        this.settings = settings;
+    }
+
+    /** How the last search ran; for tests and benchmarks. */
+    enum Strategy { NONE, EXACT, HNSW }
+
+    record Outcome(List<ScoredChunk> hits, Strategy strategy, int filtered) {}
+
+    Outcome search(IndexSearcher searcher, SearchRequest request, Query filter) throws IOException {
+        float[] query = request.vector();
+        ChunkDocuments.requireUsableVector(query, settings.metric(), "the query vector");
+        String field = ChunkDocuments.vectorField(query.length);
+        if (!hasField(searcher, field)) {
+            TreeSet<Integer> widths = storedWidths(searcher);
+            if (widths.isEmpty()) {
+                return new Outcome(List.of(), Strategy.NONE, 0);
+            }
+            throw new IllegalArgumentException("the query vector has " + query.length + " dimensions but this namespace holds vectors of "
+                    + widths + " dimensions");
+        }
+        Query withVector = new BooleanQuery.Builder()
+                .add(filter, Occur.FILTER)
+                .add(new FieldExistsQuery(field), Occur.FILTER)
+                .build();
+        int passing = searcher.count(withVector);
+        if (passing == 0) {
+            return new Outcome(List.of(), Strategy.NONE, 0);
+        }
+        KnnFloatVectorQuery knn;
+        Strategy strategy;
+        if (passing <= settings.exactSearchThreshold()) {
+            // Lucene scores every filtered document exactly when k >= the filter's cost in each segment.
+            knn = new KnnFloatVectorQuery(field, query, passing, withVector);
+            strategy = Strategy.EXACT;
+        } else {
+            int candidates = Math.min(settings.numCandidates(request.topK()), passing);
+            knn = new KnnFloatVectorQuery(field, query, candidates, filter instanceof MatchAllDocsQuery ? null : withVector);
+            strategy = Strategy.HNSW;
+        }
+        ScoreDoc[] found = searcher.search(knn, knn.getK()).scoreDocs;
+        List<Candidate> rescored = rescore(searcher, field, query, found);
+        List<ScoredChunk> hits = Candidate.toResults(searcher, Candidate.withIds(searcher, rescored), request.minScore(),
+                request.topK(), request.includeEmbeddings());
+        return new Outcome(hits, strategy, passing);
+    }
+
+    /** Exact contract scores from the stored float vectors (the graph may hold quantised ones). */
+    private List<Candidate> rescore(IndexSearcher searcher, String field, float[] query, ScoreDoc[] found) throws IOException {
+        ScoreDoc[] byDoc = found.clone();
+        Arrays.sort(byDoc, (a, b) -> Integer.compare(a.doc, b.doc));
+        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        List<Candidate> out = new ArrayList<>(byDoc.length);
+        int currentLeaf = -1;
+        FloatVectorValues values = null;
+        LeafReaderContext leaf = null;
+        for (ScoreDoc hit : byDoc) {
+            int leafIndex = ReaderUtil.subIndex(hit.doc, leaves);
+            if (leafIndex != currentLeaf) {
+                currentLeaf = leafIndex;
+                leaf = leaves.get(leafIndex);
+                values = leaf.reader().getFloatVectorValues(field);
+            }
+            int target = hit.doc - leaf.docBase;
+            if (values == null || values.advance(target) != target) {
+                throw new IllegalStateException("vector of document " + hit.doc + " vanished from field " + field);
+            }
+            float[] vector = values.vectorValue().clone();
+            out.add(new Candidate(hit.doc, settings.metric().score(query, vector), null, vector));
+        }
+        return out;
+    }
+
+    private static boolean hasField(IndexSearcher searcher, String field) {
+        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            FieldInfo info = leaf.reader().getFieldInfos().fieldInfo(field);
+            if (info != null && info.getVectorDimension() > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static TreeSet<Integer> storedWidths(IndexSearcher searcher) {
+        TreeSet<Integer> widths = new TreeSet<>();
+        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            for (FieldInfo info : leaf.reader().getFieldInfos()) {
+                if (info.name.startsWith(ChunkDocuments.VECTOR_PREFIX) && info.getVectorDimension() > 0) {
+                    widths.add(info.getVectorDimension());
+                }
+            }
+        }
+        return widths;
+    }
+}

@@ -1,0 +1,116 @@
+package io.corpora.store.pgvector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.corpora.spi.Chunk;
+import io.corpora.spi.EmbeddedChunk;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.store.SearchRequest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The DDL operators print, the Flyway migration that ships, and the two agreeing. */
+class SchemaStatementsTest {
+
+    private static final Path MIGRATION = Path.of("..", "..", "migrations", "store-pgvector", "V1__pgvector_chunk_table.sql");
+
+    private static List<String> statements(Map<String, String> options) {
+        Map<String, String> all = new java.util.HashMap<>(Map.of(PgVectorOptions.JDBC_URL, "jdbc:postgresql://127.0.0.1:1/none"));
+        all.putAll(options);
+        return new ChunkSchema(PgVectorStoreProvider.settings(TestDatabase.config(all))).statements(false);
+    }
+
+    /** The migration's statements: comments dropped, split at semicolons, whitespace normalised. */
+    private static List<String> migrationStatements() throws Exception {
+        StringBuilder sql = new StringBuilder();
+        for (String line : Files.readAllLines(MIGRATION)) {
+            if (!line.startsWith("--")) {
+                sql.append(line).append('\n');
+            }
+        }
+        List<String> statements = new ArrayList<>();
+        for (String statement : sql.toString().split(";")) {
+            if (!statement.isBlank()) {
+                statements.add(normalise(statement));
+            }
+        }
+        return statements;
+    }
+
+    private static String normalise(String sql) {
+        return sql.trim().replaceAll("\\s+", " ");
+    }
+
+    @Test
+    void theShippedMigrationIsTheDdlOfTheDefaultSettings() throws Exception {
+        assertTrue(Files.exists(MIGRATION), "migration at " + MIGRATION.toAbsolutePath());
+        assertEquals(statements(Map.of()).stream().map(SchemaStatementsTest::normalise).toList(), migrationStatements());
+    }
+
+    @Test
+    void theDdlFollowsMetricWidthLanguageAndColumns() {
+        String ddl = String.join(";\n", statements(Map.of(PgVectorOptions.METRIC, "inner", PgVectorOptions.DIMENSION, "768",
+                PgVectorOptions.FULL_TEXT_LANGUAGE, "portuguese", PgVectorOptions.TABLE, "rag.chunks",
+                PgVectorOptions.COLUMNS, "embedding=vec", PgVectorOptions.HNSW_M, "24", PgVectorOptions.HNSW_EF_CONSTRUCTION, "100")));
+        assertTrue(ddl.contains("vec vector(768)"), ddl);
+        assertTrue(ddl.contains("CREATE INDEX IF NOT EXISTS chunks_embedding_inner_idx ON rag.chunks USING hnsw (vec vector_ip_ops) "
+                + "WITH (m = 24, ef_construction = 100)"), ddl);
+        assertTrue(ddl.contains("USING gin (to_tsvector('portuguese'::regconfig, index_text))"), ddl);
+    }
+
+    @Test
+    void mixedWidthsGetAnUntypedColumnAndOnePartialIndexPerWidth() {
+        String ddl = String.join(";\n", statements(Map.of(PgVectorOptions.DIMENSION, "768, 384", PgVectorOptions.METRIC, "l2")));
+        assertTrue(ddl.contains("embedding vector,"), ddl);
+        assertTrue(ddl.contains("corpora_chunks_embedding_384_l2_idx ON corpora_chunks USING hnsw ((embedding::vector(384)) vector_l2_ops)"
+                + " WITH (m = 16, ef_construction = 64) WHERE vector_dims(embedding) = 384"), ddl);
+        assertTrue(ddl.contains("USING hnsw ((embedding::vector(768)) vector_l2_ops) WITH (m = 16, ef_construction = 64)"
+                + " WHERE vector_dims(embedding) = 768"), ddl);
+    }
+
+    @Test
+    void withoutFullTextThereIsNoGinTextIndex() {
+        assertTrue(statements(Map.of(PgVectorOptions.FULL_TEXT, "false")).stream().noneMatch(s -> s.contains("to_tsvector")));
+    }
+
+    @Test
+    void theMigrationAppliedByHandServesTheStore() throws Exception {
+        TestDatabase.url();
+        try (Connection connection = TestDatabase.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA IF EXISTS it_migration CASCADE");
+            statement.execute("CREATE SCHEMA it_migration");
+            statement.execute("SET search_path = it_migration, public");
+            for (String ddl : migrationStatements()) {
+                statement.execute(ddl);
+            }
+        }
+        try (PgVectorStore store = TestDatabase.open("it_migration.corpora_chunks", Map.of(PgVectorOptions.ENSURE_SCHEMA, "false"))) {
+            float[] vector = new float[384];
+            Arrays.fill(vector, 0.05f);
+            Namespace ns = Namespace.of("migrated");
+            store.upsert(ns, List.of(new EmbeddedChunk(new Chunk("c#0", "c", 0, "migrated lodging text", List.of(), Map.of()), vector)));
+            assertEquals(1, store.search(ns, SearchRequest.vector(vector, 3, MetadataFilter.all(), null, null)).size());
+            assertEquals(1, store.search(ns, SearchRequest.keyword("lodging", 3, MetadataFilter.all(), null, null)).size());
+        } finally {
+            try (Connection connection = TestDatabase.connect(); Statement statement = connection.createStatement()) {
+                statement.execute("DROP SCHEMA IF EXISTS it_migration CASCADE");
+            }
+        }
+    }
+
+    @Test
+    void concurrentlyVariantForPopulatedTables() {
+        PgVectorSettings settings = PgVectorStoreProvider.settings(TestDatabase.config(Map.of(PgVectorOptions.JDBC_URL, "jdbc:postgresql://x/y")));
+        List<String> concurrently = new ChunkSchema(settings).statements(true);
+        assertTrue(concurrently.stream().filter(s -> s.startsWith("CREATE INDEX")).allMatch(s -> s.startsWith("CREATE INDEX CONCURRENTLY IF NOT EXISTS")));
+    }
+}

@@ -556,6 +556,11 @@ public final class PgVectorStore implements VectorStore {
                 rows -> null);
     }
 
+    /** The store's connection source, for tests that inspect a pooled session. */
+    ConnectionSource connectionsForTest() {
+        return connections;
+    }
+
     @Override
     public void close() {
         connections.close();

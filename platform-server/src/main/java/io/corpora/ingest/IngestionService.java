@@ -1,0 +1,196 @@
+package io.corpora.ingest;
+
+import io.corpora.control.DocumentRecord;
+import io.corpora.control.DocumentRegistry;
+import io.corpora.control.DocumentStatus;
+import io.corpora.control.IngestJob;
+import io.corpora.control.Quotas;
+import io.corpora.control.Tenant;
+import io.corpora.control.TenantRepository;
+import io.corpora.engine.chunk.Chunkers;
+import io.corpora.engine.index.ChunkIndexer;
+import io.corpora.engine.retrieve.HeadingContextualizer;
+import io.corpora.engine.retrieve.PassageKeys;
+import io.corpora.runtime.TenantRuntime;
+import io.corpora.spi.Chunk;
+import io.corpora.spi.Metadata;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.ReservedKeys;
+import io.corpora.spi.loader.DocumentLoadException;
+import io.corpora.spi.loader.DocumentLoader;
+import io.corpora.spi.loader.LoadRequest;
+import io.corpora.spi.loader.LoadedDocument;
+import io.corpora.spi.loader.Section;
+import io.corpora.tenancy.IsolationGuard;
+import io.corpora.tenancy.ReservedKeyStamper;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Collectors;
+
+/**
+ * Ingests one document into a namespace, atomically: loader → chunker → stamping → contextualize/embed/write as a
+ * <b>new version</b> → registry switch → older versions removed. Until the switch the previous version is the one
+ * retrieval serves (the isolation guard drops chunks of non-active versions), and any failure removes what the new
+ * version wrote and leaves the previous one untouched.
+ */
+public final class IngestionService {
+
+    private static final Logger LOG = Logger.getLogger(IngestionService.class.getName());
+
+    private final DocumentRegistry registry;
+    private final TenantRepository tenants;
+    private final DocumentLoaders loaders;
+    private final IngestLimits limits;
+
+    public IngestionService(DocumentRegistry registry, TenantRepository tenants, DocumentLoaders loaders, IngestLimits limits) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.tenants = Objects.requireNonNull(tenants, "tenants");
+        this.loaders = Objects.requireNonNull(loaders, "loaders");
+        this.limits = Objects.requireNonNull(limits, "limits");
+    }
+
+    public IngestJob.Outcome ingest(Tenant tenant, TenantRuntime runtime, Namespace namespace, IngestRequest request) {
+        requireNamespaceOf(tenant, namespace);
+        String embedderId = requireMatchingEmbedder(tenant, runtime);
+        if (request.content().length > limits.maxDocumentBytes()) {
+            throw new IngestException(413, "document-too-large", "document '" + request.documentId() + "' is "
+                    + request.content().length + " bytes; the limit is " + limits.maxDocumentBytes());
+        }
+        LoadedDocument loaded = withCallerMetadata(load(request), request.metadata(), request.source());
+        String contentHash = ContentFingerprint.of(loaded, request.source(), runtime.chunking(), embedderId);
+
+        DocumentRecord existing = registry.find(namespace, request.documentId()).orElse(null);
+        if (existing != null && existing.activeVersion() > 0 && existing.status() == DocumentStatus.ACTIVE
+                && contentHash.equals(existing.contentHash())) {
+            return new IngestJob.Outcome(request.documentId(), "skipped", existing.activeVersion(), existing.chunkCount(), 200, null);
+        }
+
+        List<Chunk> chunks = new Chunkers(runtime.chunking()).chunk(request.documentId(), loaded);
+        if (chunks.size() > limits.maxChunksPerDocument()) {
+            throw new IngestException(413, "too-many-chunks", "document '" + request.documentId() + "' makes " + chunks.size()
+                    + " chunks; the limit is " + limits.maxChunksPerDocument());
+        }
+        checkQuotas(tenant, existing, chunks.size(), request.content().length);
+
+        int version = registry.beginVersion(namespace, request.documentId(), request.source(), request.mediaType(),
+                loaded.metadata(), request.content().length);
+        IsolationGuard store = new IsolationGuard(runtime.store(), namespace, 1);
+        try {
+            List<Chunk> stamped = ReservedKeyStamper.stampAll(chunks, namespace, request.documentId(), version);
+            ChunkIndexer indexer = new ChunkIndexer(store, namespace, runtime.embedder(), new HeadingContextualizer());
+            for (int from = 0; from < stamped.size(); from += limits.embedBatchSize()) {
+                indexer.index(stamped.subList(from, Math.min(stamped.size(), from + limits.embedBatchSize())));
+            }
+            if (tenant.activeEmbedder() == null) {
+                tenants.setActiveEmbedder(tenant.id(), embedderId);
+            }
+            registry.activateVersion(namespace, request.documentId(), version, contentHash, stamped.size(), fullText(loaded));
+        } catch (RuntimeException e) {
+            discardVersion(store, namespace, request.documentId(), version, e);
+            throw e instanceof IngestException ? e : new IngestException(500, "ingest-failed",
+                    "document '" + request.documentId() + "' could not be stored (" + e.getClass().getSimpleName()
+                            + "); the previous version, if any, is unchanged", e);
+        }
+        // The new version serves from here; chunks of older versions are now invisible and can go.
+        store.deleteWhere(namespace, MetadataFilter.and(MetadataFilter.eq(ReservedKeys.DOCUMENT, request.documentId()),
+                MetadataFilter.not(MetadataFilter.eq(ReservedKeys.VERSION, version))));
+        return new IngestJob.Outcome(request.documentId(), "stored", version, chunks.size(), 201, null);
+    }
+
+    /** Removes a document's chunks and registry entry; false when it did not exist. */
+    public boolean delete(Tenant tenant, TenantRuntime runtime, Namespace namespace, String documentId) {
+        requireNamespaceOf(tenant, namespace);
+        if (registry.find(namespace, documentId).isEmpty()) {
+            return false;
+        }
+        new IsolationGuard(runtime.store(), namespace, 1).deleteDocument(namespace, documentId);
+        return registry.delete(namespace, documentId);
+    }
+
+    private LoadedDocument load(IngestRequest request) {
+        DocumentLoader loader = loaders.find(request.mediaType(), request.fileName()).orElseThrow(() -> new IngestException(415,
+                "unsupported-media-type", "no loader reads '" + request.mediaType() + "' (document '" + request.documentId()
+                + "'); supported: " + loaders.mediaTypes()));
+        try {
+            LoadedDocument loaded = loader.load(new LoadRequest(request.content(), request.mediaType(), request.charset(), request.fileName()));
+            if (loaded.sections().stream().allMatch(s -> s.text().isBlank())) {
+                throw new IngestException(422, "empty-document", "document '" + request.documentId() + "' has no text");
+            }
+            return loaded;
+        } catch (DocumentLoadException e) {
+            int status = e.reason() == DocumentLoadException.Reason.TOO_LARGE ? 413 : 422;
+            throw new IngestException(status, "unreadable-document", "document '" + request.documentId() + "' ("
+                    + request.fileName() + ") cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    private static LoadedDocument withCallerMetadata(LoadedDocument loaded, Map<String, Object> callerMetadata, String source) {
+        Map<String, Object> metadata = new LinkedHashMap<>(Metadata.withoutReserved(loaded.metadata()));
+        metadata.putAll(Metadata.withoutReserved(callerMetadata)); // the caller's values win over front matter
+        metadata.put(PassageKeys.SOURCE, source); // citations name the document's source
+        List<Section> sections = loaded.sections().stream()
+                .map(s -> new Section(s.text(), Metadata.withoutReserved(s.metadata()))).toList();
+        return new LoadedDocument(loaded.format(), loaded.title(), sections, metadata);
+    }
+
+    private void checkQuotas(Tenant tenant, DocumentRecord existing, int newChunks, long newBytes) {
+        Quotas quotas = tenant.definition().quotas();
+        if (quotas.maxDocuments() == 0 && quotas.maxChunks() == 0 && quotas.maxBytes() == 0) {
+            return;
+        }
+        DocumentRegistry.CorpusStats stats = registry.stats(tenant.id());
+        long documents = stats.documents() + (existing == null ? 1 : 0);
+        long chunks = stats.chunks() - (existing == null ? 0 : existing.chunkCount()) + newChunks;
+        long bytes = stats.bytes() - (existing == null ? 0 : existing.bytes()) + newBytes;
+        exceeds("documents", documents, quotas.maxDocuments());
+        exceeds("chunks", chunks, quotas.maxChunks());
+        exceeds("bytes", bytes, quotas.maxBytes());
+    }
+
+    private static void exceeds(String what, long wouldBe, long limit) {
+        if (limit > 0 && wouldBe > limit) {
+            throw new IngestException(429, "quota-exceeded", "this ingest would bring the tenant to " + wouldBe + " " + what
+                    + "; its quota is " + limit);
+        }
+    }
+
+    private static String requireMatchingEmbedder(Tenant tenant, TenantRuntime runtime) {
+        String embedderId = runtime.embedderId();
+        if (tenant.activeEmbedder() != null && !tenant.activeEmbedder().equals(embedderId)) {
+            throw new IngestException(409, "embedder-mismatch", "tenant '" + tenant.id() + "' holds chunks embedded by "
+                    + tenant.activeEmbedder() + " but its configured embedder is " + embedderId
+                    + "; vectors of different embedders are never mixed — start a re-embed migration instead");
+        }
+        return embedderId;
+    }
+
+    private static void requireNamespaceOf(Tenant tenant, Namespace namespace) {
+        if (!tenant.id().equals(namespace.tenant())) {
+            throw new IllegalStateException("namespace " + namespace + " is not tenant " + tenant.id() + "'s");
+        }
+    }
+
+    private void discardVersion(IsolationGuard store, Namespace namespace, String documentId, int version, RuntimeException cause) {
+        try {
+            store.deleteWhere(namespace, MetadataFilter.and(MetadataFilter.eq(ReservedKeys.DOCUMENT, documentId),
+                    MetadataFilter.eq(ReservedKeys.VERSION, version)));
+        } catch (RuntimeException cleanup) {
+            cause.addSuppressed(cleanup); // orphans of a failed version stay invisible (not active) until verify/rebuild
+        }
+        try {
+            registry.failVersion(namespace, documentId, version, String.valueOf(cause.getMessage()));
+        } catch (RuntimeException registryFailure) {
+            cause.addSuppressed(registryFailure);
+        }
+        LOG.log(Level.WARNING, "ingest of '" + documentId + "' v" + version + " in " + namespace + " failed; previous version kept", cause);
+    }
+
+    private static String fullText(LoadedDocument document) {
+        return document.sections().stream().map(Section::text).collect(Collectors.joining("\n\n"));
+    }
+}

@@ -1,0 +1,173 @@
+package io.corpora.retrieval;
+
+import io.corpora.control.DocumentRegistry;
+import io.corpora.control.RetrievalDefaults;
+import io.corpora.control.Tenant;
+import io.corpora.engine.retrieve.ContextBlock;
+import io.corpora.engine.retrieve.HybridRetriever;
+import io.corpora.engine.retrieve.KeywordRetriever;
+import io.corpora.engine.retrieve.MmrRetriever;
+import io.corpora.engine.retrieve.NeighborWindowExpander;
+import io.corpora.engine.retrieve.PassageKeys;
+import io.corpora.engine.retrieve.RerankingRetriever;
+import io.corpora.engine.retrieve.RetrievalDiagnostics;
+import io.corpora.engine.retrieve.RetrievalResult;
+import io.corpora.engine.retrieve.Retriever;
+import io.corpora.engine.retrieve.VectorRetriever;
+import io.corpora.runtime.TenantRuntime;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.Passage;
+import io.corpora.spi.ReservedKeys;
+import io.corpora.spi.RetrieveOptions;
+import io.corpora.spi.filter.Actor;
+import io.corpora.tenancy.AccessFilters;
+import io.corpora.tenancy.IsolationGuard;
+import io.corpora.tenancy.IsolationReport;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
+
+/**
+ * One retrieval for one actor in one namespace. The order of operations is the isolation argument:
+ * the access filter is derived first (a failing hook stops everything before the store is touched); the retriever is
+ * composed per request over an {@link IsolationGuard} bound to the namespace; every passage is checked once more
+ * before it leaves; reserved keys are removed from what the caller sees.
+ */
+public final class RetrievalService {
+
+    private static final Logger LOG = Logger.getLogger(RetrievalService.class.getName());
+
+    private final DocumentRegistry registry;
+    private final int overFetch;
+    private final Set<String> warnedEmpty = ConcurrentHashMap.newKeySet();
+
+    public RetrievalService(DocumentRegistry registry, int overFetch) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.overFetch = overFetch;
+    }
+
+    public RetrievalResponse retrieve(Tenant tenant, TenantRuntime runtime, Namespace namespace, Actor actor, RetrieveCommand command) {
+        if (!tenant.id().equals(namespace.tenant()) || !tenant.id().equals(actor.tenant())) {
+            throw new IllegalStateException("actor " + actor.subject() + " of " + actor.tenant() + " cannot retrieve from " + namespace);
+        }
+        MetadataFilter filter = AccessFilters.effectiveFilter(runtime.filterHook(), actor, command.filter());
+        RetrievalDefaults defaults = tenant.definition().retrieval();
+        RetrieveOptions options = new RetrieveOptions(command.topK() != null ? command.topK() : defaults.topK(), filter,
+                command.minScore() != null ? command.minScore() : defaults.minScore(),
+                command.maxChars() != null ? command.maxChars() : defaults.maxChars());
+        String activeEmbedder = tenant.activeEmbedder();
+        if (activeEmbedder == null) {
+            return empty(namespace, runtime.embedderId());
+        }
+        if (!activeEmbedder.equals(runtime.embedderId())) {
+            throw new EmbedderMismatchException("tenant '" + tenant.id() + "' holds chunks embedded by " + activeEmbedder
+                    + " but its configured embedder is " + runtime.embedderId() + "; queries would compare incomparable vectors");
+        }
+
+        IsolationGuard guard = new IsolationGuard(runtime.store(), namespace, overFetch, ids -> registry.activeVersions(namespace, ids));
+        String mode = command.mode() != null ? command.mode() : defaults.mode();
+        boolean rerank = command.rerank() != null ? command.rerank() : defaults.rerank();
+        Retriever retriever = compose(mode, rerank, command, runtime, guard, namespace, activeEmbedder);
+        RetrievalResult result = retriever.retrieve(command.query(), options);
+
+        List<Passage> verified = new ArrayList<>();
+        int rejectedAtExit = 0;
+        for (Passage passage : result.passages()) {
+            if (stampedFor(passage, namespace)) {
+                verified.add(passage);
+            } else {
+                rejectedAtExit++;
+            }
+        }
+        IsolationReport seen = guard.report();
+        RetrievalDiagnostics diagnostics = result.diagnostics().withIsolation(new RetrievalDiagnostics.IsolationReport(
+                seen.examined(), seen.rejected() + rejectedAtExit, verified.size(), seen.recall()));
+        if (verified.isEmpty()) {
+            boolean corpusEmpty = guard.count(namespace, MetadataFilter.all()) == 0;
+            diagnostics = diagnostics.withCorpusEmpty(corpusEmpty);
+            if (corpusEmpty && warnedEmpty.add(namespace.key())) {
+                LOG.warning("retrieval on empty namespace " + namespace + " (no chunks stored)");
+            }
+        } else {
+            diagnostics = diagnostics.withCorpusEmpty(false);
+            warnedEmpty.remove(namespace.key());
+        }
+        return respond(verified, options.maxChars(), diagnostics);
+    }
+
+    private static Retriever compose(String mode, boolean rerank, RetrieveCommand command, TenantRuntime runtime, IsolationGuard guard,
+                                     Namespace namespace, String embedderId) {
+        VectorRetriever vector = new VectorRetriever(guard, namespace, runtime.embedder(), embedderId);
+        Retriever retriever = switch (mode) {
+            case "vector" -> command.mmrLambda() != null
+                    ? new MmrRetriever(vector, command.mmrLambda(), RerankingRetriever.DEFAULT_FETCH_TOP_K) : vector;
+            case "keyword" -> new KeywordRetriever(guard, namespace, embedderId);
+            case "hybrid" -> new HybridRetriever(List.of(HybridRetriever.Leg.of("vector", vector),
+                    HybridRetriever.Leg.of("keyword", new KeywordRetriever(guard, namespace, embedderId))));
+            default -> throw new IllegalArgumentException("mode must be vector, keyword or hybrid, got '" + mode + "'");
+        };
+        if (command.mmrLambda() != null && !mode.equals("vector")) {
+            throw new IllegalArgumentException("mmr needs mode vector (it selects among candidates by their embeddings)");
+        }
+        if (rerank) {
+            if (runtime.reranker() == null) {
+                throw new IllegalArgumentException("rerank was requested but tenant '" + runtime.tenantId() + "' has no reranker configured");
+            }
+            retriever = new RerankingRetriever(retriever, runtime.reranker());
+        }
+        if (command.expandNeighbors() > 0) {
+            retriever = new NeighborWindowExpander(retriever, guard, namespace, command.expandNeighbors());
+        }
+        return retriever;
+    }
+
+    private static boolean stampedFor(Passage passage, Namespace namespace) {
+        return namespace.tenant().equals(passage.metadata().get(ReservedKeys.TENANT))
+                && namespace.partitionKey().equals(passage.metadata().get(ReservedKeys.PARTITION));
+    }
+
+    private RetrievalResponse empty(Namespace namespace, String embedderId) {
+        if (warnedEmpty.add(namespace.key())) {
+            LOG.warning("retrieval on empty namespace " + namespace + " (nothing ingested yet)");
+        }
+        RetrievalDiagnostics diagnostics = new RetrievalDiagnostics(List.of(), 0, 0, 0, embedderId, List.of(), false, null, List.of(),
+                new RetrievalDiagnostics.IsolationReport(0, 0, 0, "full"), true);
+        return new RetrievalResponse(List.of(), ContextBlock.render(List.of(), null), diagnostics);
+    }
+
+    private static RetrievalResponse respond(List<Passage> passages, Integer maxChars, RetrievalDiagnostics diagnostics) {
+        ContextBlock context = ContextBlock.render(passages, maxChars);
+        List<RetrievalResponse.CitedPassage> cited = new ArrayList<>();
+        for (Passage p : passages) {
+            Map<String, Object> visible = new LinkedHashMap<>();
+            p.metadata().forEach((k, v) -> {
+                if (!ReservedKeys.isReserved(k)) {
+                    visible.put(k, v);
+                }
+            });
+            Object chunkIndex = p.metadata().get(PassageKeys.CHUNK_INDEX);
+            Object headingPath = p.metadata().get(PassageKeys.HEADING_PATH);
+            RetrievalResponse.Citation citation = new RetrievalResponse.Citation(context.includedIds().indexOf(p.id()) + 1,
+                    String.valueOf(p.metadata().get(ReservedKeys.DOCUMENT)), chunkIndex instanceof Number n ? n.intValue() : -1,
+                    p.source(), headingPath instanceof List<?> list ? list.stream().map(String::valueOf).toList() : List.of(),
+                    p.metadata().get("page"));
+            cited.add(new RetrievalResponse.CitedPassage(p.id(), p.text(), p.score(), p.source(), visible, citation));
+        }
+        return new RetrievalResponse(cited, context, diagnostics);
+    }
+
+    /** The tenant's chunks were embedded by another embedder than the one configured now. */
+    public static final class EmbedderMismatchException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        public EmbedderMismatchException(String message) {
+            super(message);
+        }
+    }
+}

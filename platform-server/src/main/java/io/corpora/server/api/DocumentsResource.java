@@ -1,0 +1,316 @@
+package io.corpora.server.api;
+
+import io.corpora.control.DocumentRecord;
+import io.corpora.control.IngestJob;
+import io.corpora.control.Tenant;
+import io.corpora.ingest.IngestRequest;
+import io.corpora.server.Roles;
+import io.corpora.server.dataplane.DataPlane;
+import io.corpora.server.dataplane.JobRunner;
+import io.corpora.server.rest.ProblemException;
+import io.corpora.server.security.CallerScope;
+import io.corpora.spi.Chunk;
+import io.corpora.spi.Namespace;
+import io.corpora.tenancy.IsolationGuard;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import jakarta.json.bind.Jsonb;
+import jakarta.json.bind.JsonbBuilder;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.EntityPart;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import jakarta.ws.rs.core.Context;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** Documents of a tenant: ingest (JSON, batch, multipart upload), list, read, chunks, delete. */
+@Path("/api/v1/tenants/{tenant}/documents")
+@RequestScoped
+@Tag(name = "documents")
+@SecurityRequirement(name = "jwt")
+public class DocumentsResource {
+
+    public static final int MAX_BATCH = 1000;
+    private static final Map<String, String> FORMATS = Map.of("text", "text/plain", "markdown", "text/markdown", "html", "text/html",
+            "json", "application/json", "jsonl", "application/x-ndjson", "csv", "text/csv");
+
+    @Inject
+    CallerScope caller;
+
+    @Inject
+    DataPlane dataPlane;
+
+    @Inject
+    JobRunner jobs;
+
+    @Context
+    UriInfo uri;
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @RolesAllowed({Roles.WRITER, Roles.TENANT_ADMIN})
+    @Operation(summary = "Ingest one JSON document (answered when stored: 201, or 200 when unchanged) or a batch (202 with a job)")
+    public Response ingestJson(@PathParam("tenant") String tenantId, JsonValue body) {
+        caller.actorFor(tenantId, Roles.WRITER, Roles.TENANT_ADMIN);
+        Tenant tenant = dataPlane.activeTenant(tenantId);
+        if (body instanceof JsonObject object) {
+            DocumentInput input = parse(object);
+            Namespace namespace = dataPlane.namespace(tenant, input.partition, caller.boundPartition());
+            IngestJob.Outcome outcome = jobs.ingestOne(tenant, namespace, toRequest(input));
+            if ("failed".equals(outcome.result())) {
+                throw new ProblemException(outcome.status(), "ingest-failed", "Document not ingested", outcome.error(),
+                        Map.of("documentId", outcome.documentId()));
+            }
+            return Response.status(outcome.status()).entity(Json.outcome(outcome)).build();
+        }
+        if (!(body instanceof JsonArray array) || array.isEmpty()) {
+            throw new ProblemException(400, "invalid-request", "Invalid request", "the body must be a document object or a non-empty array of them");
+        }
+        if (array.size() > MAX_BATCH) {
+            throw new ProblemException(413, "batch-too-large", "Batch too large", "a batch holds at most " + MAX_BATCH + " documents, got " + array.size());
+        }
+        List<DocumentInput> inputs = new ArrayList<>();
+        for (JsonValue item : array) {
+            if (!(item instanceof JsonObject object)) {
+                throw new ProblemException(400, "invalid-request", "Invalid request", "every batch item must be a document object");
+            }
+            inputs.add(parse(object));
+        }
+        String partition = inputs.get(0).partition;
+        if (inputs.stream().anyMatch(i -> !java.util.Objects.equals(i.partition, partition))) {
+            throw new ProblemException(400, "invalid-request", "Invalid request", "all documents of one batch must go to the same partition");
+        }
+        Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
+        List<IngestRequest> requests = new ArrayList<>();
+        for (DocumentInput input : inputs) {
+            requests.add(toRequest(input));
+        }
+        return accepted(jobs.submit(tenant, namespace, requests));
+    }
+
+    @POST
+    @Consumes(MediaType.MULTIPART_FORM_DATA)
+    @Produces(MediaType.APPLICATION_JSON)
+    @RolesAllowed({Roles.WRITER, Roles.TENANT_ADMIN})
+    @Operation(summary = "Upload files (parts named 'file'; optional 'partition' and 'metadata' JSON); answered 202 with a job")
+    public Response upload(@PathParam("tenant") String tenantId, List<EntityPart> parts) throws IOException {
+        caller.actorFor(tenantId, Roles.WRITER, Roles.TENANT_ADMIN);
+        Tenant tenant = dataPlane.activeTenant(tenantId);
+        String partition = null;
+        Map<String, Object> metadata = Map.of();
+        List<IngestRequest> requests = new ArrayList<>();
+        for (EntityPart part : parts) {
+            switch (part.getName()) {
+                case "partition" -> partition = part.getContent(String.class);
+                case "metadata" -> metadata = parseMetadata(part.getContent(String.class));
+                case "file" -> requests.add(null); // placeholder keeps order; filled below once metadata is known
+                default -> throw new ProblemException(400, "invalid-request", "Invalid request", "unexpected form field '" + part.getName() + "'");
+            }
+        }
+        if (requests.isEmpty()) {
+            throw new ProblemException(400, "invalid-request", "Invalid request", "upload at least one part named 'file'");
+        }
+        requests.clear();
+        for (EntityPart part : parts) {
+            if (part.getName().equals("file")) {
+                String fileName = part.getFileName().orElse("upload");
+                byte[] bytes = readLimited(part.getContent(), dataPlane.maxDocumentBytes(), fileName);
+                String mediaType = part.getMediaType() == null ? "application/octet-stream" : base(part.getMediaType());
+                String id = documentIdFor(fileName, bytes);
+                requests.add(new IngestRequest(id, fileName, bytes, mediaType, part.getMediaType() == null ? null
+                        : part.getMediaType().getParameters().get("charset"), fileName, metadata));
+            }
+        }
+        Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
+        return accepted(jobs.submit(tenant, namespace, requests));
+    }
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
+    @Operation(summary = "List documents (paginated by id)")
+    public Map<String, Object> list(@PathParam("tenant") String tenantId, @QueryParam("partition") String partition,
+                                    @QueryParam("after") String after, @QueryParam("limit") @DefaultValue("50") int limit,
+                                    @QueryParam("status") String status, @QueryParam("source") String source) {
+        caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
+        if (limit < 1 || limit > 500) {
+            throw new ProblemException(400, "invalid-request", "Invalid request", "limit must be between 1 and 500");
+        }
+        Tenant tenant = dataPlane.activeTenant(tenantId);
+        Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
+        List<DocumentRecord> page = dataPlane.registry().list(namespace, after, limit);
+        List<Map<String, Object>> documents = page.stream()
+                .filter(d -> status == null || d.status().name().equalsIgnoreCase(status))
+                .filter(d -> source == null || source.equals(d.source()))
+                .map(Json::document).toList();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("documents", documents);
+        body.put("next", page.size() == limit ? page.get(page.size() - 1).documentId() : null);
+        return body;
+    }
+
+    @GET
+    @Path("{id}")
+    @Produces(MediaType.APPLICATION_JSON)
+    @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
+    @Operation(summary = "One document's metadata, version, chunk count and status")
+    public Map<String, Object> get(@PathParam("tenant") String tenantId, @PathParam("id") String id, @QueryParam("partition") String partition) {
+        caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
+        Tenant tenant = dataPlane.activeTenant(tenantId);
+        Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
+        return Json.document(find(namespace, id));
+    }
+
+    @GET
+    @Path("{id}/chunks")
+    @Produces(MediaType.APPLICATION_JSON)
+    @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
+    @Operation(summary = "The chunks of a document's active version")
+    public Map<String, Object> chunks(@PathParam("tenant") String tenantId, @PathParam("id") String id, @QueryParam("partition") String partition) {
+        caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
+        Tenant tenant = dataPlane.activeTenant(tenantId);
+        Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
+        find(namespace, id);
+        IsolationGuard guard = new IsolationGuard(dataPlane.runtime(tenant).store(), namespace, 1,
+                ids -> dataPlane.registry().activeVersions(namespace, ids));
+        List<Map<String, Object>> chunks = new ArrayList<>();
+        for (Chunk chunk : guard.documentChunks(namespace, id)) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("id", chunk.id());
+            out.put("index", chunk.index());
+            out.put("text", chunk.text());
+            out.put("headingPath", chunk.headingPath());
+            Map<String, Object> visible = new LinkedHashMap<>();
+            chunk.metadata().forEach((k, v) -> {
+                if (!io.corpora.spi.ReservedKeys.isReserved(k)) {
+                    visible.put(k, v);
+                }
+            });
+            out.put("metadata", visible);
+            chunks.add(out);
+        }
+        return Map.of("documentId", id, "chunks", chunks);
+    }
+
+    @DELETE
+    @Path("{id}")
+    @RolesAllowed({Roles.WRITER, Roles.TENANT_ADMIN})
+    @Operation(summary = "Delete a document and its chunks")
+    public Response delete(@PathParam("tenant") String tenantId, @PathParam("id") String id, @QueryParam("partition") String partition) {
+        caller.actorFor(tenantId, Roles.WRITER, Roles.TENANT_ADMIN);
+        Tenant tenant = dataPlane.activeTenant(tenantId);
+        Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
+        if (!dataPlane.ingestion().delete(tenant, dataPlane.runtime(tenant), namespace, id)) {
+            throw notFound(id);
+        }
+        return Response.noContent().build();
+    }
+
+    private DocumentRecord find(Namespace namespace, String id) {
+        return dataPlane.registry().find(namespace, id).orElseThrow(() -> notFound(id));
+    }
+
+    private static ProblemException notFound(String id) {
+        return new ProblemException(404, "document-not-found", "Document not found", "no document '" + id + "' in this namespace");
+    }
+
+    private Response accepted(IngestJob job) {
+        java.net.URI location = uri.getBaseUriBuilder().path("api/v1/tenants/{tenant}/jobs/{id}").build(job.tenant(), job.id());
+        return Response.accepted(Json.job(job)).location(location).build();
+    }
+
+    private static DocumentInput parse(JsonObject object) {
+        try (Jsonb jsonb = JsonbBuilder.create()) {
+            DocumentInput input = jsonb.fromJson(object.toString(), DocumentInput.class);
+            if (input.text == null) {
+                throw new ProblemException(400, "invalid-request", "Invalid request", "a JSON document needs 'text'"
+                        + (input.id == null ? "" : " (document '" + input.id + "')"));
+            }
+            return input;
+        } catch (ProblemException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new ProblemException(400, "invalid-request", "Invalid request", "malformed document object: " + e.getMessage());
+        }
+    }
+
+    private static IngestRequest toRequest(DocumentInput input) {
+        String format = input.format == null ? "text" : input.format.toLowerCase(Locale.ROOT);
+        String mediaType = FORMATS.get(format);
+        if (mediaType == null) {
+            throw new ProblemException(400, "invalid-request", "Invalid request", "format must be one of " + FORMATS.keySet() + ", got '" + input.format + "'");
+        }
+        byte[] bytes = input.text.getBytes(StandardCharsets.UTF_8);
+        String id = input.id != null ? input.id : documentIdFor(input.source, bytes);
+        return new IngestRequest(id, input.source, bytes, mediaType, "utf-8", null, input.metadata == null ? Map.of() : input.metadata);
+    }
+
+    /** A stable id from a name (file name or source) and the content, when the caller gives none. */
+    static String documentIdFor(String name, byte[] content) {
+        String base = name == null ? "" : name.replace('\\', '/');
+        base = base.substring(base.lastIndexOf('/') + 1).replaceAll("[^A-Za-z0-9._-]", "_");
+        if (!base.isBlank()) {
+            return base.length() > 200 ? base.substring(0, 200) : base;
+        }
+        try {
+            return "doc-" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content)).substring(0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> parseMetadata(String json) {
+        try (Jsonb jsonb = JsonbBuilder.create()) {
+            Object parsed = jsonb.fromJson(json, Object.class);
+            if (!(parsed instanceof Map<?, ?> map)) {
+                throw new ProblemException(400, "invalid-request", "Invalid request", "the 'metadata' field must be a JSON object");
+            }
+            return (Map<String, Object>) map;
+        } catch (ProblemException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new ProblemException(400, "invalid-request", "Invalid request", "the 'metadata' field is not valid JSON: " + e.getMessage());
+        }
+    }
+
+    private static byte[] readLimited(InputStream in, long limit, String fileName) throws IOException {
+        byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
+        if (bytes.length > limit) {
+            throw new ProblemException(413, "document-too-large", "Payload too large", "'" + documentIdFor(fileName, new byte[0])
+                    + "' is larger than the " + limit + "-byte limit");
+        }
+        return bytes;
+    }
+
+    private static String base(MediaType type) {
+        return (type.getType() + "/" + type.getSubtype()).toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,59 @@
+package io.corpora.server.api;
+
+import io.corpora.server.Roles;
+import io.corpora.server.dataplane.DataPlane;
+import io.corpora.server.rest.ProblemException;
+import io.corpora.server.security.CallerScope;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** Ingest jobs of a tenant: status, counts, percent and per-document outcomes. */
+@Path("/api/v1/tenants/{tenant}/jobs")
+@RequestScoped
+@Tag(name = "documents")
+@SecurityRequirement(name = "jwt")
+public class JobsResource {
+
+    @Inject
+    CallerScope caller;
+
+    @Inject
+    DataPlane dataPlane;
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
+    @Operation(summary = "Recent ingest jobs, newest first")
+    public Map<String, Object> list(@PathParam("tenant") String tenantId, @QueryParam("limit") @DefaultValue("20") int limit) {
+        caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
+        if (limit < 1 || limit > 200) {
+            throw new ProblemException(400, "invalid-request", "Invalid request", "limit must be between 1 and 200");
+        }
+        dataPlane.activeTenant(tenantId);
+        return Map.of("jobs", dataPlane.jobs().list(tenantId, limit).stream().map(Json::job).toList());
+    }
+
+    @GET
+    @Path("{id}")
+    @Produces(MediaType.APPLICATION_JSON)
+    @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
+    @Operation(summary = "One ingest job")
+    public Map<String, Object> get(@PathParam("tenant") String tenantId, @PathParam("id") String id) {
+        caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
+        dataPlane.activeTenant(tenantId);
+        return Json.job(dataPlane.jobs().find(tenantId, id).orElseThrow(() -> new ProblemException(404, "job-not-found",
+                "Job not found", "no job '" + id + "' for this tenant")));
+    }
+}

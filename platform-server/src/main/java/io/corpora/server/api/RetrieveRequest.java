@@ -1,0 +1,21 @@
+package io.corpora.server.api;
+
+import java.util.Map;
+
+/**
+ * The body of {@code POST /api/v1/tenants/{tenant}/retrieve}. There is deliberately no tenant field: the tenant is
+ * the token's (an unknown field such as {@code tenant} is ignored, never honoured).
+ */
+public class RetrieveRequest {
+    public String query;
+    public String mode;
+    public Integer topK;
+    public Map<String, Object> filter;
+    public Double minScore;
+    public Integer maxChars;
+    public Boolean rerank;
+    public String partition;
+    public Integer expandNeighbors;
+    /** MMR λ in [0, 1]; absent for no diversity selection. */
+    public Double mmr;
+}

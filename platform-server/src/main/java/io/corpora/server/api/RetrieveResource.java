@@ -1,0 +1,55 @@
+package io.corpora.server.api;
+
+import io.corpora.control.Tenant;
+import io.corpora.retrieval.RetrieveCommand;
+import io.corpora.server.Roles;
+import io.corpora.server.dataplane.DataPlane;
+import io.corpora.server.security.CallerScope;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.filter.Actor;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.BadRequestException;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** {@code POST /api/v1/tenants/{tenant}/retrieve}: cited passages and a context block for a query. */
+@Path("/api/v1/tenants/{tenant}/retrieve")
+@RequestScoped
+@Tag(name = "retrieval")
+public class RetrieveResource {
+
+    @Inject
+    CallerScope caller;
+
+    @Inject
+    DataPlane dataPlane;
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
+    @SecurityRequirement(name = "jwt")
+    @Operation(summary = "Retrieve passages for a query, filtered by the caller's access, with citations and a context block")
+    public Map<String, Object> retrieve(@PathParam("tenant") String tenantId, RetrieveRequest request) {
+        Actor actor = caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
+        if (request == null) {
+            throw new BadRequestException("a JSON body with a query is required");
+        }
+        RetrieveCommand command = new RetrieveCommand(request.query, request.mode, request.topK, MetadataFilter.fromMap(request.filter),
+                request.minScore, request.maxChars, request.rerank, request.expandNeighbors == null ? 0 : request.expandNeighbors, request.mmr);
+        Tenant tenant = dataPlane.activeTenant(tenantId);
+        Namespace namespace = dataPlane.namespace(tenant, request.partition, caller.boundPartition());
+        return Json.retrieval(dataPlane.retrieval().retrieve(tenant, dataPlane.runtime(tenant), namespace, actor, command));
+    }
+}

@@ -1,0 +1,162 @@
+package io.corpora.server.dataplane;
+
+import io.corpora.control.DocumentRegistry;
+import io.corpora.control.JobRepository;
+import io.corpora.control.Tenant;
+import io.corpora.control.TenantRepository;
+import io.corpora.control.TenantState;
+import io.corpora.ingest.DocumentLoaders;
+import io.corpora.ingest.IngestLimits;
+import io.corpora.ingest.IngestionService;
+import io.corpora.retrieval.RetrievalService;
+import io.corpora.runtime.TenantRuntime;
+import io.corpora.runtime.TenantRuntimes;
+import io.corpora.server.plugins.PluginService;
+import io.corpora.server.rest.ProblemException;
+import io.corpora.spi.Namespace;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Wires the pure-Java data plane (runtimes, ingestion, retrieval) to the container: plugins, the control-plane
+ * repositories and configuration. Tenant lookups and the namespace binding happen here, once, for every route.
+ */
+@ApplicationScoped
+public class DataPlane {
+
+    @Inject
+    PluginService plugins;
+
+    @Inject
+    Instance<TenantRepository> tenantRepository;
+
+    @Inject
+    Instance<DocumentRegistry> documentRegistry;
+
+    @Inject
+    Instance<JobRepository> jobRepository;
+
+    @Inject
+    @ConfigProperty(name = "corpora.data.dir")
+    Optional<String> dataDirectory;
+
+    @Inject
+    @ConfigProperty(name = "corpora.retrieval.overFetch", defaultValue = "4")
+    int overFetch;
+
+    @Inject
+    @ConfigProperty(name = "corpora.ingest.maxDocumentBytes", defaultValue = "52428800")
+    long maxDocumentBytes;
+
+    @Inject
+    @ConfigProperty(name = "corpora.ingest.maxChunksPerDocument", defaultValue = "20000")
+    int maxChunksPerDocument;
+
+    private volatile Services services;
+
+    private record Services(TenantRuntimes runtimes, IngestionService ingestion, RetrievalService retrieval) {}
+
+    private Services services() {
+        Services current = services;
+        if (current == null) {
+            synchronized (this) {
+                if (services == null) {
+                    Path data = dataDirectory();
+                    TenantRuntimes runtimes = new TenantRuntimes(plugins.registry(), data,
+                            key -> ConfigProvider.getConfig().getOptionalValue(key, String.class));
+                    DocumentLoaders loaders = new DocumentLoaders(plugins.registry(), data);
+                    IngestLimits limits = new IngestLimits(maxDocumentBytes, maxChunksPerDocument, IngestLimits.DEFAULT.embedBatchSize());
+                    services = new Services(runtimes, new IngestionService(registry(), tenants(), loaders, limits),
+                            new RetrievalService(registry(), overFetch));
+                }
+                current = services;
+            }
+        }
+        return current;
+    }
+
+    public Path dataDirectory() {
+        return dataDirectory.map(Path::of).orElseGet(() -> Path.of(System.getProperty("server.output.dir", "."), "data"));
+    }
+
+    public long maxDocumentBytes() {
+        return maxDocumentBytes;
+    }
+
+    public IngestionService ingestion() {
+        return services().ingestion();
+    }
+
+    public RetrievalService retrieval() {
+        return services().retrieval();
+    }
+
+    public TenantRuntimes runtimes() {
+        return services().runtimes();
+    }
+
+    /** The tenant, if it exists and is ACTIVE; 404 or 409 otherwise. */
+    public Tenant activeTenant(String tenantId) {
+        Tenant tenant = tenants().find(tenantId).orElseThrow(() -> new ProblemException(404, "tenant-not-found", "Tenant not found",
+                "tenant '" + tenantId + "' does not exist"));
+        if (tenant.state() != TenantState.ACTIVE) {
+            services().runtimes().release(tenantId);
+            throw new ProblemException(409, "tenant-not-active", "Tenant not active",
+                    "tenant '" + tenantId + "' is " + tenant.state() + "; its data-plane calls are refused until it is ACTIVE again");
+        }
+        return tenant;
+    }
+
+    public TenantRuntime runtime(Tenant tenant) {
+        return services().runtimes().runtime(tenant.definition());
+    }
+
+    /**
+     * The namespace of a call: the tenant from the token, and a partition that the tenant declares and — when the token
+     * is bound to a partition — the token allows. Never widened by the request.
+     */
+    public Namespace namespace(Tenant tenant, String requestedPartition, String tokenPartition) {
+        String partition = requestedPartition == null || requestedPartition.isBlank() ? tokenPartition : requestedPartition;
+        if (tokenPartition != null && !tokenPartition.equals(partition)) {
+            throw new ProblemException(403, "partition-forbidden", "Forbidden", "the token is bound to another partition");
+        }
+        if (partition != null && !partition.equals(Namespace.DEFAULT_PARTITION)
+                && !tenant.definition().access().partitions().contains(partition)) {
+            throw new ProblemException(400, "unknown-partition", "Unknown partition",
+                    "tenant '" + tenant.id() + "' declares no partition '" + partition + "'; declared: " + tenant.definition().access().partitions());
+        }
+        return Namespace.of(tenant.id(), partition);
+    }
+
+    public TenantRepository tenants() {
+        return require(tenantRepository, "tenant registry");
+    }
+
+    public DocumentRegistry registry() {
+        return require(documentRegistry, "document registry");
+    }
+
+    public JobRepository jobs() {
+        return require(jobRepository, "job repository");
+    }
+
+    private static <T> T require(Instance<T> instance, String what) {
+        if (!instance.isResolvable()) {
+            throw new ProblemException(503, "control-plane-unavailable", "Service unavailable", "the " + what + " is not available");
+        }
+        return instance.get();
+    }
+
+    @PreDestroy
+    void close() {
+        if (services != null) {
+            services.runtimes().close();
+        }
+    }
+}

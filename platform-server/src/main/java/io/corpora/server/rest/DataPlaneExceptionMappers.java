@@ -1,0 +1,90 @@
+package io.corpora.server.rest;
+
+import io.corpora.ingest.IngestException;
+import io.corpora.retrieval.RetrievalService;
+import io.corpora.server.security.ForbiddenException;
+import io.corpora.spi.config.InvalidConfigException;
+import io.corpora.tenancy.AccessFilters;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** Data-plane exceptions as problem+json. */
+public final class DataPlaneExceptionMappers {
+
+    private static final Logger LOG = Logger.getLogger(DataPlaneExceptionMappers.class.getName());
+
+    private DataPlaneExceptionMappers() {}
+
+    @Provider
+    public static class Problems implements ExceptionMapper<ProblemException> {
+        @Override
+        public Response toResponse(ProblemException e) {
+            return e.toResponse();
+        }
+    }
+
+    @Provider
+    public static class Forbidden implements ExceptionMapper<ForbiddenException> {
+        @Override
+        public Response toResponse(ForbiddenException e) {
+            return Problem.response(403, "forbidden", "Forbidden", e.getMessage());
+        }
+    }
+
+    /** A failing retrieval filter hook: the request is refused, nothing was searched. */
+    @Provider
+    public static class AccessDenied implements ExceptionMapper<AccessFilters.AccessDeniedException> {
+        @Override
+        public Response toResponse(AccessFilters.AccessDeniedException e) {
+            LOG.log(Level.WARNING, "retrieval filter hook failed; request refused", e.getCause());
+            return Problem.response(403, "access-filter-failed", "Access filter unavailable", e.getMessage());
+        }
+    }
+
+    @Provider
+    public static class Ingest implements ExceptionMapper<IngestException> {
+        @Override
+        public Response toResponse(IngestException e) {
+            if (e.status() >= 500) {
+                LOG.log(Level.SEVERE, e.getMessage(), e.getCause());
+            }
+            Response response = Problem.response(e.status(), e.type(), title(e.status()), e.getMessage());
+            if (e.status() == 429) {
+                return Response.fromResponse(response).header("Retry-After", "60").build();
+            }
+            return response;
+        }
+
+        private static String title(int status) {
+            return switch (status) {
+                case 413 -> "Payload too large";
+                case 415 -> "Unsupported media type";
+                case 422 -> "Unprocessable document";
+                case 429 -> "Quota exceeded";
+                case 409 -> "Conflict";
+                default -> status >= 500 ? "Ingest failed" : "Invalid document";
+            };
+        }
+    }
+
+    @Provider
+    public static class EmbedderMismatch implements ExceptionMapper<RetrievalService.EmbedderMismatchException> {
+        @Override
+        public Response toResponse(RetrievalService.EmbedderMismatchException e) {
+            return Problem.response(409, "embedder-mismatch", "Embedder fingerprint mismatch", e.getMessage());
+        }
+    }
+
+    @Provider
+    public static class InvalidConfig implements ExceptionMapper<InvalidConfigException> {
+        @Override
+        public Response toResponse(InvalidConfigException e) {
+            return Problem.response(400, "invalid-plugin-config", "Invalid plugin configuration", e.getMessage(),
+                    Map.of("problems", e.problems()));
+        }
+    }
+}

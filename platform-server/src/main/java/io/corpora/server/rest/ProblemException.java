@@ -1,0 +1,30 @@
+package io.corpora.server.rest;
+
+import java.util.Map;
+
+/** Thrown by adapters to answer with a specific problem; mapped to problem+json as is. */
+public class ProblemException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final int status;
+    private final String type;
+    private final String title;
+    private final transient Map<String, ?> extensions;
+
+    public ProblemException(int status, String type, String title, String detail) {
+        this(status, type, title, detail, Map.of());
+    }
+
+    public ProblemException(int status, String type, String title, String detail, Map<String, ?> extensions) {
+        super(detail);
+        this.status = status;
+        this.type = type;
+        this.title = title;
+        this.extensions = Map.copyOf(extensions);
+    }
+
+    public jakarta.ws.rs.core.Response toResponse() {
+        return Problem.response(status, type, title, getMessage(), extensions);
+    }
+}

@@ -1,0 +1,212 @@
+package io.corpora.store.lucene;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.corpora.spi.Chunk;
+import io.corpora.spi.EmbeddedChunk;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.config.ConfigOption;
+import io.corpora.spi.config.InvalidConfigException;
+import io.corpora.spi.store.ScoredChunk;
+import io.corpora.spi.store.SearchRequest;
+import io.corpora.spi.store.VectorStoreProvider;
+import io.corpora.spi.testkit.TestVectors;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Behaviour specific to the Lucene store, beyond the shared contract. */
+class LuceneVectorStoreTest {
+
+    private static final Namespace NS = Namespace.of("acme");
+
+    @TempDir
+    Path data;
+
+    private static EmbeddedChunk chunk(String id, String text, float[] vector) {
+        return new EmbeddedChunk(new Chunk(id, "doc-" + id, 0, text, List.of(), Map.of("id", id)), vector);
+    }
+
+    @Test
+    void theProviderIsDiscoveredByServiceLoaderAndDeclaresEveryOption() {
+        VectorStoreProvider provider = ServiceLoader.load(VectorStoreProvider.class).stream().map(ServiceLoader.Provider::get)
+                .filter(p -> p.name().equals("lucene")).findFirst().orElseThrow();
+        assertEquals(List.of("directory", "metric", "hnsw.m", "hnsw.beamWidth", "quantization", "numCandidatesFactor", "minCandidates",
+                "exactSearchThreshold", "bm25.k1", "bm25.b", "analyzer", "commitInterval", "ramBufferMb"),
+                provider.configOptions().stream().map(ConfigOption::name).toList());
+        provider.configOptions().forEach(option -> assertFalse(option.description().isBlank(), option.name() + " is undocumented"));
+    }
+
+    @Test
+    void outOfRangeOptionsAreReportedTogether() {
+        InvalidConfigException error = assertThrows(InvalidConfigException.class,
+                () -> StoreFixtures.open(data, Map.of("hnsw.m", "1", "bm25.b", "1.5", "numCandidatesFactor", "0")));
+        assertEquals(3, error.problems().size(), error.getMessage());
+        assertTrue(error.getMessage().contains("hnsw.m must be 2..512, got 1"), error.getMessage());
+    }
+
+    @Test
+    void committedDataSurvivesCloseAndReopen() {
+        float[] v = new TestVectors(1, 8).next();
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of())) {
+            store.upsert(NS, List.of(chunk("a", "persistent lodging", v), chunk("b", "other", new TestVectors(2, 8).next())));
+        }
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of())) {
+            assertEquals(2, store.count(NS, MetadataFilter.all()));
+            assertEquals("a", store.search(NS, SearchRequest.vector(v, 1, MetadataFilter.all(), null, null)).get(0).chunk().id());
+            assertEquals("a", store.search(NS, SearchRequest.keyword("lodging", 1, MetadataFilter.all(), null, null)).get(0).chunk().id());
+        }
+    }
+
+    @Test
+    void reopeningAnIndexWithAnotherMetricFailsNamingBoth() {
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of("metric", "cosine"))) {
+            store.upsert(NS, List.of(chunk("a", "t", new TestVectors(3, 8).next())));
+        }
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of("metric", "l2"))) {
+            IllegalStateException error = assertThrows(IllegalStateException.class, () -> store.count(NS, MetadataFilter.all()));
+            assertTrue(error.getMessage().contains("corpora.metric=COSINE") && error.getMessage().contains("L2"), error.getMessage());
+        }
+    }
+
+    @Test
+    void oneNamespaceHoldsVectorsOfTwoWidthsDuringAReEmbedding() {
+        float[] narrow = new TestVectors(4, 8).next();
+        float[] wide = new TestVectors(5, 16).next();
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of())) {
+            store.upsert(NS, List.of(chunk("old", "t", narrow), chunk("new", "t", wide)));
+            assertEquals(List.of("old"), ids(store.search(NS, SearchRequest.vector(narrow, 5, MetadataFilter.all(), null, null))));
+            assertEquals(List.of("new"), ids(store.search(NS, SearchRequest.vector(wide, 5, MetadataFilter.all(), null, null))));
+            IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                    () -> store.search(NS, SearchRequest.vector(new TestVectors(6, 4).next(), 5, MetadataFilter.all(), null, null)));
+            assertTrue(error.getMessage().contains("[8, 16]"), error.getMessage());
+        }
+    }
+
+    @Test
+    void aBadChunkFailsTheWholeBatchBeforeAnythingIsWritten() {
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of())) {
+            List<EmbeddedChunk> batch = List.of(chunk("good", "t", new TestVectors(7, 8).next()), chunk("zero", "t", new float[8]));
+            IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> store.upsert(NS, batch));
+            assertTrue(error.getMessage().contains("chunk 'zero' is a zero vector"), error.getMessage());
+            assertEquals(0, store.count(NS, MetadataFilter.all()));
+            store.upsert(NS, batch.subList(0, 1));
+            assertEquals(1, store.count(NS, MetadataFilter.all()), "the store still writes afterwards");
+        }
+    }
+
+    @Test
+    void deletingANamespaceRemovesItsDirectoryAndKeepsOthers() throws Exception {
+        Namespace team = Namespace.of("acme", "team");
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of())) {
+            store.upsert(NS, List.of(chunk("a", "t", new TestVectors(8, 8).next())));
+            store.upsert(team, List.of(chunk("a", "t", new TestVectors(8, 8).next())));
+            Path path = store.pathOf(NS);
+            assertTrue(Files.isDirectory(path));
+            store.deleteNamespace(NS);
+            assertFalse(Files.exists(path));
+            try (Stream<Path> trash = Files.list(data.resolve(LuceneVectorStore.TRASH))) {
+                assertEquals(0, trash.count(), "the moved-aside directory is deleted too");
+            }
+            assertEquals(1, store.count(team, MetadataFilter.all()));
+            store.upsert(NS, List.of(chunk("b", "t", new TestVectors(9, 8).next())));
+            assertEquals(List.of("b"), store.list(NS, null, 10).chunks().stream().map(Chunk::id).toList(), "a deleted namespace starts empty");
+        }
+    }
+
+    @Test
+    void theEnglishAnalyzerStemsAndTheStandardOneDoesNot() {
+        try (LuceneVectorStore english = StoreFixtures.open(data.resolve("en"), Map.of())) {
+            english.upsert(NS, List.of(chunk("a", "Lodging is booked centrally", null)));
+            assertEquals(List.of("a"), ids(english.search(NS, SearchRequest.keyword("lodges", 5, MetadataFilter.all(), null, null))));
+            assertTrue(english.search(NS, SearchRequest.keyword("the is", 5, MetadataFilter.all(), null, null)).isEmpty(),
+                    "a query of stop words only finds nothing");
+        }
+        try (LuceneVectorStore standard = StoreFixtures.open(data.resolve("std"), Map.of("analyzer", "standard"))) {
+            standard.upsert(NS, List.of(chunk("a", "Lodging is booked centrally", null)));
+            assertTrue(standard.search(NS, SearchRequest.keyword("lodges", 5, MetadataFilter.all(), null, null)).isEmpty());
+            assertEquals(List.of("a"), ids(standard.search(NS, SearchRequest.keyword("LODGING", 5, MetadataFilter.all(), null, null))));
+        }
+    }
+
+    @Test
+    void bm25ParametersChangeTheScores() {
+        List<EmbeddedChunk> docs = List.of(chunk("once", "quartz granite basalt", null), chunk("twice", "quartz quartz basalt", null));
+        try (LuceneVectorStore defaults = StoreFixtures.open(data.resolve("default"), Map.of())) {
+            defaults.upsert(NS, docs);
+            List<ScoredChunk> hits = defaults.search(NS, SearchRequest.keyword("quartz", 5, MetadataFilter.all(), null, null));
+            assertEquals(List.of("twice", "once"), ids(hits));
+            assertTrue(hits.get(0).score() > hits.get(1).score());
+        }
+        try (LuceneVectorStore noTf = StoreFixtures.open(data.resolve("k1zero"), Map.of("bm25.k1", "0"))) {
+            noTf.upsert(NS, docs);
+            List<ScoredChunk> hits = noTf.search(NS, SearchRequest.keyword("quartz", 5, MetadataFilter.all(), null, null));
+            assertEquals(hits.get(0).score(), hits.get(1).score(), "k1 = 0 ignores term frequency");
+            assertEquals(List.of("once", "twice"), ids(hits), "then ids break the tie");
+        }
+    }
+
+    @Test
+    void aSelectiveFilterIsSearchedExactlyAndABroadOneThroughHnsw() {
+        TestVectors vectors = new TestVectors(10, 8);
+        List<EmbeddedChunk> batch = new ArrayList<>();
+        IntStream.range(0, 60).forEach(i -> batch.add(new EmbeddedChunk(
+                new Chunk("c" + i, "d", i, "t", List.of(), Map.of("rare", i < 5)), vectors.next())));
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of("exactSearchThreshold", "20", "minCandidates", "10"))) {
+            store.upsert(NS, batch);
+            float[] q = vectors.next();
+            VectorSearch.Outcome rare = store.vectorSearch(NS, SearchRequest.vector(q, 3, MetadataFilter.eq("rare", true), null, null));
+            assertEquals(VectorSearch.Strategy.EXACT, rare.strategy());
+            assertEquals(5, rare.filtered());
+            VectorSearch.Outcome broad = store.vectorSearch(NS, SearchRequest.vector(q, 3, MetadataFilter.all(), null, null));
+            assertEquals(VectorSearch.Strategy.HNSW, broad.strategy());
+            assertEquals(3, broad.hits().size());
+        }
+    }
+
+    @Test
+    void withBackgroundCommitsWritesAreVisibleAtOnceAndCommittedOnClose() {
+        float[] v = new TestVectors(11, 8).next();
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of("commitInterval", "1h"))) {
+            store.upsert(NS, List.of(chunk("a", "t", v)));
+            assertEquals(1, store.count(NS, MetadataFilter.all()), "near-real-time: visible before any commit");
+        }
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of())) {
+            assertEquals(1, store.count(NS, MetadataFilter.all()), "a clean close commits");
+        }
+    }
+
+    @Test
+    void aClosedStoreRefusesCallsAndClosingTwiceIsHarmless() {
+        LuceneVectorStore store = StoreFixtures.open(data, Map.of());
+        store.checkHealth();
+        store.close();
+        store.close();
+        IllegalStateException error = assertThrows(IllegalStateException.class, () -> store.count(NS, MetadataFilter.all()));
+        assertTrue(error.getMessage().contains("is closed"));
+        assertThrows(IllegalStateException.class, store::checkHealth);
+    }
+
+    @Test
+    void listRefusesAnUnboundedPage() {
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of())) {
+            assertThrows(IllegalArgumentException.class, () -> store.list(NS, null, 0));
+            assertThrows(IllegalArgumentException.class, () -> store.list(NS, null, LuceneVectorStore.MAX_PAGE + 1));
+        }
+    }
+
+    private static List<String> ids(List<ScoredChunk> hits) {
+        return hits.stream().map(h -> h.chunk().id()).toList();
+    }
+}

@@ -44,8 +44,7 @@ final class HtmlLoader implements DocumentLoader {
     public LoadedDocument load(LoadRequest request) {
         limits.requireWithinSize(request);
         Deadline deadline = limits.startDeadline(request);
-        Document document = parse(request);
-        deadline.check("parsing the HTML");
+        Document document = parse(request, deadline);
         String title = title(document);
         String language = document.select("html").attr("lang").strip();
         String description = document.select("meta[name=description]").attr("content").strip();
@@ -69,10 +68,11 @@ final class HtmlLoader implements DocumentLoader {
         return new LoadedDocument(ContentFormat.MARKDOWN, title, List.of(Section.of(markdown)), metadata);
     }
 
-    private static Document parse(LoadRequest request) {
+    private static Document parse(LoadRequest request, Deadline deadline) {
         String charset = request.charset() == null || request.charset().isBlank() ? null : request.charset().trim();
         try {
-            return Jsoup.parse(new ByteArrayInputStream(request.bytes()), charset, "", Parser.htmlParser());
+            return Jsoup.parse(new DeadlineInputStream(new ByteArrayInputStream(request.bytes()), deadline), charset, "",
+                    Parser.htmlParser());
         } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
             throw new DocumentLoadException(Reason.UNSUPPORTED, "'" + request.fileName() + "' declares charset '" + charset
                     + "', which this server does not know; use UTF-8", e);

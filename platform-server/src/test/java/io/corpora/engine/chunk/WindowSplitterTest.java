@@ -101,4 +101,14 @@ class WindowSplitterTest {
         assertEquals(800, options.chunkSize());
         assertEquals(100, options.overlap());
     }
+
+    @Test
+    void aLargeTextWithoutParagraphsIsSplitInLinearTime() {
+        String text = "word ".repeat(400_000); // 2 MB, no paragraph break: each back-off must stay inside its window
+        long start = System.nanoTime();
+        List<WindowSplitter.Span> spans = WindowSplitter.split(text, ChunkingOptions.defaults());
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(spans.size() > 2_800, "spans: " + spans.size());
+        assertTrue(millis < 5_000, "took " + millis + " ms");
+    }
 }

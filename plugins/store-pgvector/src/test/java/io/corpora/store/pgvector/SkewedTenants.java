@@ -101,10 +101,20 @@ final class SkewedTenants {
 
     /** Mean recall@k over the queries, of the store's search in {@code ns} against the exact top k. */
     double recall(VectorStore store, VectorSimilarity metric, Namespace ns, List<float[]> queries, int k) {
+        return measure(store, metric, ns, queries, k).recall();
+    }
+
+    /** Mean recall@k and mean store latency (the oracle's time excluded). */
+    record Measured(double recall, double meanMillis) {}
+
+    Measured measure(VectorStore store, VectorSimilarity metric, Namespace ns, List<float[]> queries, int k) {
         double sum = 0;
+        long searchNanos = 0;
         for (float[] query : queries) {
             Set<String> exact = new HashSet<>(exactTopK(metric, ns, query, k));
+            long start = System.nanoTime();
             List<ScoredChunk> hits = store.search(ns, SearchRequest.vector(query, k, MetadataFilter.all(), null, null));
+            searchNanos += System.nanoTime() - start;
             int found = 0;
             for (ScoredChunk hit : hits) {
                 if (exact.contains(hit.chunk().id())) {
@@ -113,7 +123,7 @@ final class SkewedTenants {
             }
             sum += (double) found / exact.size();
         }
-        return sum / queries.size();
+        return new Measured(sum / queries.size(), searchNanos / 1e6 / queries.size());
     }
 
     List<float[]> queries(int count, long seed) {

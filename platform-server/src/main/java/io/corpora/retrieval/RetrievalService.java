@@ -1,6 +1,5 @@
 package io.corpora.retrieval;
 
-import io.corpora.control.DocumentRegistry;
 import io.corpora.control.RetrievalDefaults;
 import io.corpora.control.Tenant;
 import io.corpora.engine.retrieve.ContextBlock;
@@ -43,12 +42,18 @@ public final class RetrievalService {
 
     private static final Logger LOG = Logger.getLogger(RetrievalService.class.getName());
 
-    private final DocumentRegistry registry;
+    private final ActiveVersions activeVersions;
     private final int overFetch;
     private final Set<String> warnedEmpty = ConcurrentHashMap.newKeySet();
 
-    public RetrievalService(DocumentRegistry registry, int overFetch) {
-        this.registry = Objects.requireNonNull(registry, "registry");
+    /** Document id → active version, for the given ids of one namespace (the registry answers it). */
+    @FunctionalInterface
+    public interface ActiveVersions {
+        Map<String, Integer> of(Namespace namespace, java.util.Collection<String> documentIds);
+    }
+
+    public RetrievalService(ActiveVersions activeVersions, int overFetch) {
+        this.activeVersions = Objects.requireNonNull(activeVersions, "activeVersions");
         this.overFetch = overFetch;
     }
 
@@ -70,7 +75,7 @@ public final class RetrievalService {
                     + " but its configured embedder is " + runtime.embedderId() + "; queries would compare incomparable vectors");
         }
 
-        IsolationGuard guard = new IsolationGuard(runtime.store(), namespace, overFetch, ids -> registry.activeVersions(namespace, ids));
+        IsolationGuard guard = new IsolationGuard(runtime.store(), namespace, overFetch, ids -> activeVersions.of(namespace, ids));
         String mode = command.mode() != null ? command.mode() : defaults.mode();
         boolean rerank = command.rerank() != null ? command.rerank() : defaults.rerank();
         Retriever retriever = compose(mode, rerank, command, runtime, guard, namespace, activeEmbedder);

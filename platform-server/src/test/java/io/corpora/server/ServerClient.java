@@ -39,6 +39,70 @@ public final class ServerClient {
         return tokens.mint(subject, tenant, List.of(roles), Duration.ofMinutes(10), Map.of());
     }
 
+    /** A token with extra claims (e.g. acl_groups, partition). */
+    public String token(String subject, String tenant, List<String> roles, Map<String, ?> extraClaims) {
+        return tokens.mint(subject, tenant, roles, Duration.ofMinutes(10), extraClaims);
+    }
+
+    public Response post(String path, String token, Object jsonBody) {
+        return send(json(HttpRequest.newBuilder(base.resolve(path)), token).POST(HttpRequest.BodyPublishers.ofString(write(jsonBody))).build());
+    }
+
+    public Response put(String path, String token, Object jsonBody) {
+        return send(json(HttpRequest.newBuilder(base.resolve(path)), token).PUT(HttpRequest.BodyPublishers.ofString(write(jsonBody))).build());
+    }
+
+    public Response delete(String path, String token) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60)).DELETE();
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return send(request.build());
+    }
+
+    /** A multipart/form-data POST; each part is (name, fileName or null, content type, bytes). */
+    public Response postMultipart(String path, String token, List<Part> parts) {
+        String boundary = "corpora-" + java.util.UUID.randomUUID();
+        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        for (Part part : parts) {
+            StringBuilder head = new StringBuilder("--").append(boundary).append("\r\n")
+                    .append("Content-Disposition: form-data; name=\"").append(part.name()).append('"');
+            if (part.fileName() != null) {
+                head.append("; filename=\"").append(part.fileName()).append('"');
+            }
+            head.append("\r\nContent-Type: ").append(part.contentType()).append("\r\n\r\n");
+            body.writeBytes(head.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            body.writeBytes(part.content());
+            body.writeBytes("\r\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        body.writeBytes(("--" + boundary + "--\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(120))
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return send(request.build());
+    }
+
+    public record Part(String name, String fileName, String contentType, byte[] content) {}
+
+    private static HttpRequest.Builder json(HttpRequest.Builder request, String token) {
+        request.timeout(Duration.ofSeconds(120)).header("Content-Type", "application/json").header("Accept", "application/json");
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return request;
+    }
+
+    private static String write(Object body) {
+        try {
+            return body instanceof String s ? s : JSON.writeValueAsString(body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     public Response get(String path, String token) {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET();
         if (token != null) {
@@ -50,7 +114,8 @@ public final class ServerClient {
     private Response send(HttpRequest request) {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            return new Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body());
+            return new Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body(),
+                    response.headers().firstValue("Location").orElse(null));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -60,7 +125,11 @@ public final class ServerClient {
     }
 
     /** A response with its JSON body parsed on demand. */
-    public record Response(int status, String contentType, String body) {
+    public record Response(int status, String contentType, String body, String location) {
+        public Response(int status, String contentType, String body) {
+            this(status, contentType, body, null);
+        }
+
         public JsonNode json() {
             try {
                 return JSON.readTree(body);

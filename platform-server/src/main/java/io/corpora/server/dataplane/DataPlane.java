@@ -73,7 +73,7 @@ public class DataPlane {
                     DocumentLoaders loaders = new DocumentLoaders(plugins.registry(), data);
                     IngestLimits limits = new IngestLimits(maxDocumentBytes, maxChunksPerDocument, IngestLimits.DEFAULT.embedBatchSize());
                     services = new Services(runtimes, new IngestionService(registry(), tenants(), loaders, limits),
-                            new RetrievalService(registry(), overFetch));
+                            new RetrievalService((namespace, ids) -> registry().activeVersions(namespace, ids), overFetch));
                 }
                 current = services;
             }

@@ -24,6 +24,7 @@ final class MarkdownWriter implements NodeVisitor {
             "blockquote", "table", "thead", "tbody", "tfoot", "dl", "figure", "figcaption", "address", "details",
             "summary", "hr", "center", "body", "caption", "fieldset", "legend");
     private static final int NODES_PER_DEADLINE_CHECK = 1024;
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
     private static final Pattern LIST_MARKER_ONLY = Pattern.compile(" *(?:-|\\d+\\.) ");
 
     private final StringBuilder out = new StringBuilder();
@@ -149,7 +150,7 @@ final class MarkdownWriter implements NodeVisitor {
             out.append(raw);
             return;
         }
-        String text = raw.replaceAll("\\s+", " ");
+        String text = WHITESPACE.matcher(raw).replaceAll(" ");
         if (atLineStart() || endsWithSpace()) {
             text = text.stripLeading();
         }

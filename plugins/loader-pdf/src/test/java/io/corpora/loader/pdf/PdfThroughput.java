@@ -1,0 +1,55 @@
+package io.corpora.loader.pdf;
+
+import io.corpora.spi.config.PluginConfig;
+import io.corpora.spi.config.PluginContext;
+import io.corpora.spi.loader.DocumentLoadException;
+import io.corpora.spi.loader.DocumentLoader;
+import io.corpora.spi.loader.LoadRequest;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Measurement, run by hand (not a test): pages per second for a 200-page text PDF built with PDFBox, and the time
+ * to refuse a nested Flate bomb (1 GB expanded) with default limits.
+ * {@code mvn -q -o -f plugins/loader-pdf/pom.xml test-compile exec:java -Dexec.classpathScope=test
+ * -Dexec.mainClass=io.corpora.loader.pdf.PdfThroughput}
+ */
+public final class PdfThroughput {
+
+    private PdfThroughput() {}
+
+    public static void main(String[] args) {
+        PdfLoaderProvider provider = new PdfLoaderProvider();
+        DocumentLoader loader = provider.create(PluginContext.of(Path.of("target"), "bench"),
+                PluginConfig.validate("pdf", provider.configOptions(), Map.of()));
+        String[] pages = new String[200];
+        String line = "The quick brown fox jumps over the lazy dog while the committee reviews the budget.";
+        for (int i = 0; i < pages.length; i++) {
+            pages[i] = (line + "\n").repeat(40).strip();
+        }
+        byte[] pdf = TestPdfs.withPages("Benchmark", pages);
+        LoadRequest request = new LoadRequest(pdf, "application/pdf", null, "bench.pdf");
+        for (int i = 0; i < 3; i++) {
+            loader.load(request); // warm-up
+        }
+        int runs = 5;
+        long start = System.nanoTime();
+        for (int i = 0; i < runs; i++) {
+            loader.load(request);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        System.out.printf(Locale.ROOT, "pdf: %d pages (%.1f KB) x %d runs: %.0f pages/s, %.1f ms per document%n",
+                pages.length, pdf.length / 1024.0, runs, pages.length * runs / seconds, seconds * 1000 / runs);
+
+        byte[] bomb = TestPdfs.compressionBomb(1024L * 1024 * 1024, 2);
+        start = System.nanoTime();
+        try {
+            loader.load(new LoadRequest(bomb, "application/pdf", null, "bomb.pdf"));
+            System.out.println("pdf bomb: NOT refused");
+        } catch (DocumentLoadException e) {
+            System.out.printf(Locale.ROOT, "pdf bomb: %.1f KB file expanding to 1 GB refused (%s) in %.0f ms%n",
+                    bomb.length / 1024.0, e.reason(), (System.nanoTime() - start) / 1e6);
+        }
+    }
+}

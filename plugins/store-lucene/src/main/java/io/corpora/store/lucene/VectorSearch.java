@@ -73,10 +73,26 @@ final class VectorSearch {
             strategy = Strategy.HNSW;
         }
         ScoreDoc[] found = searcher.search(knn, knn.getK()).scoreDocs;
+        found = bestCandidates(found, settings.numCandidates(request.topK()));
         List<Candidate> rescored = rescore(searcher, field, query, found);
         List<ScoredChunk> hits = Candidate.toResults(searcher, Candidate.withIds(searcher, rescored), request.minScore(),
                 request.topK(), request.includeEmbeddings());
         return new Outcome(hits, strategy, passing);
+    }
+
+    /**
+     * The first {@code limit} hits of Lucene's score order, plus any hit tied with the last one (so ids, not doc
+     * order, break the tie later). An exact search returns every filtered document; only the best need rescoring.
+     */
+    private static ScoreDoc[] bestCandidates(ScoreDoc[] found, int limit) {
+        if (found.length <= limit) {
+            return found;
+        }
+        int end = limit;
+        while (end < found.length && found[end].score == found[limit - 1].score) {
+            end++;
+        }
+        return Arrays.copyOf(found, end);
     }
 
     /** Exact contract scores from the stored float vectors (the graph may hold quantised ones). */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.corpora.loader.common.Deadline;
+import io.corpora.loader.common.FileNames;
 import io.corpora.loader.common.LoadFailures;
 import io.corpora.spi.loader.ContentFormat;
 import io.corpora.spi.loader.DocumentLoadException;
@@ -34,7 +35,8 @@ final class RecordLoader implements DocumentLoader {
     }
 
     @Override
-    public LoadedDocument load(LoadRequest request) {
+    public LoadedDocument load(LoadRequest upload) {
+        LoadRequest request = FileNames.forMessages(upload); // the name only ever appears in messages
         options.limits().requireWithinSize(request);
         Deadline deadline = options.limits().startDeadline(request);
         RecordSink sink = new RecordSink(options, deadline, request.fileName());

@@ -1,6 +1,7 @@
 package io.corpora.loader.text;
 
 import io.corpora.loader.common.Deadline;
+import io.corpora.loader.common.FileNames;
 import io.corpora.loader.common.LoadFailures;
 import io.corpora.loader.common.LoaderLimits;
 import io.corpora.spi.loader.ContentFormat;
@@ -21,7 +22,8 @@ final class TextLoader implements DocumentLoader {
     }
 
     @Override
-    public LoadedDocument load(LoadRequest request) {
+    public LoadedDocument load(LoadRequest upload) {
+        LoadRequest request = FileNames.forMessages(upload); // the name only ever appears in messages
         limits.requireWithinSize(request);
         Deadline deadline = limits.startDeadline(request);
         TextDecoder.DecodedText decoded = TextDecoder.decode(request);

@@ -132,6 +132,13 @@ class TextLoaderTest {
     }
 
     @Test
+    void hostileFileNamesAreOnlyEverShownSafely() {
+        LoadRequest request = new LoadRequest(new byte[] {(byte) 0xFF}, "text/plain", null, "../../etc/passwd\nFAKE LOG LINE");
+        DocumentLoadException e = assertThrows(DocumentLoadException.class, () -> loader.load(request));
+        assertTrue(e.getMessage().startsWith("'../../etc/passwd?FAKE LOG LINE' is not valid UTF-8"), e.getMessage());
+    }
+
+    @Test
     void configuredByteLimitIsEnforced() {
         DocumentLoader small = Loaders.create("text", Map.of("maxBytes", "4"));
         assertEquals("1234", small.load(new LoadRequest("1234".getBytes(StandardCharsets.US_ASCII), "text/plain", null, "a.txt"))

@@ -147,7 +147,8 @@ class HostileFilterTest {
                 "' OR 1=1 --", "victim' || 'secret", "<-> <2> plain", "plain\u0000text", "\"\"", "-plain")) {
             List<ScoredChunk> hits = store.search(ATTACKER, SearchRequest.keyword(query, 50, MetadataFilter.all(), null, null));
             for (ScoredChunk hit : hits) {
-                assertTrue(!hit.chunk().text().contains("victim"), "the victim's chunk leaked for query " + query);
+                assertTrue(!hit.chunk().id().equals("secret#0") && !hit.chunk().text().equals("victim secret text"),
+                        "the victim tenant's chunk leaked for query " + query);
             }
         }
         assertEquals(Set.of("plain#99"), ids(store.search(ATTACKER, SearchRequest.keyword("plain text", 50,

@@ -169,7 +169,7 @@ class StoreLifecycleTest {
                 backend = backendPid(first);
                 first.setAutoCommit(false);
                 try (Statement statement = first.createStatement()) {
-                    statement.execute("SELECT set_config('hnsw.ef_search', '321', true)");
+                    statement.execute("SELECT set_config('statement_timeout', '4321', true)");
                 }
                 SQLException exhausted = assertThrows(SQLException.class, pool::borrow, "a second borrower waits, then gives up");
                 assertTrue(exhausted.getMessage().contains("300 ms"), exhausted.getMessage());
@@ -178,9 +178,9 @@ class StoreLifecycleTest {
             try (Connection again = pool.borrow()) {
                 assertEquals(backend, backendPid(again), "the physical connection is reused");
                 assertTrue(again.getAutoCommit());
-                try (Statement statement = again.createStatement(); ResultSet rows = statement.executeQuery("SHOW hnsw.ef_search")) {
+                try (Statement statement = again.createStatement(); ResultSet rows = statement.executeQuery("SHOW statement_timeout")) {
                     rows.next();
-                    assertEquals("40", rows.getString(1), "SET LOCAL did not outlive its transaction");
+                    assertEquals("0", rows.getString(1), "the open transaction was rolled back, its SET LOCAL with it");
                 }
             }
             Connection returned = pool.borrow();

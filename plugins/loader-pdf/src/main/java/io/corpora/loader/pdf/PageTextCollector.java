@@ -1,6 +1,8 @@
 package io.corpora.loader.pdf;
 
 import io.corpora.loader.common.Deadline;
+import io.corpora.spi.loader.DocumentLoadException;
+import io.corpora.spi.loader.DocumentLoadException.Reason;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -21,12 +23,16 @@ final class PageTextCollector extends PDFTextStripper {
     private static final int OPERATORS_PER_DEADLINE_CHECK = 1024;
 
     private final Deadline deadline;
+    private final int maxPages;
+    private final String fileName;
     private final StringWriter pageBuffer = new StringWriter();
     private final List<PageText> pages = new ArrayList<>();
     private long operators;
 
-    PageTextCollector(Deadline deadline) {
+    PageTextCollector(Deadline deadline, int maxPages, String fileName) {
         this.deadline = deadline;
+        this.maxPages = maxPages;
+        this.fileName = fileName;
         setLineSeparator("\n");
         setPageStart("");
         setPageEnd("");
@@ -44,6 +50,12 @@ final class PageTextCollector extends PDFTextStripper {
     @Override
     protected void startPage(PDPage page) throws IOException {
         deadline.check("reading page " + getCurrentPageNo());
+        if (getCurrentPageNo() > maxPages) {
+            // The page count checked up front is the tree's declared /Count, which a crafted file can understate.
+            throw new DocumentLoadException(Reason.TOO_LARGE, "'" + fileName + "' has more than " + maxPages
+                    + " pages (its page tree understates the count); this loader accepts at most " + maxPages
+                    + " (option 'maxPages')");
+        }
         pageBuffer.getBuffer().setLength(0);
         super.startPage(page);
     }

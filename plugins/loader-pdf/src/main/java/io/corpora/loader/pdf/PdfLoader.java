@@ -65,7 +65,7 @@ final class PdfLoader implements DocumentLoader {
             }
             streamSizeGuard.check(document.getDocument(), fileName, deadline);
             List<Section> sections = new ArrayList<>();
-            for (PageTextCollector.PageText page : new PageTextCollector(deadline).collect(document)) {
+            for (PageTextCollector.PageText page : new PageTextCollector(deadline, maxPages, fileName).collect(document)) {
                 String text = page.text().strip();
                 if (!text.isEmpty()) {
                     sections.add(new Section(text, Map.of("page", page.number())));

@@ -115,6 +115,13 @@ class PdfLoaderTest {
     }
 
     @Test
+    void pageTreeThatUnderstatesItsCountIsStillHeldToThePageLimit() {
+        DocumentLoadException e = failure(loader(Map.of("maxPages", "3")), TestPdfs.understatedPageCount(6));
+        assertEquals(Reason.TOO_LARGE, e.reason());
+        assertTrue(e.getMessage().contains("understates the count"), e.getMessage());
+    }
+
+    @Test
     void overSizeFileIsTooLargeBeforeParsing() {
         DocumentLoadException e = failure(loader(Map.of("maxBytes", "100")), TestPdfs.withPages(null, "text"));
         assertEquals(Reason.TOO_LARGE, e.reason());

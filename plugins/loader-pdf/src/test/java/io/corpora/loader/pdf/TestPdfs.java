@@ -43,6 +43,21 @@ final class TestPdfs {
         }
     }
 
+    /** A PDF with {@code pages} pages whose page tree declares only one ({@code /Count 1}). */
+    static byte[] understatedPageCount(int pages) {
+        try (PDDocument document = new PDDocument()) {
+            for (int i = 1; i <= pages; i++) {
+                PDPage page = new PDPage();
+                document.addPage(page);
+                writeText(document, page, "page " + i);
+            }
+            document.getPages().getCOSObject().setInt(COSName.COUNT, 1);
+            return save(document);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** A one-page PDF encrypted with the given passwords and permissions (AES-128, JDK crypto). */
     static byte[] encrypted(String ownerPassword, String userPassword, boolean allowExtraction) {
         try (PDDocument document = new PDDocument()) {

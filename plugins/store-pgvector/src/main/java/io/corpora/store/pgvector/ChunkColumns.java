@@ -85,10 +85,6 @@ final class ChunkColumns {
         throw new IllegalArgumentException("columns: unknown logical column '" + key + "' (known: " + String.join(", ", known) + ")");
     }
 
-    String name(Column column) {
-        return names.get(column);
-    }
-
     String tenant() { return names.get(Column.TENANT); }
     String partition() { return names.get(Column.PARTITION); }
     String id() { return names.get(Column.ID); }

@@ -3,7 +3,6 @@ package io.corpora.store.pgvector;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -46,10 +45,6 @@ final class SqlFragment {
 
     String text() {
         return sql.toString();
-    }
-
-    List<Object> params() {
-        return Collections.unmodifiableList(params);
     }
 
     /** Binds the parameters starting at index {@code first}; returns the next free index. */

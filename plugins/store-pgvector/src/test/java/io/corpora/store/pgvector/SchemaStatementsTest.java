@@ -3,17 +3,9 @@ package io.corpora.store.pgvector;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.corpora.spi.Chunk;
-import io.corpora.spi.EmbeddedChunk;
-import io.corpora.spi.MetadataFilter;
-import io.corpora.spi.Namespace;
-import io.corpora.spi.store.SearchRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -30,7 +22,7 @@ class SchemaStatementsTest {
     }
 
     /** The migration's statements: comments dropped, split at semicolons, whitespace normalised. */
-    private static List<String> migrationStatements() throws Exception {
+    static List<String> migrationStatements() throws Exception {
         StringBuilder sql = new StringBuilder();
         for (String line : Files.readAllLines(MIGRATION)) {
             if (!line.startsWith("--")) {
@@ -80,31 +72,6 @@ class SchemaStatementsTest {
     @Test
     void withoutFullTextThereIsNoGinTextIndex() {
         assertTrue(statements(Map.of(PgVectorOptions.FULL_TEXT, "false")).stream().noneMatch(s -> s.contains("to_tsvector")));
-    }
-
-    @Test
-    void theMigrationAppliedByHandServesTheStore() throws Exception {
-        TestDatabase.url();
-        try (Connection connection = TestDatabase.connect(); Statement statement = connection.createStatement()) {
-            statement.execute("DROP SCHEMA IF EXISTS it_migration CASCADE");
-            statement.execute("CREATE SCHEMA it_migration");
-            statement.execute("SET search_path = it_migration, public");
-            for (String ddl : migrationStatements()) {
-                statement.execute(ddl);
-            }
-        }
-        try (PgVectorStore store = TestDatabase.open("it_migration.corpora_chunks", Map.of(PgVectorOptions.ENSURE_SCHEMA, "false"))) {
-            float[] vector = new float[384];
-            Arrays.fill(vector, 0.05f);
-            Namespace ns = Namespace.of("migrated");
-            store.upsert(ns, List.of(new EmbeddedChunk(new Chunk("c#0", "c", 0, "migrated lodging text", List.of(), Map.of()), vector)));
-            assertEquals(1, store.search(ns, SearchRequest.vector(vector, 3, MetadataFilter.all(), null, null)).size());
-            assertEquals(1, store.search(ns, SearchRequest.keyword("lodging", 3, MetadataFilter.all(), null, null)).size());
-        } finally {
-            try (Connection connection = TestDatabase.connect(); Statement statement = connection.createStatement()) {
-                statement.execute("DROP SCHEMA IF EXISTS it_migration CASCADE");
-            }
-        }
     }
 
     @Test

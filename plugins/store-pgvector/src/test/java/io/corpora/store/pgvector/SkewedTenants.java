@@ -58,7 +58,7 @@ final class SkewedTenants {
 
     /** Loads the tenants interleaved (as real ingest would), largest first within each round. */
     void load(VectorStore store) {
-        int batchSize = 500;
+        int batchSize = 2000;
         List<Iterator> cursors = new ArrayList<>();
         for (Namespace ns : tenants) {
             cursors.add(new Iterator(ns, new ArrayList<>(vectors.get(ns).entrySet())));

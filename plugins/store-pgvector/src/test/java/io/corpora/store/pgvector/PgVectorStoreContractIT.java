@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
  * The contract's namespaces are small, so this class runs them through the exact path; the nested subclass
  * runs the same suite with the exact path disabled, through the HNSW index and iterative scans.
  */
-class PgVectorStoreContractTest extends VectorStoreContract {
+class PgVectorStoreContractIT extends VectorStoreContract {
 
     @BeforeAll
     static void freshTables() throws Exception {

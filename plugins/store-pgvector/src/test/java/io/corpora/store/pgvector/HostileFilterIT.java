@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * jsonpath or tsquery syntax. Each is either refused before SQL exists (keys outside the SPI's key charset) or
  * bound as data: the results equal the oracle's, and the table and a bystander tenant are intact afterwards.
  */
-class HostileFilterTest {
+class HostileFilterIT {
 
     private static final String TABLE = "it_hostile";
     private static final Namespace VICTIM = Namespace.of("hostile-victim");

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** A table holding two models' vectors of different widths: searches compare only same-width vectors. */
-class MixedDimensionsTest {
+class MixedDimensionsIT {
 
     private static final String TABLE = "it_mixed_widths";
 

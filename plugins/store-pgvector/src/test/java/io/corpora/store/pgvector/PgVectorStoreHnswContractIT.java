@@ -3,7 +3,7 @@ package io.corpora.store.pgvector;
 import java.util.Map;
 
 /** The store contract again with {@code exactSearchMaxRows=0}: every vector search goes through HNSW. */
-class PgVectorStoreHnswContractTest extends PgVectorStoreContractTest {
+class PgVectorStoreHnswContractIT extends PgVectorStoreContractIT {
 
     @Override
     protected Map<String, String> searchOptions() {

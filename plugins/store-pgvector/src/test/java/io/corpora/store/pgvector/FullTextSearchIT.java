@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The full-text leg on the real database: stop words, summed-IDF ranking, phrases, exclusions, strict mode. */
-class FullTextSearchTest {
+class FullTextSearchIT {
 
     private static final String TABLE = "it_fulltext";
     private static final Namespace NS = Namespace.of("fulltext");

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Test;
  * table; the smallest tenant (30 vectors, 0.15 % of the table) must get recall@10 >= 0.95 against exact search,
  * both through the HNSW index alone (iterative scan) and with the store's default exact path for small namespaces.
  */
-class MultiTenantRecallTest {
+class MultiTenantRecallIT {
 
-    private static final Logger LOG = Logger.getLogger(MultiTenantRecallTest.class.getName());
+    private static final Logger LOG = Logger.getLogger(MultiTenantRecallIT.class.getName());
     private static final String TABLE = "it_recall_tenants";
     private static final String HNSW_INDEX = TABLE + "_embedding_cosine_idx";
     /** Sorting penalised, so the planner serves ORDER BY distance from the HNSW index even for a tiny tenant. */

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /** Batching, validation, start-up checks, the JNDI route and the built-in pool, on the real database. */
-class StoreLifecycleTest {
+class StoreLifecycleIT {
 
     private static final String TABLE = "it_lifecycle";
 

@@ -75,6 +75,17 @@ class SchemaStatementsTest {
     }
 
     @Test
+    void printSchemaNeedsNoDatabaseAndPrintsTheSameDdl() {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        List<String> ddl = PrintSchema.statements(Map.of(PgVectorOptions.DIMENSION, "768", PgVectorOptions.METRIC, "l2"), false);
+        PrintSchema.print(ddl, new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
+        String printed = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(statements(Map.of(PgVectorOptions.DIMENSION, "768", PgVectorOptions.METRIC, "l2")), ddl);
+        assertTrue(printed.contains("embedding vector(768),") && printed.contains("vector_l2_ops") && printed.endsWith(";\n\n"), printed);
+        assertTrue(PrintSchema.statements(Map.of(), true).get(2).startsWith("CREATE INDEX CONCURRENTLY"));
+    }
+
+    @Test
     void concurrentlyVariantForPopulatedTables() {
         PgVectorSettings settings = PgVectorStoreProvider.settings(TestDatabase.config(Map.of(PgVectorOptions.JDBC_URL, "jdbc:postgresql://x/y")));
         List<String> concurrently = new ChunkSchema(settings).statements(true);

@@ -55,6 +55,11 @@ public final class IngestionService {
     }
 
     public IngestJob.Outcome ingest(Tenant tenant, TenantRuntime runtime, Namespace namespace, IngestRequest request) {
+        return ingest(tenant, runtime, namespace, request, false);
+    }
+
+    /** @param force write a new version even when the content is unchanged (rebuilds after store loss or migration) */
+    public IngestJob.Outcome ingest(Tenant tenant, TenantRuntime runtime, Namespace namespace, IngestRequest request, boolean force) {
         requireNamespaceOf(tenant, namespace);
         String embedderId = requireMatchingEmbedder(tenant, runtime);
         if (request.content().length > limits.maxDocumentBytes()) {
@@ -65,7 +70,7 @@ public final class IngestionService {
         String contentHash = ContentFingerprint.of(loaded, request.source(), runtime.chunking(), embedderId);
 
         DocumentRecord existing = registry.find(namespace, request.documentId()).orElse(null);
-        if (existing != null && existing.activeVersion() > 0 && existing.status() == DocumentStatus.ACTIVE
+        if (!force && existing != null && existing.activeVersion() > 0 && existing.status() == DocumentStatus.ACTIVE
                 && contentHash.equals(existing.contentHash())) {
             return new IngestJob.Outcome(request.documentId(), "skipped", existing.activeVersion(), existing.chunkCount(), 200, null);
         }
@@ -100,6 +105,63 @@ public final class IngestionService {
         store.deleteWhere(namespace, MetadataFilter.and(MetadataFilter.eq(ReservedKeys.DOCUMENT, request.documentId()),
                 MetadataFilter.not(MetadataFilter.eq(ReservedKeys.VERSION, version))));
         return new IngestJob.Outcome(request.documentId(), "stored", version, chunks.size(), 201, null);
+    }
+
+    /**
+     * Re-pushes every registered document of the namespace from the registry's stored text as a new version, then removes
+     * chunks that no registered document owns. Returns one outcome per document.
+     */
+    public List<IngestJob.Outcome> rebuild(Tenant tenant, TenantRuntime runtime, Namespace namespace) {
+        requireNamespaceOf(tenant, namespace);
+        List<IngestJob.Outcome> outcomes = new java.util.ArrayList<>();
+        String after = null;
+        while (true) {
+            List<DocumentRecord> page = registry.list(namespace, after, 200);
+            for (DocumentRecord document : page) {
+                if (document.text() == null) {
+                    outcomes.add(new IngestJob.Outcome(document.documentId(), "failed", 0, 0, 422, "the registry holds no text to rebuild from"));
+                    continue;
+                }
+                IngestRequest request = IngestRequest.ofText(document.documentId(), document.text(),
+                        document.mediaType() != null && document.mediaType().contains("markdown") ? "text/markdown" : "text/plain",
+                        document.source(), document.metadata());
+                try {
+                    outcomes.add(ingest(tenant, runtime, namespace, request, true));
+                } catch (IngestException e) {
+                    outcomes.add(new IngestJob.Outcome(document.documentId(), "failed", 0, 0, e.status(), e.getMessage()));
+                }
+            }
+            if (page.size() < 200) {
+                break;
+            }
+            after = page.get(page.size() - 1).documentId();
+        }
+        IndexVerifier.Report report = IndexVerifier.verify(registry, runtime.store(), namespace);
+        if (report.orphanedCount() > 0) {
+            removeOrphans(runtime, namespace);
+        }
+        return outcomes;
+    }
+
+    private void removeOrphans(TenantRuntime runtime, Namespace namespace) {
+        java.util.Set<String> registered = new java.util.HashSet<>();
+        String after = null;
+        while (true) {
+            List<DocumentRecord> page = registry.list(namespace, after, 500);
+            page.forEach(d -> registered.add(d.documentId()));
+            if (page.size() < 500) {
+                break;
+            }
+            after = page.get(page.size() - 1).documentId();
+        }
+        List<String> orphans = new java.util.ArrayList<>();
+        String afterId = null;
+        do {
+            io.corpora.spi.store.ChunkPage page = runtime.store().list(namespace, afterId, 500);
+            page.chunks().stream().filter(c -> !registered.contains(c.documentId())).forEach(c -> orphans.add(c.id()));
+            afterId = page.nextAfterId();
+        } while (afterId != null);
+        runtime.store().deleteChunks(namespace, orphans);
     }
 
     /** Removes a document's chunks and registry entry; false when it did not exist. */

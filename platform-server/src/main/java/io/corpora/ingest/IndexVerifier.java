@@ -1,0 +1,101 @@
+package io.corpora.ingest;
+
+import io.corpora.control.DocumentRecord;
+import io.corpora.control.DocumentRegistry;
+import io.corpora.spi.Chunk;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.ReservedKeys;
+import io.corpora.spi.store.ChunkPage;
+import io.corpora.spi.store.VectorStore;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Compares a namespace's store content with the registry, without repairing anything: documents whose active
+ * version is missing chunks, chunks of no registered document (orphans), chunks of a non-active version (stale), and
+ * chunks not stamped for the namespace.
+ */
+public final class IndexVerifier {
+
+    public static final int MAX_LISTED = 100;
+    private static final int PAGE = 500;
+
+    private IndexVerifier() {}
+
+    /** A divergence report; each list holds at most {@value #MAX_LISTED} ids, the counts are complete. */
+    public record Report(int documents, long chunks, List<MissingChunks> missing, long missingCount, List<String> orphaned,
+                         long orphanedCount, List<String> stale, long staleCount, List<String> unstamped, long unstampedCount) {
+        public boolean consistent() {
+            return missingCount == 0 && orphanedCount == 0 && staleCount == 0 && unstampedCount == 0;
+        }
+    }
+
+    /** A registered document whose active version has fewer chunks in the store than recorded. */
+    public record MissingChunks(String documentId, int version, int expected, int found) {}
+
+    public static Report verify(DocumentRegistry registry, VectorStore store, Namespace namespace) {
+        Map<String, DocumentRecord> documents = new HashMap<>();
+        String after = null;
+        while (true) {
+            List<DocumentRecord> page = registry.list(namespace, after, PAGE);
+            page.forEach(d -> documents.put(d.documentId(), d));
+            if (page.size() < PAGE) {
+                break;
+            }
+            after = page.get(page.size() - 1).documentId();
+        }
+        Map<String, Integer> activeChunksFound = new HashMap<>();
+        List<String> orphaned = new ArrayList<>();
+        List<String> stale = new ArrayList<>();
+        List<String> unstamped = new ArrayList<>();
+        long orphanedCount = 0;
+        long staleCount = 0;
+        long unstampedCount = 0;
+        long chunks = 0;
+        String afterId = null;
+        do {
+            ChunkPage page = store.list(namespace, afterId, PAGE);
+            for (Chunk chunk : page.chunks()) {
+                chunks++;
+                if (!namespace.tenant().equals(chunk.metadata().get(ReservedKeys.TENANT))
+                        || !namespace.partitionKey().equals(chunk.metadata().get(ReservedKeys.PARTITION))) {
+                    unstampedCount++;
+                    listed(unstamped, chunk.id());
+                    continue;
+                }
+                DocumentRecord document = documents.get(chunk.documentId());
+                if (document == null) {
+                    orphanedCount++;
+                    listed(orphaned, chunk.id());
+                } else if (!(chunk.metadata().get(ReservedKeys.VERSION) instanceof Number v) || v.intValue() != document.activeVersion()) {
+                    staleCount++;
+                    listed(stale, chunk.id());
+                } else {
+                    activeChunksFound.merge(chunk.documentId(), 1, Integer::sum);
+                }
+            }
+            afterId = page.nextAfterId();
+        } while (afterId != null);
+        List<MissingChunks> missing = new ArrayList<>();
+        long missingCount = 0;
+        for (DocumentRecord document : documents.values()) {
+            int found = activeChunksFound.getOrDefault(document.documentId(), 0);
+            if (document.activeVersion() > 0 && found < document.chunkCount()) {
+                missingCount++;
+                if (missing.size() < MAX_LISTED) {
+                    missing.add(new MissingChunks(document.documentId(), document.activeVersion(), document.chunkCount(), found));
+                }
+            }
+        }
+        missing.sort(java.util.Comparator.comparing(MissingChunks::documentId));
+        return new Report(documents.size(), chunks, missing, missingCount, orphaned, orphanedCount, stale, staleCount, unstamped, unstampedCount);
+    }
+
+    private static void listed(List<String> ids, String id) {
+        if (ids.size() < MAX_LISTED) {
+            ids.add(id);
+        }
+    }
+}

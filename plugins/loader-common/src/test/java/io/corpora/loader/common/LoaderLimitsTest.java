@@ -1,5 +1,6 @@
 package io.corpora.loader.common;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,6 +42,6 @@ class LoaderLimitsTest {
     @Test
     void documentAtTheLimitIsAccepted() {
         LoaderLimits limits = new LoaderLimits(10, Duration.ofSeconds(1));
-        limits.requireWithinSize(new LoadRequest(new byte[10], "text/plain", null, "ok.txt"));
+        assertDoesNotThrow(() -> limits.requireWithinSize(new LoadRequest(new byte[10], "text/plain", null, "ok.txt")));
     }
 }

@@ -26,7 +26,7 @@ import org.apache.pdfbox.pdmodel.encryption.InvalidPasswordException;
 /**
  * Loads a PDF as one {@link Section} per page that has text, each with metadata {@code page} (1-based), so chunks
  * can cite their page. Order of checks, cheapest first: byte size, password, extraction permission, page count,
- * decoded stream sizes, then extraction under the deadline. Any failure is a {@link DocumentLoadException}; a
+ * decoded stream sizes, damaged (cut-off) text streams, then extraction under the deadline. Any failure is a {@link DocumentLoadException}; a
  * page that cannot be read fails the whole document rather than leaving a silent gap.
  */
 final class PdfLoader implements DocumentLoader {
@@ -64,6 +64,7 @@ final class PdfLoader implements DocumentLoader {
                         + " pages; this loader accepts at most " + maxPages + " (option 'maxPages'). Split the PDF.");
             }
             streamSizeGuard.check(document.getDocument(), fileName, deadline);
+            TruncatedTextCheck.check(document, fileName, deadline);
             List<Section> sections = new ArrayList<>();
             for (PageTextCollector.PageText page : new PageTextCollector(deadline, maxPages, fileName).collect(document)) {
                 String text = page.text().strip();

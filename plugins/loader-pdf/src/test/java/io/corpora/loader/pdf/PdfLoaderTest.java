@@ -102,6 +102,14 @@ class PdfLoaderTest {
     }
 
     @Test
+    void cutOffContentStreamIsMalformedInsteadOfSilentlyPartialText() {
+        // PDFBox alone returns the first 12 of the 60 lines with only a logged warning.
+        DocumentLoadException e = failure(defaults, TestPdfs.truncatedContentStream());
+        assertEquals(Reason.MALFORMED, e.reason());
+        assertTrue(e.getMessage().contains("the compressed text of page 1 ends before its data is complete"), e.getMessage());
+    }
+
+    @Test
     void bytesThatAreNotAPdfAreMalformed() {
         DocumentLoadException e = failure(defaults, "hello, I am not a PDF".getBytes(StandardCharsets.US_ASCII));
         assertEquals(Reason.MALFORMED, e.reason());

@@ -104,6 +104,36 @@ final class TestPdfs {
         }
     }
 
+    /** A one-page PDF of 60 text lines whose Flate-compressed content stream is cut in half (a damaged file). */
+    static byte[] truncatedContentStream() {
+        try (PDDocument document = new PDDocument()) {
+            PDPage page = new PDPage();
+            document.addPage(page);
+            PDResources resources = new PDResources();
+            COSName font = resources.add(new PDType1Font(Standard14Fonts.FontName.HELVETICA));
+            page.setResources(resources);
+            StringBuilder content = new StringBuilder("BT /" + font.getName() + " 10 Tf 20 780 Td\n");
+            for (int i = 0; i < 60; i++) {
+                content.append("(Line number ").append(i).append(" of the page) Tj 0 -12 Td\n");
+            }
+            content.append("ET\n");
+            ByteArrayOutputStream compressed = new ByteArrayOutputStream();
+            try (DeflaterOutputStream out = new DeflaterOutputStream(compressed)) {
+                out.write(content.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            }
+            byte[] full = compressed.toByteArray();
+            COSStream stream = document.getDocument().createCOSStream();
+            try (OutputStream raw = stream.createRawOutputStream()) {
+                raw.write(full, 0, full.length / 2);
+            }
+            stream.setItem(COSName.FILTER, COSName.FLATE_DECODE);
+            page.getCOSObject().setItem(COSName.CONTENTS, stream);
+            return save(document);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** A one-page PDF whose content stream holds {@code pairs} no-op "q Q" operator pairs (slow to interpret). */
     static byte[] manyOperators(int pairs) {
         try (PDDocument document = new PDDocument()) {

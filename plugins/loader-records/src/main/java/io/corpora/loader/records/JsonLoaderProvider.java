@@ -1,10 +1,14 @@
 package io.corpora.loader.records;
 
+import com.fasterxml.jackson.core.JsonPointer;
 import io.corpora.spi.config.ConfigOption;
+import io.corpora.spi.config.ConfigType;
+import io.corpora.spi.config.InvalidConfigException;
 import io.corpora.spi.config.PluginConfig;
 import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.loader.DocumentLoader;
 import io.corpora.spi.loader.DocumentLoaderProvider;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -31,15 +35,28 @@ public final class JsonLoaderProvider implements DocumentLoaderProvider {
         return Set.of("json");
     }
 
+    static final String RECORDS_PATH = "recordsPath";
+
     @Override
     public List<ConfigOption> configOptions() {
-        return RecordLoaderOptions.declarations();
+        List<ConfigOption> options = new ArrayList<>(RecordLoaderOptions.declarations());
+        options.add(ConfigOption.builder(RECORDS_PATH, ConfigType.STRING)
+                .description("JSON Pointer to the array (or object) holding the records, e.g. /data for {\"data\": [...]}; "
+                        + "empty for the top level.").build());
+        return List.copyOf(options);
     }
 
     @Override
     public DocumentLoader create(PluginContext context, PluginConfig config) {
         RecordLoaderOptions options = RecordLoaderOptions.from(config);
-        return new RecordLoader(new JsonArrayReader(Parsers.jsonFactory(options), new JsonRecordRenderer(options.metadataFields())),
-                options);
+        JsonPointer recordsPath;
+        try {
+            recordsPath = JsonPointer.compile(config.getString(RECORDS_PATH).orElse(""));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConfigException(name(), List.of("option '" + RECORDS_PATH + "' is not a JSON Pointer "
+                    + "(like /data or /result/items): " + e.getMessage()));
+        }
+        return new RecordLoader(new JsonArrayReader(Parsers.jsonFactory(options), new JsonRecordRenderer(options.metadataFields()),
+                recordsPath), options);
     }
 }

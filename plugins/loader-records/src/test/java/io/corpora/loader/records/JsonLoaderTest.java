@@ -167,6 +167,18 @@ class JsonLoaderTest {
     }
 
     @Test
+    void recordsCanBeSelectedByJsonPointer() {
+        DocumentLoader nested = Loaders.create("json", Map.of("recordsPath", "/result/items"));
+        LoadedDocument doc = load(nested, "{\"meta\": {\"page\": 1, \"items\": [0]}, \"result\": {\"count\": 2, "
+                + "\"items\": [{\"a\": 1}, {\"a\": 2}]}, \"after\": [{\"b\": 3}]}");
+        assertEquals(List.of("a: 1", "a: 2"), doc.sections().stream().map(Section::text).toList());
+        DocumentLoadException e = failure(nested, "{\"result\": {}}");
+        assertEquals("'products.json' has no value at /result/items (option 'recordsPath')", e.getMessage());
+        InvalidConfigException bad = assertThrows(InvalidConfigException.class, () -> Loaders.create("json", Map.of("recordsPath", "data")));
+        assertTrue(bad.getMessage().contains("is not a JSON Pointer"), bad.getMessage());
+    }
+
+    @Test
     void emptyArrayHasNoText() {
         assertTrue(failure(loader, "[]").getMessage().contains("holds no records"));
     }

@@ -35,6 +35,8 @@ CREATE TABLE tenants (
 );
 
 -- One row per document of a namespace (tenant + partition; '_default' for the tenant's default partition).
+-- last_version is the highest version ever begun: a failed version's number is never reused, so its leftovers
+-- in a store can never be mistaken for a later version's chunks.
 CREATE TABLE documents (
     tenant_id        VARCHAR(64)   NOT NULL,
     partition_id     VARCHAR(64)   NOT NULL,
@@ -44,6 +46,7 @@ CREATE TABLE documents (
     status           VARCHAR(16)   NOT NULL,
     active_version   INTEGER       NOT NULL,
     pending_version  INTEGER       NOT NULL,
+    last_version     INTEGER       NOT NULL,
     content_hash     VARCHAR(128),
     chunk_count      INTEGER       NOT NULL,
     bytes            BIGINT        NOT NULL,
@@ -56,7 +59,7 @@ CREATE TABLE documents (
     CONSTRAINT pk_documents PRIMARY KEY (tenant_id, partition_id, document_id),
     CONSTRAINT fk_documents_tenant FOREIGN KEY (tenant_id) REFERENCES tenants (id),
     CONSTRAINT ck_documents_status CHECK (status IN ('ACTIVE', 'INGESTING', 'FAILED')),
-    CONSTRAINT ck_documents_versions CHECK (active_version >= 0 AND pending_version >= 0)
+    CONSTRAINT ck_documents_versions CHECK (active_version >= 0 AND pending_version >= 0 AND last_version >= active_version AND last_version >= pending_version)
 );
 
 CREATE TABLE ingest_jobs (

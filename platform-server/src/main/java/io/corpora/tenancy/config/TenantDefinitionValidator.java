@@ -28,6 +28,8 @@ public final class TenantDefinitionValidator {
 
     private static final String[] PLUGIN_FIELDS = {"/store", "/embedder", "/reranker", "/access/filterHook"};
 
+    private static final java.util.regex.Pattern LOCATION_PREFIX = java.util.regex.Pattern.compile("^(?:/[^ ]*|\\$[^ ]*)?: ");
+
     private final JsonSchema schema;
 
     private TenantDefinitionValidator(JsonSchema schema) {
@@ -115,15 +117,8 @@ public final class TenantDefinitionValidator {
     }
 
     private static String reasonOf(ValidationMessage message) {
-        String text = message.getMessage();
-        // The library prefixes the instance location ("/store: ..."); the pointer is reported separately.
-        int colon = text.indexOf(": ");
-        if (colon > 0 && (text.startsWith("/") || text.startsWith(""))) {
-            String head = text.substring(0, colon);
-            if (head.isEmpty() || head.startsWith("/") || head.equals(message.getInstanceLocation().toString())) {
-                text = text.substring(colon + 2);
-            }
-        }
+        // The library prefixes its message with the instance location ("/store: ..."); the pointer is reported apart.
+        String text = LOCATION_PREFIX.matcher(message.getMessage()).replaceFirst("");
         return switch (message.getType()) {
             case "additionalProperties" -> "unknown field '" + message.getProperty() + "' (see tenant.schema.json for the allowed fields)";
             case "required" -> "missing required field '" + message.getProperty() + "'";

@@ -57,10 +57,10 @@ final class ControlPlaneDatabases {
     static Map<String, Object> jpaProperties(String url, String user, String password) {
         return Map.of(
                 "jakarta.persistence.transactionType", "RESOURCE_LOCAL",
-                "jakarta.persistence.jtaDataSource", "",
                 "jakarta.persistence.jdbc.url", url,
                 "jakarta.persistence.jdbc.user", user,
                 "jakarta.persistence.jdbc.password", password,
+                "jakarta.persistence.jtaDataSource", "",
                 "eclipselink.logging.level", "WARNING");
     }
 }

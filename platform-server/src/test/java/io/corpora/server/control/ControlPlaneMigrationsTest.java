@@ -63,12 +63,12 @@ class ControlPlaneMigrationsTest {
             assertThrows(SQLException.class, () -> s.executeUpdate("UPDATE " + prefix + "tenants SET state = 'GONE' WHERE id = 'acme'"),
                     "state is constrained to the TenantState values");
             assertThrows(SQLException.class, () -> s.executeUpdate("INSERT INTO " + prefix + "documents (tenant_id, partition_id, document_id,"
-                    + " status, active_version, pending_version, chunk_count, bytes, metadata, created_at, updated_at, row_version)"
-                    + " VALUES ('nobody', '_default', 'd1', 'ACTIVE', 1, 0, 1, 1, '{}', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 1)"),
+                    + " status, active_version, pending_version, last_version, chunk_count, bytes, metadata, created_at, updated_at, row_version)"
+                    + " VALUES ('nobody', '_default', 'd1', 'ACTIVE', 1, 0, 1, 1, 1, '{}', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 1)"),
                     "documents belong to an existing tenant");
             s.executeUpdate("INSERT INTO " + prefix + "documents (tenant_id, partition_id, document_id, status, active_version, pending_version,"
-                    + " chunk_count, bytes, metadata, body_text, created_at, updated_at, row_version)"
-                    + " VALUES ('acme', '_default', 'd1', 'ACTIVE', 1, 0, 1, 1, '{}', '" + "x".repeat(2_000_000) + "', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 1)");
+                    + " last_version, chunk_count, bytes, metadata, body_text, created_at, updated_at, row_version)"
+                    + " VALUES ('acme', '_default', 'd1', 'ACTIVE', 1, 0, 1, 1, 1, '{}', '" + "x".repeat(2_000_000) + "', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 1)");
             try (ResultSet rs = s.executeQuery("SELECT body_text FROM " + prefix + "documents WHERE document_id = 'd1'")) {
                 assertTrue(rs.next());
                 assertEquals(2_000_000, rs.getString(1).length(), "document text is not length-limited");

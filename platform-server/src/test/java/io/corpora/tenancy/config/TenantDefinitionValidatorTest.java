@@ -67,6 +67,7 @@ class TenantDefinitionValidatorTest {
         assertProblem(problems, "/retrieval/topK", "minimum");
         assertProblem(problems, "/retrieval/mode", "enum");
         problems.forEach(p -> assertEquals("bad.yaml", p.file()));
+        problems.forEach(p -> assertTrue(!p.reason().startsWith("/") && !p.reason().startsWith(":"), "the reason repeats no location: " + p));
     }
 
     @Test

@@ -1,0 +1,36 @@
+package io.corpora.server.control;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+import java.time.OffsetDateTime;
+
+/** A row of {@code ingest_jobs}; its outcomes are {@link IngestJobOutcomeEntity} rows. Mapped by {@link JpaJobRepository}. */
+@Entity
+@Table(name = "ingest_jobs")
+public class IngestJobEntity {
+    @Id
+    @Column(name = "id", length = 64)
+    String id;
+    @Column(name = "tenant_id", nullable = false)
+    String tenantId;
+    @Column(name = "status", nullable = false)
+    String status;
+    @Column(name = "total", nullable = false)
+    int total;
+    @Column(name = "succeeded", nullable = false)
+    int succeeded;
+    @Column(name = "skipped", nullable = false)
+    int skipped;
+    @Column(name = "failed", nullable = false)
+    int failed;
+    @Column(name = "created_at", nullable = false)
+    OffsetDateTime createdAt;
+    @Column(name = "updated_at", nullable = false)
+    OffsetDateTime updatedAt;
+    @Version
+    @Column(name = "row_version", nullable = false)
+    long rowVersion;
+}

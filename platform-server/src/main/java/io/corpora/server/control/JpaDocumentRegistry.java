@@ -1,0 +1,173 @@
+package io.corpora.server.control;
+
+import io.corpora.control.DocumentRecord;
+import io.corpora.control.DocumentRegistry;
+import io.corpora.control.DocumentStatus;
+import io.corpora.spi.Identifiers;
+import io.corpora.spi.Namespace;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+
+/**
+ * The document registry on JPA. Version changes lock the document's row ({@code SELECT … FOR UPDATE}), so two
+ * writers of one document serialize; a version that was superseded meanwhile can no longer be activated.
+ */
+@ApplicationScoped
+@Transactional
+public class JpaDocumentRegistry implements DocumentRegistry {
+
+    @PersistenceContext(unitName = ControlPlane.PERSISTENCE_UNIT)
+    EntityManager em;
+
+    Clock clock = Clock.systemUTC();
+
+    public JpaDocumentRegistry() {}
+
+    /** Outside the container (tests): the caller manages transactions. */
+    JpaDocumentRegistry(EntityManager em, Clock clock) {
+        this.em = em;
+        this.clock = clock;
+    }
+
+    @Override
+    public Optional<DocumentRecord> find(Namespace namespace, String documentId) {
+        return Optional.ofNullable(em.find(DocumentEntity.class, key(namespace, documentId))).map(JpaDocumentRegistry::toRecord);
+    }
+
+    @Override
+    public List<DocumentRecord> list(Namespace namespace, String afterId, int limit) {
+        String jpql = "SELECT d FROM DocumentEntity d WHERE d.tenantId = :t AND d.partitionId = :p"
+                + (afterId == null ? "" : " AND d.documentId > :after") + " ORDER BY d.documentId";
+        var query = em.createQuery(jpql, DocumentEntity.class)
+                .setParameter("t", namespace.tenant()).setParameter("p", namespace.partitionKey());
+        if (afterId != null) {
+            query.setParameter("after", afterId);
+        }
+        return query.setMaxResults(Math.max(1, limit)).getResultList().stream().map(JpaDocumentRegistry::toRecord).toList();
+    }
+
+    /** Also records the new version's source, media type, metadata and size (they describe what is being written). */
+    @Override
+    public int beginVersion(Namespace namespace, String documentId, String source, String mediaType, Map<String, Object> metadata, long bytes) {
+        Identifiers.requireDocumentId(documentId);
+        DocumentEntity row = em.find(DocumentEntity.class, key(namespace, documentId), LockModeType.PESSIMISTIC_WRITE);
+        boolean created = row == null;
+        if (created) {
+            row = new DocumentEntity();
+            row.tenantId = namespace.tenant();
+            row.partitionId = namespace.partitionKey();
+            row.documentId = documentId;
+            row.createdAt = Timestamps.now(clock);
+        }
+        int version = row.lastVersion + 1;
+        row.lastVersion = version;
+        row.pendingVersion = version;
+        row.status = DocumentStatus.INGESTING.name();
+        row.source = source;
+        row.mediaType = mediaType;
+        row.metadata = JsonText.write(metadata == null ? Map.of() : metadata);
+        row.bytes = bytes;
+        row.error = null;
+        row.updatedAt = Timestamps.now(clock);
+        if (created) {
+            em.persist(row);
+        }
+        em.flush();
+        return version;
+    }
+
+    @Override
+    public DocumentRecord activateVersion(Namespace namespace, String documentId, int version, String contentHash, int chunkCount, String text) {
+        DocumentEntity row = lock(namespace, documentId);
+        if (row.pendingVersion != version) {
+            throw new IllegalStateException("version " + version + " of document '" + documentId + "' in " + namespace
+                    + " is not the one being written (pending: " + row.pendingVersion + ", active: " + row.activeVersion + ")");
+        }
+        row.activeVersion = version;
+        row.pendingVersion = 0;
+        row.status = DocumentStatus.ACTIVE.name();
+        row.contentHash = contentHash;
+        row.chunkCount = chunkCount;
+        row.text = text;
+        row.error = null;
+        row.updatedAt = Timestamps.now(clock);
+        em.flush();
+        return toRecord(row);
+    }
+
+    /** A stale version (superseded by a newer begin) is ignored: the newer writer owns the document's status. */
+    @Override
+    public void failVersion(Namespace namespace, String documentId, int version, String error) {
+        DocumentEntity row = em.find(DocumentEntity.class, key(namespace, documentId), LockModeType.PESSIMISTIC_WRITE);
+        if (row == null || row.pendingVersion != version) {
+            return;
+        }
+        row.pendingVersion = 0;
+        row.status = DocumentStatus.FAILED.name();
+        row.error = error;
+        row.updatedAt = Timestamps.now(clock);
+        em.flush();
+    }
+
+    @Override
+    public boolean delete(Namespace namespace, String documentId) {
+        DocumentEntity row = em.find(DocumentEntity.class, key(namespace, documentId), LockModeType.PESSIMISTIC_WRITE);
+        if (row == null) {
+            return false;
+        }
+        em.remove(row);
+        em.flush();
+        return true;
+    }
+
+    @Override
+    public int deleteTenant(String tenantId) {
+        return em.createQuery("DELETE FROM DocumentEntity d WHERE d.tenantId = :t").setParameter("t", tenantId).executeUpdate();
+    }
+
+    /** Documents, chunks and bytes count documents with an active version; the breakdowns count every row. */
+    @Override
+    public CorpusStats stats(String tenantId) {
+        Object[] totals = em.createQuery("SELECT COUNT(d), COALESCE(SUM(d.chunkCount), 0), COALESCE(SUM(d.bytes), 0) FROM DocumentEntity d"
+                + " WHERE d.tenantId = :t AND d.activeVersion > 0", Object[].class).setParameter("t", tenantId).getSingleResult();
+        Map<String, Long> byPartition = new LinkedHashMap<>();
+        for (Object[] row : em.createQuery("SELECT d.partitionId, COUNT(d) FROM DocumentEntity d WHERE d.tenantId = :t"
+                + " GROUP BY d.partitionId ORDER BY d.partitionId", Object[].class).setParameter("t", tenantId).getResultList()) {
+            byPartition.put((String) row[0], ((Number) row[1]).longValue());
+        }
+        Map<String, Long> byStatus = new LinkedHashMap<>();
+        for (Object[] row : em.createQuery("SELECT d.status, COUNT(d) FROM DocumentEntity d WHERE d.tenantId = :t"
+                + " GROUP BY d.status ORDER BY d.status", Object[].class).setParameter("t", tenantId).getResultList()) {
+            byStatus.put((String) row[0], ((Number) row[1]).longValue());
+        }
+        return new CorpusStats(((Number) totals[0]).longValue(), ((Number) totals[1]).longValue(), ((Number) totals[2]).longValue(),
+                byPartition, byStatus);
+    }
+
+    private DocumentEntity lock(Namespace namespace, String documentId) {
+        DocumentEntity row = em.find(DocumentEntity.class, key(namespace, documentId), LockModeType.PESSIMISTIC_WRITE);
+        if (row == null) {
+            throw new NoSuchElementException("document '" + documentId + "' does not exist in " + namespace);
+        }
+        return row;
+    }
+
+    private static DocumentEntity.Key key(Namespace namespace, String documentId) {
+        return new DocumentEntity.Key(namespace.tenant(), namespace.partitionKey(), documentId);
+    }
+
+    static DocumentRecord toRecord(DocumentEntity row) {
+        return new DocumentRecord(Namespace.of(row.tenantId, row.partitionId), row.documentId, row.source, row.mediaType,
+                DocumentStatus.valueOf(row.status), row.activeVersion, row.pendingVersion, row.contentHash, row.chunkCount, row.bytes,
+                JsonText.objectMap(row.metadata), row.text, row.error, Timestamps.instant(row.createdAt), Timestamps.instant(row.updatedAt));
+    }
+}

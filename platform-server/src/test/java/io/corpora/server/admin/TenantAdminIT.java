@@ -1,0 +1,267 @@
+package io.corpora.server.admin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.corpora.server.Roles;
+import io.corpora.server.ServerClient;
+import java.io.File;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The tenant admin API over HTTP on the real WAR in Open Liberty, with the control plane on its embedded H2 database
+ * (migrated at boot) and the packaged tenants-config synced at boot. Tenant ids are unique per run: the server's data
+ * directory outlives a run.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class TenantAdminIT {
+
+    private final ServerClient tokens = ServerClient.fromBuild();
+    private final TenantAdminHttp http = new TenantAdminHttp();
+    private final String run = UUID.randomUUID().toString().substring(0, 8);
+    private final String admin = tokens.token("ops-" + run, null, Roles.PLATFORM_ADMIN);
+
+    @Deployment(testable = false)
+    static WebArchive corpora() {
+        File war = new File(System.getProperty("corpora.war", "target/corpora.war"));
+        return ShrinkWrap.create(ZipImporter.class, "corpora.war").importFrom(war).as(WebArchive.class);
+    }
+
+    private static String tenantJson(String id, String displayName) {
+        return """
+                {"id": "%s", "displayName": "%s", "store": {"provider": "lucene"}, "embedder": {"provider": "onnx"},
+                 "retrieval": {"mode": "vector", "topK": 7}, "access": {"partitions": ["legal"]}}
+                """.formatted(id, displayName);
+    }
+
+    @Test
+    void theBootSyncCreatedThePackagedExampleTenants() {
+        TenantAdminHttp.Reply demo = http.get("admin/v1/tenants/demo", admin);
+        assertEquals(200, demo.status(), demo.body());
+        assertEquals("lucene", demo.json().at("/store/provider").asText());
+        assertEquals("onnx", demo.json().at("/embedder/provider").asText());
+        TenantAdminHttp.Reply acme = http.get("admin/v1/tenants/acme", admin);
+        assertEquals(200, acme.status(), acme.body());
+        assertEquals("audience", acme.json().at("/access/filterHook/provider").asText());
+        assertEquals("public,role:{roles},user:{sub},group:{groups}", acme.json().at("/access/filterHook/config/templates").asText());
+    }
+
+    @Test
+    void aTenantIsCreatedReadUpdatedAndItsStateSet() {
+        String id = "it-" + run;
+        TenantAdminHttp.Reply created = http.send("POST", "admin/v1/tenants", admin, tenantJson(id, "First"));
+        assertEquals(201, created.status(), created.body());
+        assertTrue(created.location().endsWith("/admin/v1/tenants/" + id), created.location());
+        assertEquals("ACTIVE", created.json().get("state").asText());
+        long revision = created.json().get("revision").asLong();
+
+        TenantAdminHttp.Reply duplicate = http.send("POST", "admin/v1/tenants", admin, tenantJson(id, "Again"));
+        assertEquals(409, duplicate.status(), duplicate.body());
+        assertTrue(duplicate.isProblem());
+
+        TenantAdminHttp.Reply read = http.get("admin/v1/tenants/" + id, admin);
+        assertEquals(200, read.status());
+        assertEquals(7, read.json().at("/retrieval/topK").asInt());
+        assertEquals("legal", read.json().at("/access/partitions/0").asText());
+
+        TenantAdminHttp.Reply inactive = http.send("POST", "admin/v1/tenants/" + id + "/state", admin, "{\"state\": \"INACTIVE\"}");
+        assertEquals(200, inactive.status(), inactive.body());
+        assertEquals("INACTIVE", inactive.json().get("state").asText());
+
+        // An update without a state keeps the current one; the revision moves on.
+        String renamed = tenantJson(id, "Renamed").replace("\"id\": \"" + id + "\", ", "");
+        TenantAdminHttp.Reply updated = http.send("PUT", "admin/v1/tenants/" + id, admin, renamed);
+        assertEquals(200, updated.status(), updated.body());
+        assertEquals("Renamed", updated.json().get("displayName").asText());
+        assertEquals("INACTIVE", updated.json().get("state").asText());
+        assertTrue(updated.json().get("revision").asLong() > revision);
+
+        TenantAdminHttp.Reply otherId = http.send("PUT", "admin/v1/tenants/" + id, admin, tenantJson("someone-else", "X"));
+        assertEquals(400, otherId.status(), otherId.body());
+        assertEquals("/id", otherId.json().at("/errors/0/pointer").asText());
+
+        TenantAdminHttp.Reply deletingByState = http.send("POST", "admin/v1/tenants/" + id + "/state", admin, "{\"state\": \"DELETING\"}");
+        assertEquals(400, deletingByState.status(), deletingByState.body());
+        TenantAdminHttp.Reply nonsense = http.send("POST", "admin/v1/tenants/" + id + "/state", admin, "{\"state\": \"ASLEEP\"}");
+        assertEquals(400, nonsense.status(), nonsense.body());
+        assertTrue(nonsense.json().get("detail").asText().contains("ACTIVE or INACTIVE"), nonsense.body());
+    }
+
+    @Test
+    void unknownTenantsAre404ProblemJson() {
+        for (TenantAdminHttp.Reply reply : List.of(
+                http.get("admin/v1/tenants/no-such-" + run, admin),
+                http.send("PUT", "admin/v1/tenants/no-such-" + run, admin, tenantJson("no-such-" + run, "X")),
+                http.send("POST", "admin/v1/tenants/no-such-" + run + "/state", admin, "{\"state\": \"INACTIVE\"}"),
+                http.send("DELETE", "admin/v1/tenants/no-such-" + run, admin, null),
+                http.send("POST", "admin/v1/tenants/no-such-" + run + ":purge", admin, null))) {
+            assertEquals(404, reply.status(), reply.body());
+            assertTrue(reply.isProblem(), reply.contentType());
+            assertTrue(reply.json().get("detail").asText().contains("no-such-" + run), reply.body());
+        }
+    }
+
+    @Test
+    void invalidDefinitionsAre400WithEveryFieldAndReason() {
+        String body = """
+                {"id": "bad-%s", "store": {"provider": "pgvector", "config": {"password": "hunter2"}}, "colour": "blue"}
+                """.formatted(run);
+        TenantAdminHttp.Reply reply = http.send("POST", "admin/v1/tenants", admin, body);
+        assertEquals(400, reply.status(), reply.body());
+        assertTrue(reply.isProblem());
+        Set<String> pointers = new HashSet<>();
+        reply.json().get("errors").forEach(e -> {
+            pointers.add(e.get("pointer").asText());
+            assertEquals("request", e.get("file").asText());
+            assertTrue(!e.get("reason").asText().isBlank());
+        });
+        assertEquals(Set.of("/embedder", "/colour", "/store/config/password"), pointers, reply.body());
+        assertEquals(404, http.get("admin/v1/tenants/bad-" + run, admin).status(), "nothing was created");
+
+        TenantAdminHttp.Reply malformed = http.send("POST", "admin/v1/tenants", admin, "{\"id\": ");
+        assertEquals(400, malformed.status(), malformed.body());
+        assertTrue(malformed.json().at("/errors/0/reason").asText().startsWith("not valid JSON"), malformed.body());
+    }
+
+    @Test
+    void deletionIsTwoStepMarkThenPurge() {
+        String id = "gone-" + run;
+        assertEquals(201, http.send("POST", "admin/v1/tenants", admin, tenantJson(id, "Doomed")).status());
+
+        TenantAdminHttp.Reply notYet = http.send("POST", "admin/v1/tenants/" + id + ":purge", admin, null);
+        assertEquals(409, notYet.status(), "an ACTIVE tenant cannot be purged: " + notYet.body());
+
+        TenantAdminHttp.Reply marked = http.send("DELETE", "admin/v1/tenants/" + id, admin, null);
+        assertEquals(202, marked.status(), marked.body());
+        assertEquals("DELETING", marked.json().get("state").asText());
+        assertEquals("DELETING", http.get("admin/v1/tenants/" + id, admin).json().get("state").asText(), "step one removes nothing");
+        assertEquals(409, http.send("PUT", "admin/v1/tenants/" + id, admin, tenantJson(id, "Revived")).status());
+        assertEquals(409, http.send("POST", "admin/v1/tenants/" + id + "/state", admin, "{\"state\": \"ACTIVE\"}").status());
+
+        TenantAdminHttp.Reply purged = http.send("POST", "admin/v1/tenants/" + id + ":purge", admin, null);
+        assertEquals(200, purged.status(), purged.body());
+        assertTrue(purged.json().get("purged").asBoolean());
+        assertEquals(404, http.get("admin/v1/tenants/" + id, admin).status());
+        assertEquals(404, http.send("POST", "admin/v1/tenants/" + id + ":purge", admin, null).status());
+    }
+
+    @Test
+    void theListPagesByIdUntilNextIsNull() {
+        List<String> mine = List.of("page-" + run + "-a", "page-" + run + "-b", "page-" + run + "-c");
+        for (String id : mine) {
+            assertEquals(201, http.send("POST", "admin/v1/tenants", admin, tenantJson(id, id)).status());
+        }
+        List<String> seen = new ArrayList<>();
+        String after = "";
+        int pages = 0;
+        while (after != null) {
+            TenantAdminHttp.Reply page = http.get("admin/v1/tenants?limit=2&after=" + after, admin);
+            assertEquals(200, page.status(), page.body());
+            page.json().get("tenants").forEach(t -> seen.add(t.get("id").asText()));
+            JsonNode next = page.json().get("next");
+            after = next.isNull() ? null : next.asText();
+            assertTrue(++pages < 10_000, "paging terminates");
+        }
+        assertTrue(seen.containsAll(mine), seen.toString());
+        assertEquals(seen.stream().sorted().toList(), seen, "ordered by id");
+        assertEquals(new HashSet<>(seen).size(), seen.size(), "no tenant on two pages");
+        assertEquals(400, http.get("admin/v1/tenants?limit=0", admin).status());
+        assertEquals(400, http.get("admin/v1/tenants?limit=201", admin).status());
+    }
+
+    @Test
+    void syncReportsTheFilesAndTenantsThatExistOnlyInTheDatabase() {
+        String apiOnly = "api-only-" + run;
+        assertEquals(201, http.send("POST", "admin/v1/tenants", admin, tenantJson(apiOnly, "Made by the API")).status());
+
+        TenantAdminHttp.Reply report = http.send("POST", "admin/v1/tenants:sync", admin, null);
+        assertEquals(200, report.status(), report.body());
+        JsonNode body = report.json();
+        Set<String> fromFiles = new HashSet<>();
+        for (String field : List.of("created", "updated", "unchanged")) {
+            body.get(field).forEach(id -> fromFiles.add(id.asText()));
+        }
+        assertTrue(fromFiles.containsAll(Set.of("demo", "acme")), body.toString());
+        assertEquals(0, body.get("invalid").size(), body.toString());
+        List<String> onlyInDatabase = new ArrayList<>();
+        body.get("onlyInDatabase").forEach(id -> onlyInDatabase.add(id.asText()));
+        assertTrue(onlyInDatabase.contains(apiOnly), body.toString());
+        assertEquals(200, http.get("admin/v1/tenants/" + apiOnly, admin).status(), "sync never deletes");
+
+        TenantAdminHttp.Reply again = http.send("POST", "admin/v1/tenants:sync", admin, null);
+        assertTrue(again.json().get("created").isEmpty() && again.json().get("updated").isEmpty(), "a second sync changes nothing: " + again.body());
+    }
+
+    @Test
+    void everyChangeIsAuditedWithTheCallersSubject() {
+        String id = "audited-" + run;
+        Instant before = Instant.now().minusSeconds(5);
+        assertEquals(201, http.send("POST", "admin/v1/tenants", admin, tenantJson(id, "Audited")).status());
+        assertEquals(200, http.send("POST", "admin/v1/tenants/" + id + "/state", admin, "{\"state\": \"INACTIVE\"}").status());
+        assertEquals(409, http.send("POST", "admin/v1/tenants", admin, tenantJson(id, "Twice")).status());
+
+        TenantAdminHttp.Reply trail = http.get("admin/v1/audit?tenant=" + id + "&since=" + before, admin);
+        assertEquals(200, trail.status(), trail.body());
+        List<String> entries = new ArrayList<>();
+        trail.json().get("events").forEach(e -> {
+            assertEquals("ops-" + run, e.get("actor").asText());
+            assertEquals(id, e.get("tenant").asText());
+            entries.add(e.get("action").asText() + ":" + e.get("outcome").asText());
+        });
+        assertEquals(List.of("tenant.create:failure", "tenant.state:success", "tenant.create:success"), entries, "newest first");
+
+        TenantAdminHttp.Reply creates = http.get("admin/v1/audit?tenant=" + id + "&action=tenant.state", admin);
+        assertEquals(1, creates.json().get("events").size(), creates.body());
+        assertEquals("INACTIVE", creates.json().at("/events/0/details/state").asText());
+        TenantAdminHttp.Reply future = http.get("admin/v1/audit?tenant=" + id + "&since=" + Instant.now().plusSeconds(3600), admin);
+        assertEquals(0, future.json().get("events").size());
+        assertEquals(400, http.get("admin/v1/audit?since=yesterday", admin).status());
+        assertEquals(400, http.get("admin/v1/audit?limit=5000", admin).status());
+    }
+
+    @Test
+    void onlyPlatformAdminsMayAdministerTenants() {
+        String tenantAdmin = tokens.token("alice", "acme", Roles.TENANT_ADMIN);
+        String reader = tokens.token("bob", "acme", Roles.READER, Roles.WRITER);
+        for (String token : List.of(tenantAdmin, reader)) {
+            assertEquals(403, http.get("admin/v1/tenants", token).status());
+            assertEquals(403, http.get("admin/v1/tenants/acme", token).status());
+            assertEquals(403, http.send("POST", "admin/v1/tenants", token, tenantJson("x-" + run, "X")).status());
+            assertEquals(403, http.send("PUT", "admin/v1/tenants/acme", token, tenantJson("acme", "Hijacked")).status());
+            assertEquals(403, http.send("POST", "admin/v1/tenants/acme/state", token, "{\"state\": \"INACTIVE\"}").status());
+            assertEquals(403, http.send("DELETE", "admin/v1/tenants/acme", token, null).status());
+            assertEquals(403, http.send("POST", "admin/v1/tenants/acme:purge", token, null).status());
+            assertEquals(403, http.send("POST", "admin/v1/tenants:sync", token, null).status());
+            assertEquals(403, http.get("admin/v1/audit", token).status());
+        }
+        assertEquals(401, http.get("admin/v1/tenants", null).status());
+        TenantAdminHttp.Reply denied = http.get("admin/v1/audit?action=admin.denied&limit=50", admin);
+        List<String> deniedCalls = new ArrayList<>();
+        denied.json().get("events").forEach(e -> {
+            if (e.get("actor").asText().equals("alice")) {
+                deniedCalls.add(e.get("target").asText() + ":" + e.get("outcome").asText());
+            }
+        });
+        assertTrue(deniedCalls.contains("DELETE /admin/v1/tenants/acme:denied"), deniedCalls.toString());
+        TenantAdminHttp.Reply acme = http.get("admin/v1/tenants/acme", admin);
+        assertEquals(200, acme.status());
+        assertEquals("ACTIVE", acme.json().get("state").asText(), "none of the refused calls changed acme");
+        assertNotNull(acme.json().get("displayName"));
+    }
+}

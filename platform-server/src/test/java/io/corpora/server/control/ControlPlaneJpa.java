@@ -1,0 +1,94 @@
+package io.corpora.server.control;
+
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.EntityTransaction;
+import jakarta.persistence.Persistence;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/**
+ * The control-plane persistence unit outside Liberty, on a migrated H2 file database or the test PostgreSQL schema,
+ * with each port call in its own resource-local transaction, as {@code @Transactional} gives each call in the server.
+ */
+final class ControlPlaneJpa implements AutoCloseable {
+
+    private final EntityManagerFactory factory;
+    private final EntityManager em;
+
+    private ControlPlaneJpa(EntityManagerFactory factory) {
+        this.factory = factory;
+        this.em = factory.createEntityManager();
+    }
+
+    static ControlPlaneJpa h2(Path directory) {
+        ControlPlaneMigrations.migrate(ControlPlaneDatabases.h2(directory), ControlPlaneJpa.class.getClassLoader());
+        return new ControlPlaneJpa(Persistence.createEntityManagerFactory(ControlPlane.PERSISTENCE_UNIT,
+                ControlPlaneDatabases.jpaProperties(ControlPlaneDatabases.h2Url(directory), "corpora", "")));
+    }
+
+    /** A freshly migrated {@link ControlPlaneDatabases#PG_SCHEMA}; the caller checks {@code CORPORA_TEST_PG_URL} first. */
+    static ControlPlaneJpa postgres() throws Exception {
+        ControlPlaneMigrations.migrate(ControlPlaneDatabases.freshPostgres(), ControlPlaneJpa.class.getClassLoader(), ControlPlaneDatabases.PG_SCHEMA);
+        String url = ControlPlaneDatabases.pgUrl();
+        url += (url.contains("?") ? "&" : "?") + "currentSchema=" + ControlPlaneDatabases.PG_SCHEMA;
+        return new ControlPlaneJpa(Persistence.createEntityManagerFactory(ControlPlane.PERSISTENCE_UNIT,
+                ControlPlaneDatabases.jpaProperties(url, "", "")));
+    }
+
+    static ControlPlaneJpa open(String database, Path directory) throws Exception {
+        return "h2".equals(database) ? h2(directory) : postgres();
+    }
+
+    EntityManager entityManager() {
+        return em;
+    }
+
+    /** {@code target} behind {@code port}, each call in its own transaction (rolled back when it throws). */
+    @SuppressWarnings("unchecked")
+    <T> T transactional(Class<T> port, T target) {
+        InvocationHandler handler = (proxy, method, args) -> {
+            EntityTransaction tx = em.getTransaction();
+            tx.begin();
+            try {
+                Object result = method.invoke(target, args);
+                tx.commit();
+                return result;
+            } catch (InvocationTargetException e) {
+                if (tx.isActive()) {
+                    tx.rollback();
+                }
+                em.clear();
+                throw e.getCause();
+            } finally {
+                em.clear();
+            }
+        };
+        return (T) Proxy.newProxyInstance(port.getClassLoader(), new Class<?>[] {port}, handler);
+    }
+
+    JpaTenantRepository tenants(Clock clock) {
+        return new JpaTenantRepository(em, clock);
+    }
+
+    JpaDocumentRegistry documents(Clock clock) {
+        return new JpaDocumentRegistry(em, clock);
+    }
+
+    JpaJobRepository jobs(Clock clock) {
+        return new JpaJobRepository(em, clock);
+    }
+
+    JpaAuditLog audit(Clock clock) {
+        return new JpaAuditLog(em, clock);
+    }
+
+    @Override
+    public void close() {
+        em.close();
+        factory.close();
+    }
+}

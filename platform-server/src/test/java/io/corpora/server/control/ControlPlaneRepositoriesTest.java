@@ -1,0 +1,304 @@
+package io.corpora.server.control;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.corpora.control.AccessPolicy;
+import io.corpora.control.AuditEvent;
+import io.corpora.control.AuditLog;
+import io.corpora.control.DocumentRecord;
+import io.corpora.control.DocumentRegistry;
+import io.corpora.control.DocumentStatus;
+import io.corpora.control.IngestJob;
+import io.corpora.control.JobRepository;
+import io.corpora.control.JobStatus;
+import io.corpora.control.PluginChoice;
+import io.corpora.control.Quotas;
+import io.corpora.control.RetrievalDefaults;
+import io.corpora.control.Tenant;
+import io.corpora.control.TenantDefinition;
+import io.corpora.control.TenantRepository;
+import io.corpora.control.TenantState;
+import io.corpora.spi.Namespace;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The JPA adapters of the four control-plane ports on both databases (EclipseLink, the provider Liberty runs, on the
+ * migrated schema): what each port promises, including the edges the data plane relies on.
+ */
+class ControlPlaneRepositoriesTest {
+
+    @TempDir
+    Path dataDir;
+
+    private ControlPlaneJpa jpa;
+    private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00.123456789Z"));
+    private final Clock clock = new Clock() {
+        @Override public ZoneOffset getZone() { return ZoneOffset.UTC; }
+        @Override public Clock withZone(java.time.ZoneId zone) { return this; }
+        @Override public Instant instant() { return now.get(); }
+    };
+
+    private TenantRepository tenants;
+    private DocumentRegistry documents;
+    private JobRepository jobs;
+    private AuditLog audit;
+
+    private void open(String database) throws Exception {
+        if ("postgresql".equals(database)) {
+            Assumptions.assumeTrue(ControlPlaneDatabases.pgUrl() != null, ControlPlaneDatabases.pgSkipReason());
+        }
+        jpa = ControlPlaneJpa.open(database, dataDir);
+        tenants = jpa.transactional(TenantRepository.class, jpa.tenants(clock));
+        documents = jpa.transactional(DocumentRegistry.class, jpa.documents(clock));
+        jobs = jpa.transactional(JobRepository.class, jpa.jobs(clock));
+        audit = jpa.transactional(AuditLog.class, jpa.audit(clock));
+    }
+
+    @AfterEach
+    void close() {
+        if (jpa != null) {
+            jpa.close();
+        }
+    }
+
+    private void tick() {
+        now.updateAndGet(t -> t.plus(Duration.ofSeconds(1)));
+    }
+
+    static TenantDefinition tenant(String id) {
+        return new TenantDefinition(id, "Tenant " + id, TenantState.ACTIVE, new PluginChoice("lucene", Map.of()),
+                new PluginChoice("onnx", Map.of("threads", "2")), null, RetrievalDefaults.STANDARD, Quotas.UNLIMITED, AccessPolicy.NONE);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void tenantsRoundTripEveryFieldAndPageById(String database) throws Exception {
+        open(database);
+        TenantDefinition acme = new TenantDefinition("acme", "ACME", TenantState.ACTIVE, new PluginChoice("pgvector", Map.of("password", "${config:acme.db}")),
+                new PluginChoice("onnx", Map.of()), new PluginChoice("http", Map.of("url", "https://r.example")),
+                new RetrievalDefaults("vector", 9, 0.25, null, true), new Quotas(10, 20, 30, 40, 50),
+                new AccessPolicy(new PluginChoice("audience", Map.of("templates", "public,user:{sub}")), List.of("legal", "hr")));
+        Tenant created = tenants.create(acme);
+        assertEquals(acme, created.definition());
+        assertEquals(Instant.parse("2026-01-01T00:00:00.123456Z"), created.created(), "stored at microsecond precision");
+        assertEquals(created, tenants.find("acme").orElseThrow(), "a re-read equals what create returned");
+        assertNull(created.activeEmbedder());
+
+        for (String id : List.of("b1", "b2", "b3", "b4")) {
+            tenants.create(tenant(id));
+        }
+        assertEquals(List.of("acme", "b1"), tenants.list(null, 2).stream().map(Tenant::id).toList());
+        assertEquals(List.of("b2", "b3"), tenants.list("b1", 2).stream().map(Tenant::id).toList());
+        assertEquals(List.of(), tenants.list("b4", 2));
+
+        IllegalStateException duplicate = assertThrows(IllegalStateException.class, () -> tenants.create(tenant("acme")));
+        assertTrue(duplicate.getMessage().contains("'acme' already exists"), duplicate.getMessage());
+        assertThrows(NoSuchElementException.class, () -> tenants.update(tenant("nobody")));
+        assertThrows(NoSuchElementException.class, () -> tenants.setState("nobody", TenantState.INACTIVE));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void tenantChangesBumpTheRevisionAndTheUpdateTime(String database) throws Exception {
+        open(database);
+        Tenant created = tenants.create(tenant("t1"));
+        tick();
+        Tenant inactive = tenants.setState("t1", TenantState.INACTIVE);
+        assertEquals(TenantState.INACTIVE, inactive.state());
+        assertTrue(inactive.revision() > created.revision());
+        assertTrue(inactive.updated().isAfter(created.updated()));
+        assertEquals(created.created(), inactive.created());
+
+        Tenant fingerprinted = tenants.setActiveEmbedder("t1", "onnx:bge-small-en-v1.5-q:384:abc");
+        assertEquals("onnx:bge-small-en-v1.5-q:384:abc", tenants.find("t1").orElseThrow().activeEmbedder());
+        TenantDefinition renamed = new TenantDefinition("t1", "Renamed", TenantState.INACTIVE, created.definition().store(),
+                created.definition().embedder(), null, null, null, null);
+        Tenant updated = tenants.update(renamed);
+        assertEquals("Renamed", updated.definition().displayName());
+        assertEquals("onnx:bge-small-en-v1.5-q:384:abc", updated.activeEmbedder(), "a definition update keeps the runtime fingerprint");
+        assertTrue(updated.revision() > fingerprinted.revision());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void aReplaceKeepsThePreviousVersionActiveUntilTheNewOneIsActivated(String database) throws Exception {
+        open(database);
+        tenants.create(tenant("acme"));
+        Namespace ns = Namespace.of("acme");
+
+        assertEquals(1, documents.beginVersion(ns, "doc-1", "a.md", "text/markdown", Map.of("lang", "en"), 120));
+        DocumentRecord ingesting = documents.find(ns, "doc-1").orElseThrow();
+        assertEquals(DocumentStatus.INGESTING, ingesting.status());
+        assertEquals(0, ingesting.activeVersion());
+        assertEquals(1, ingesting.pendingVersion());
+
+        DocumentRecord v1 = documents.activateVersion(ns, "doc-1", 1, "hash-1", 3, "first text");
+        assertEquals(DocumentStatus.ACTIVE, v1.status());
+        assertEquals(1, v1.activeVersion());
+        assertEquals(0, v1.pendingVersion());
+        assertEquals(Map.of("lang", "en"), v1.metadata());
+
+        assertEquals(2, documents.beginVersion(ns, "doc-1", "a.md", "text/markdown", Map.of("lang", "de"), 130));
+        DocumentRecord replacing = documents.find(ns, "doc-1").orElseThrow();
+        assertEquals(1, replacing.activeVersion(), "the old version still serves while the new one is written");
+        assertEquals(2, replacing.pendingVersion());
+        assertEquals("first text", replacing.text());
+
+        documents.failVersion(ns, "doc-1", 2, "embedder unavailable");
+        DocumentRecord failed = documents.find(ns, "doc-1").orElseThrow();
+        assertEquals(DocumentStatus.FAILED, failed.status());
+        assertEquals(1, failed.activeVersion());
+        assertEquals("embedder unavailable", failed.error());
+        assertEquals("hash-1", failed.contentHash());
+
+        assertEquals(3, documents.beginVersion(ns, "doc-1", "a.md", "text/markdown", Map.of(), 140), "versions are never reused");
+        IllegalStateException stale = assertThrows(IllegalStateException.class, () -> documents.activateVersion(ns, "doc-1", 2, "h", 1, "t"));
+        assertTrue(stale.getMessage().contains("pending: 3"), stale.getMessage());
+        documents.failVersion(ns, "doc-1", 2, "late failure of a superseded version");
+        assertEquals(DocumentStatus.INGESTING, documents.find(ns, "doc-1").orElseThrow().status(), "a stale failure changes nothing");
+        DocumentRecord v3 = documents.activateVersion(ns, "doc-1", 3, "hash-3", 4, "third text");
+        assertEquals(3, v3.activeVersion());
+        assertNull(v3.error());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void equalDocumentIdsInTwoTenantsAndPartitionsAreFourDocuments(String database) throws Exception {
+        open(database);
+        tenants.create(tenant("a"));
+        tenants.create(tenant("b"));
+        List<Namespace> namespaces = List.of(Namespace.of("a"), Namespace.of("a", "legal"), Namespace.of("b"), Namespace.of("b", "legal"));
+        for (Namespace ns : namespaces) {
+            int version = documents.beginVersion(ns, "same-id", ns.key(), "text/plain", Map.of(), 10);
+            documents.activateVersion(ns, "same-id", version, "h", 2, "text of " + ns.key());
+        }
+        for (Namespace ns : namespaces) {
+            assertEquals("text of " + ns.key(), documents.find(ns, "same-id").orElseThrow().text());
+            assertEquals(ns, documents.find(ns, "same-id").orElseThrow().namespace());
+        }
+        assertTrue(documents.delete(Namespace.of("a", "legal"), "same-id"));
+        assertFalse(documents.delete(Namespace.of("a", "legal"), "same-id"), "deleting a missing document reports false");
+        assertTrue(documents.find(Namespace.of("a"), "same-id").isPresent());
+        assertTrue(documents.find(Namespace.of("b", "legal"), "same-id").isPresent());
+        assertEquals(2, documents.deleteTenant("b"));
+        assertTrue(documents.find(Namespace.of("a"), "same-id").isPresent(), "purging b leaves a alone");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void documentsPageByIdAndCountByPartitionAndStatus(String database) throws Exception {
+        open(database);
+        tenants.create(tenant("acme"));
+        Namespace main = Namespace.of("acme");
+        for (String id : List.of("d3", "d1", "d2")) {
+            int v = documents.beginVersion(main, id, null, "text/plain", Map.of(), 100);
+            documents.activateVersion(main, id, v, "h", 5, "t");
+        }
+        documents.beginVersion(Namespace.of("acme", "legal"), "l1", null, "text/plain", Map.of(), 50);
+        assertEquals(List.of("d1", "d2"), documents.list(main, null, 2).stream().map(DocumentRecord::documentId).toList());
+        assertEquals(List.of("d3"), documents.list(main, "d2", 2).stream().map(DocumentRecord::documentId).toList());
+
+        DocumentRegistry.CorpusStats stats = documents.stats("acme");
+        assertEquals(3, stats.documents());
+        assertEquals(15, stats.chunks());
+        assertEquals(300, stats.bytes());
+        assertEquals(Map.of("_default", 3L, "legal", 1L), stats.documentsByPartition());
+        assertEquals(Map.of("ACTIVE", 3L, "INGESTING", 1L), stats.documentsByStatus());
+        assertEquals(new DocumentRegistry.CorpusStats(0, 0, 0, Map.of(), Map.of()), documents.stats("nobody"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void jobsCountOutcomesInOrderAndStayWithinTheirTenant(String database) throws Exception {
+        open(database);
+        tenants.create(tenant("acme"));
+        tenants.create(tenant("other"));
+        IngestJob job = jobs.create("acme", 3);
+        assertEquals(JobStatus.QUEUED, job.status());
+        assertEquals(List.of(job.id()), jobs.unfinished().stream().map(IngestJob::id).toList());
+        jobs.markRunning(job.id());
+        jobs.recordOutcome(job.id(), new IngestJob.Outcome("a", "stored", 1, 4, 201, null));
+        jobs.recordOutcome(job.id(), new IngestJob.Outcome("b", "skipped", 1, 0, 200, null));
+        jobs.recordOutcome(job.id(), new IngestJob.Outcome("c", "failed", 0, 0, 422, "malformed PDF"));
+        IngestJob running = jobs.find("acme", job.id()).orElseThrow();
+        assertEquals(JobStatus.RUNNING, running.status());
+        assertEquals(100, running.percent());
+        assertEquals(List.of("a", "b", "c"), running.outcomes().stream().map(IngestJob.Outcome::documentId).toList());
+        assertEquals("malformed PDF", running.outcomes().get(2).error());
+
+        IngestJob finished = jobs.finish(job.id());
+        assertEquals(JobStatus.PARTIALLY_FAILED, finished.status());
+        assertEquals(List.of(), jobs.unfinished());
+        assertTrue(jobs.find("other", job.id()).isEmpty(), "a job id of another tenant is not found");
+        assertThrows(IllegalArgumentException.class, () -> jobs.recordOutcome(job.id(), new IngestJob.Outcome("d", "lost", 0, 0, 500, null)));
+
+        tick();
+        IngestJob clean = jobs.create("acme", 1);
+        jobs.recordOutcome(clean.id(), new IngestJob.Outcome("x", "skipped", 2, 0, 200, null));
+        assertEquals(JobStatus.SUCCEEDED, jobs.finish(clean.id()).status());
+        tick();
+        IngestJob crashed = jobs.create("acme", 2);
+        assertEquals(JobStatus.FAILED, jobs.finish(crashed.id()).status(), "documents never reported count as failed");
+        assertEquals(List.of(crashed.id(), clean.id(), job.id()), jobs.list("acme", 10).stream().map(IngestJob::id).toList());
+        assertEquals(List.of(), jobs.list("other", 10));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void deletingATenantRequiresAPurgedCorpusAndTakesItsJobs(String database) throws Exception {
+        open(database);
+        tenants.create(tenant("acme"));
+        IngestJob job = jobs.create("acme", 1);
+        jobs.recordOutcome(job.id(), new IngestJob.Outcome("a", "stored", 1, 1, 201, null));
+        documents.beginVersion(Namespace.of("acme"), "a", null, null, Map.of(), 1);
+
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> tenants.delete("acme"));
+        assertTrue(refused.getMessage().contains("still has 1 documents"), refused.getMessage());
+        documents.deleteTenant("acme");
+        tenants.delete("acme");
+        assertTrue(tenants.find("acme").isEmpty());
+        assertTrue(jobs.find("acme", job.id()).isEmpty());
+        assertThrows(NoSuchElementException.class, () -> tenants.delete("acme"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void theAuditLogAnswersNewestFirstWithOptionalFilters(String database) throws Exception {
+        open(database);
+        Instant start = now.get();
+        audit.append(new AuditEvent(null, "ops", "acme", "tenant.create", "acme", "success", Map.of("displayName", "ACME")));
+        tick();
+        audit.append(new AuditEvent(null, "ops", "beta", "tenant.create", "beta", "success", Map.of()));
+        tick();
+        audit.append(new AuditEvent(null, "mallory", "acme", "tenant.update", "acme", "denied", Map.of("reason", "not platform-admin", "n", 3)));
+        audit.append(new AuditEvent(null, "ops", "acme", "tenant.state", "acme", "success", Map.of("state", "INACTIVE")));
+
+        List<AuditEvent> all = audit.query(null, null, null, 100);
+        assertEquals(List.of("tenant.state", "tenant.update", "tenant.create", "tenant.create"), all.stream().map(AuditEvent::action).toList(),
+                "newest first, equal times in insertion order reversed");
+        assertEquals(Map.of("reason", "not platform-admin", "n", 3), all.get(1).details());
+        assertEquals(start.truncatedTo(java.time.temporal.ChronoUnit.MICROS), all.get(3).at(), "the clock's time at microsecond precision");
+        assertEquals(List.of("tenant.state", "tenant.update", "tenant.create"),
+                audit.query("acme", null, null, 100).stream().map(AuditEvent::action).toList());
+        assertEquals(List.of("beta"), audit.query(null, "tenant.create", start.plusMillis(500), 100).stream().map(AuditEvent::tenant).toList());
+        assertEquals(1, audit.query(null, null, null, 1).size());
+        assertEquals(4, audit.query(null, null, null, 0).size() + 3, "a limit below 1 is clamped to 1");
+    }
+}

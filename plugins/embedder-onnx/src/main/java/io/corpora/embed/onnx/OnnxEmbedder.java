@@ -54,10 +54,13 @@ final class OnnxEmbedder implements Embedder {
         return workers.map(queries, query -> encoder.embedQuery(query, truncation));
     }
 
-    /** Text tokens the model reads per input, excluding [CLS] and [SEP] (510 for a 512-position BERT). */
+    /**
+     * The model's sequence limit including [CLS] and [SEP] (512), as the server's chunker expects: it subtracts the
+     * two special tokens before comparing with {@link #tokenCounter()}, which counts text tokens only.
+     */
     @Override
     public int maxInputTokens() {
-        return encoder.spec().maxContentTokens();
+        return encoder.spec().maxSequenceTokens();
     }
 
     @Override

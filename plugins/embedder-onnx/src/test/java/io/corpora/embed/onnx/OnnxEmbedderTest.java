@@ -132,7 +132,7 @@ class OnnxEmbedderTest {
 
     @Test
     void exposesTheTokenLimitAndTheModelsTokenCounter() {
-        assertEquals(510, embedder.maxInputTokens(), "512 positions minus [CLS] and [SEP]");
+        assertEquals(512, embedder.maxInputTokens(), "512 positions, [CLS] and [SEP] included");
         TokenCounter counter = embedder.tokenCounter().orElseThrow();
         assertEquals(4, counter.countTokens("Hello, World!"));
         assertEquals(3, counter.countTokens("p53 mutations"), "p ##53 mutations");

@@ -16,11 +16,16 @@ import io.corpora.spi.loader.LoadRequest;
 import io.corpora.spi.loader.LoadedDocument;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class PdfLoaderTest {
@@ -67,6 +72,25 @@ class PdfLoaderTest {
         assertEquals(Map.of("page", 4), doc.sections().get(1).metadata());
         assertEquals(4, doc.metadata().get("pages"));
         assertEquals("Test Author", doc.metadata().get("author"));
+    }
+
+    @Test
+    void oneLoaderServesConcurrentCallers() throws Exception {
+        ExecutorService callers = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<LoadedDocument>> results = new ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                byte[] pdf = TestPdfs.withPages("Doc " + i, "first of " + i, "second of " + i);
+                results.add(callers.submit(() -> load(defaults, pdf)));
+            }
+            for (int i = 0; i < results.size(); i++) {
+                LoadedDocument doc = results.get(i).get(60, TimeUnit.SECONDS);
+                assertEquals("Doc " + i, doc.title());
+                assertEquals(List.of("first of " + i, "second of " + i), doc.sections().stream().map(s -> s.text()).toList());
+            }
+        } finally {
+            callers.shutdownNow();
+        }
     }
 
     @Test

@@ -172,6 +172,8 @@ class JsonLoaderTest {
         LoadedDocument doc = load(nested, "{\"meta\": {\"page\": 1, \"items\": [0]}, \"result\": {\"count\": 2, "
                 + "\"items\": [{\"a\": 1}, {\"a\": 2}]}, \"after\": [{\"b\": 3}]}");
         assertEquals(List.of("a: 1", "a: 2"), doc.sections().stream().map(Section::text).toList());
+        assertEquals(Reason.MALFORMED, failure(nested, "{\"result\": {\"items\": [{\"a\": 1}]}, \"after\": }").reason(),
+                "the rest of the document is still parsed");
         DocumentLoadException e = failure(nested, "{\"result\": {}}");
         assertEquals("'products.json' has no value at /result/items (option 'recordsPath')", e.getMessage());
         InvalidConfigException bad = assertThrows(InvalidConfigException.class, () -> Loaders.create("json", Map.of("recordsPath", "data")));

@@ -17,11 +17,15 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -108,6 +112,25 @@ class HttpRerankerTest {
         double[] scores = cohere(Map.of("batchSize", "2")).score(QUERY, texts);
         assertArrayEquals(new double[] {0.5, 0.0, 1.0, 0.5, 0.0}, scores);
         assertEquals(List.of(2, 2, 1), service.requests.stream().map(r -> r.body().path("documents").size()).toList());
+    }
+
+    @Test
+    void oneInstanceServesConcurrentCallers() throws Exception {
+        Reranker reranker = cohere(Map.of());
+        ExecutorService callers = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<double[]>> results = new ArrayList<>();
+            for (int i = 0; i < 32; i++) {
+                List<String> texts = List.of("cat " + i, "dog " + i, "cat dog " + i, "none " + i);
+                results.add(callers.submit(() -> reranker.score(QUERY, texts)));
+            }
+            for (Future<double[]> result : results) {
+                assertArrayEquals(new double[] {0.5, 0.5, 1.0, 0.0}, result.get(30, TimeUnit.SECONDS));
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+        assertEquals(32, service.requests.size());
     }
 
     @Test

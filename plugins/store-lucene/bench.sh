@@ -8,12 +8,15 @@ ARGS=("${@:-}")
 [[ -z "${ARGS[0]}" ]] && ARGS=(20000 384 200)
 CP_FILE=target/bench.classpath
 mvn -o -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$CP_FILE" >/dev/null
-CP="target/test-classes:target/classes:$(cat "$CP_FILE")"
+# A private copy of the compiled classes, so a rebuild during the run cannot change or remove them.
+SNAP=target/bench-classes
+rm -rf "$SNAP" && mkdir -p "$SNAP" && cp -r target/classes "$SNAP/main" && cp -r target/test-classes "$SNAP/test"
+CP="$SNAP/test:$SNAP/main:$(cat "$CP_FILE")"
 MAIN=io.corpora.store.lucene.bench.HnswBenchmark
 JDK17=/usr/lib/jvm/java-17-openjdk-amd64/bin/java
 JDK25=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
 OUT=target/bench-results
-mkdir -p "$OUT"
+rm -rf "$OUT" && mkdir -p "$OUT"
 
 run() { # label java [jvm args...]
   local label=$1 java=$2; shift 2
@@ -22,8 +25,8 @@ run() { # label java [jvm args...]
   grep -h -i -E "vector (incubator|api)|vectorization" "$OUT/$label.err" | head -2 | sed 's/^/   lucene: /' >&2 || true
 }
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
-# Two interleaved repetitions; the table keeps each metric's best (min time, max recall) to damp other load.
-for rep in 1 2; do
+# REPS interleaved repetitions (default 1); the table keeps each metric's best (min time, max recall) to damp other load.
+for rep in $(seq 1 "${REPS:-1}"); do
   run jdk17-r$rep "$JDK17"
   if [[ -x "$JDK25" ]]; then
     run jdk25-r$rep "$JDK25"

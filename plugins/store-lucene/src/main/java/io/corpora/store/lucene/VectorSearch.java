@@ -12,6 +12,12 @@ import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.Bits;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.FieldExistsQuery;
@@ -23,7 +29,9 @@ import org.apache.lucene.search.ScoreDoc;
 
 /**
  * The vector leg. The metadata filter is the kNN pre-filter; when few chunks pass it (at most
- * {@code exactSearchThreshold}) every one of them is scored exactly, so a selective filter keeps full recall.
+ * {@code exactSearchThreshold}) every one of them is scored, without the graph, so a selective filter keeps full
+ * recall (Lucene's filtered HNSW also falls back to exact scoring when the filter is smaller than its candidate
+ * list or when graph exploration visits more nodes than pass the filter).
  * Otherwise HNSW explores {@code max(topK x numCandidatesFactor, minCandidates)} candidates. Every candidate is
  * then rescored from its stored float vector with {@link VectorSimilarity#score} (exact contract scores even
  * with a quantised graph), floored by minScore, ordered and cut to topK.
@@ -61,23 +69,54 @@ final class VectorSearch {
         if (passing == 0) {
             return new Outcome(List.of(), Strategy.NONE, 0);
         }
-        KnnFloatVectorQuery knn;
+        int candidates = settings.numCandidates(request.topK());
+        ScoreDoc[] found;
         Strategy strategy;
         if (passing <= settings.exactSearchThreshold()) {
-            // Lucene scores every filtered document exactly when k >= the filter's cost in each segment.
-            knn = new KnnFloatVectorQuery(field, query, passing, withVector);
+            found = exactSearch(searcher, field, query, withVector, candidates);
             strategy = Strategy.EXACT;
         } else {
-            int candidates = Math.min(settings.numCandidates(request.topK()), passing);
-            knn = new KnnFloatVectorQuery(field, query, candidates, filter instanceof MatchAllDocsQuery ? null : withVector);
+            KnnFloatVectorQuery knn = new KnnFloatVectorQuery(field, query, Math.min(candidates, passing),
+                    filter instanceof MatchAllDocsQuery ? null : withVector);
+            found = bestCandidates(searcher.search(knn, knn.getK()).scoreDocs, candidates);
             strategy = Strategy.HNSW;
         }
-        ScoreDoc[] found = searcher.search(knn, knn.getK()).scoreDocs;
-        found = bestCandidates(found, settings.numCandidates(request.topK()));
         List<Candidate> rescored = rescore(searcher, field, query, found);
         List<ScoredChunk> hits = Candidate.toResults(searcher, Candidate.withIds(searcher, rescored), request.minScore(),
                 request.topK(), request.includeEmbeddings());
         return new Outcome(hits, strategy, passing);
+    }
+
+    /**
+     * Scores every document passing the filter with Lucene's (SIMD-capable) similarity and keeps the best
+     * {@code limit} of them, plus any tied with the last.
+     */
+    private ScoreDoc[] exactSearch(IndexSearcher searcher, String field, float[] query, Query filter, int limit) throws IOException {
+        VectorSimilarityFunction similarity = ChunkDocuments.luceneSimilarity(settings.metric());
+        Weight weight = searcher.createWeight(searcher.rewrite(filter), ScoreMode.COMPLETE_NO_SCORES, 1f);
+        List<ScoreDoc> scored = new ArrayList<>();
+        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            Scorer scorer = weight.scorer(leaf);
+            FloatVectorValues values = leaf.reader().getFloatVectorValues(field);
+            if (scorer == null || values == null) {
+                continue;
+            }
+            Bits live = leaf.reader().getLiveDocs();
+            DocIdSetIterator docs = scorer.iterator();
+            for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
+                if (live != null && !live.get(doc)) {
+                    continue;
+                }
+                if (values.docID() < doc) {
+                    values.advance(doc);
+                }
+                if (values.docID() == doc) {
+                    scored.add(new ScoreDoc(leaf.docBase + doc, similarity.compare(query, values.vectorValue())));
+                }
+            }
+        }
+        scored.sort((a, b) -> Float.compare(b.score, a.score));
+        return bestCandidates(scored.toArray(ScoreDoc[]::new), limit);
     }
 
     /**

@@ -27,13 +27,16 @@ final class MaxSimReranker implements Reranker {
     private final SentenceSplitter splitter;
     private final EmbeddingCache cache;
     private final double passageWeight;
+    private final boolean fuseWithInputOrder;
 
-    MaxSimReranker(BiEncoder encoder, InferenceWorkers workers, SentenceSplitter splitter, EmbeddingCache cache, double passageWeight) {
+    MaxSimReranker(BiEncoder encoder, InferenceWorkers workers, SentenceSplitter splitter, EmbeddingCache cache, double passageWeight,
+                   boolean fuseWithInputOrder) {
         this.encoder = encoder;
         this.workers = workers;
         this.splitter = splitter;
         this.cache = cache;
         this.passageWeight = passageWeight;
+        this.fuseWithInputOrder = fuseWithInputOrder;
     }
 
     @Override
@@ -64,7 +67,7 @@ final class MaxSimReranker implements Reranker {
             double passage = passageWeight > 0 && !texts.get(i).isBlank() ? VectorMath.dotProduct(q, vectors.get(texts.get(i))) : 0;
             scores[i] = (1 - passageWeight) * best + passageWeight * passage;
         }
-        return scores;
+        return fuseWithInputOrder ? InputOrderFusion.fuse(scores) : scores;
     }
 
     private Map<String, float[]> vectorsOf(Set<String> texts) {

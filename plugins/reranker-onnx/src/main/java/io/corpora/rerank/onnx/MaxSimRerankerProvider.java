@@ -17,6 +17,7 @@ import java.util.List;
 public final class MaxSimRerankerProvider implements RerankerProvider {
 
     static final double DEFAULT_PASSAGE_WEIGHT = 0.5;
+    static final boolean DEFAULT_FUSE_WITH_INPUT_ORDER = false;
 
     @Override
     public String name() {
@@ -33,6 +34,10 @@ public final class MaxSimRerankerProvider implements RerankerProvider {
         return List.of(
                 ConfigOption.builder("passageWeight", ConfigType.DOUBLE).defaultValue(DEFAULT_PASSAGE_WEIGHT)
                         .description("Weight of the whole-passage cosine against the best sentence's, 0..1")
+                        .build(),
+                ConfigOption.builder("fuseWithInputOrder", ConfigType.BOOLEAN).defaultValue(DEFAULT_FUSE_WITH_INPUT_ORDER)
+                        .description("Return RRF(k=60) of the candidates' arrival order (the first-stage ranking) and the"
+                                + " MaxSim order, instead of the raw MaxSim score")
                         .build(),
                 ConfigOption.builder("minSentenceChars", ConfigType.INT).defaultValue(25)
                         .description("Fragments shorter than this join their neighbour sentence")
@@ -77,6 +82,6 @@ public final class MaxSimRerankerProvider implements RerankerProvider {
         BundledModel model = BundledModel.BGE_SMALL_EN_V15_Q;
         BiEncoder encoder = BiEncoder.load(model.spec(), model.modelBytes(), model.tokenizerBytes(), intraOp, context.logger());
         return new MaxSimReranker(encoder, new InferenceWorkers(workers, "reranker-maxsim"), new SentenceSplitter(minSentenceChars),
-                new EmbeddingCache(cacheEntries), passageWeight);
+                new EmbeddingCache(cacheEntries), passageWeight, config.getBoolean("fuseWithInputOrder"));
     }
 }

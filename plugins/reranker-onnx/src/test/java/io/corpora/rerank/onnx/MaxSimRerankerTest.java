@@ -90,6 +90,15 @@ class MaxSimRerankerTest {
     }
 
     @Test
+    void fusionWithTheInputOrderIsRrfOfArrivalAndScoreOrder() {
+        List<String> texts = List.of(UNRELATED, TOPICAL_NOISE, BURIED_ANSWER);
+        try (Reranker fused = create(Map.of("passageWeight", "0", "fuseWithInputOrder", "true", "workers", "1"))) {
+            double[] raw = sentencesOnly.score("At what temperature does water boil?", texts);
+            assertArrayEquals(InputOrderFusion.fuse(raw), fused.score("At what temperature does water boil?", texts), 1e-12);
+        }
+    }
+
+    @Test
     void refusesAWeightOutsideZeroToOne() {
         InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> create(Map.of("passageWeight", "1.5")));
         assertTrue(e.getMessage().contains("passageWeight"), e.getMessage());

@@ -37,6 +37,9 @@ public class TenantLifecycle {
     @Inject
     Event<TenantChanged> changes;
 
+    @Inject
+    Instance<TenantUpdateGuard> guards;
+
     /** A change the tenant's current state does not allow (409). */
     public static class IllegalTenantTransition extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -65,6 +68,9 @@ public class TenantLifecycle {
             TenantDefinition next = keepState ? definition.withState(current.state()) : definition;
             if (next.state() == TenantState.DELETING) {
                 throw new IllegalArgumentException("state DELETING is set by DELETE /admin/v1/tenants/" + definition.id() + ", not by an update");
+            }
+            for (TenantUpdateGuard guard : guards) {
+                guard.check(current, next);
             }
             Tenant updated = tenants.update(next);
             changes.fire(new TenantChanged(updated.id(), updated.state(), "updated"));

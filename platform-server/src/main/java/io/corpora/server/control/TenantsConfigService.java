@@ -9,6 +9,7 @@ import io.corpora.tenancy.config.TenantFiles;
 import io.corpora.tenancy.config.TenantSync;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -43,6 +44,9 @@ public class TenantsConfigService {
     @Inject
     Event<TenantChanged> changes;
 
+    @Inject
+    Instance<TenantUpdateGuard> guards;
+
     private final TenantDefinitionValidator validator = TenantDefinitionValidator.packaged();
 
     public TenantDefinitionValidator validator() {
@@ -57,7 +61,7 @@ public class TenantsConfigService {
 
     public TenantSync.Report sync(String actor) {
         Path directory = directory();
-        TenantSync.Report report = new TenantSync(tenants).apply(new TenantFiles(validator).read(directory));
+        TenantSync.Report report = new TenantSync(tenants, (current, next) -> guards.forEach(g -> g.check(current, next))).apply(new TenantFiles(validator).read(directory));
         report.created().forEach(id -> tenantChanged(actor, id, "tenant.create", "created"));
         report.updated().forEach(id -> tenantChanged(actor, id, "tenant.update", "updated"));
         Map<String, Object> details = new LinkedHashMap<>();

@@ -19,9 +19,21 @@ public final class TenantSync {
     private static final int PAGE = 200;
 
     private final TenantRepository tenants;
+    private final UpdateCheck updateCheck;
+
+    /** Vets a change to an existing tenant; throws {@link IllegalStateException} naming the reason to refuse it. */
+    @FunctionalInterface
+    public interface UpdateCheck {
+        void check(Tenant current, TenantDefinition next);
+    }
 
     public TenantSync(TenantRepository tenants) {
+        this(tenants, (current, next) -> { });
+    }
+
+    public TenantSync(TenantRepository tenants, UpdateCheck updateCheck) {
         this.tenants = tenants;
+        this.updateCheck = updateCheck;
     }
 
     /** What a sync did. */
@@ -61,11 +73,12 @@ public final class TenantSync {
                 if (desired.equals(current.definition())) {
                     unchanged.add(declared.id());
                 } else {
+                    updateCheck.check(current, desired);
                     tenants.update(desired);
                     updated.add(declared.id());
                 }
             } catch (RuntimeException e) {
-                // e.g. a concurrent create of the same id: report it against the file and carry on with the others.
+                // A refused change, or e.g. a concurrent create of the same id: report it against the file, go on with the others.
                 invalid.add(new TenantFileProblem(file.file(), "", "not applied: " + e.getMessage()));
             }
         }

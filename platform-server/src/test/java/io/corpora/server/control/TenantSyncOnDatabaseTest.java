@@ -100,6 +100,24 @@ class TenantSyncOnDatabaseTest {
     }
 
     @Test
+    void aChangeTheUpdateCheckRefusesIsReportedAndNotApplied() throws Exception {
+        write("alpha.yaml", "id: alpha\nstore: {provider: lucene}\nembedder: {provider: onnx}\n");
+        sync();
+        write("alpha.yaml", "id: alpha\ndisplayName: Alpha\nstore: {provider: lucene}\nembedder: {provider: other-model}\n");
+        TenantSync.UpdateCheck sameEmbedder = (current, next) -> {
+            if (!current.definition().embedder().equals(next.embedder())) {
+                throw new IllegalStateException("tenant '" + current.id() + "' has a non-empty corpus; a new embedder needs a re-embed migration");
+            }
+        };
+        TenantSync.Report report = new TenantSync(tenants, sameEmbedder).apply(files.read(config));
+        assertEquals(List.of(), report.updated());
+        assertEquals("alpha.yaml", report.invalid().get(0).file());
+        assertTrue(report.invalid().get(0).reason().contains("re-embed migration"), report.invalid().toString());
+        assertEquals("onnx", tenants.find("alpha").orElseThrow().definition().embedder().provider(), "nothing was stored");
+        assertEquals("alpha", tenants.find("alpha").orElseThrow().definition().displayName());
+    }
+
+    @Test
     void aTenantBeingDeletedIsNotResurrectedBySync() throws Exception {
         write("alpha.yaml", "id: alpha\nstore: {provider: lucene}\nembedder: {provider: onnx}\n");
         sync();

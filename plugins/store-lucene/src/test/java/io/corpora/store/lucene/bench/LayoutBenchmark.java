@@ -13,6 +13,8 @@ import io.corpora.spi.store.SearchRequest;
 import io.corpora.spi.store.VectorStore;
 import io.corpora.spi.testkit.TestVectors;
 import io.corpora.store.lucene.LuceneVectorStoreProvider;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
@@ -59,6 +61,12 @@ public final class LayoutBenchmark {
         for (int q = 0; q < QUERIES; q++) {
             queries.add(around(centroids[random.nextInt(centroids.length)], random));
         }
+        // An untimed pass first, so JIT warm-up does not favour whichever layout is measured later.
+        PrintStream out = System.out;
+        System.setOut(new PrintStream(OutputStream.nullOutputStream()));
+        measure("warm-up", false, tenants, queries, "5000");
+        measure("warm-up", true, tenants, queries, "0");
+        System.setOut(out);
         for (String threshold : List.of("5000", "0")) {
             System.out.println("== exactSearchThreshold=" + threshold);
             measure("per-namespace", true, tenants, queries, threshold);

@@ -1,0 +1,122 @@
+// Tenants (platform-admin): a paginated list, create from a tenant document, edit a definition, change state.
+import {request, problemView} from '../api.js';
+import {h, show, field, table} from '../dom.js';
+import * as session from '../session.js';
+
+const PAGE = 20;
+// Fields the server adds to a tenant (GET) that are not part of a tenant document (PUT body).
+const RUNTIME_FIELDS = ['activeEmbedder', 'created', 'updated', 'revision', 'state'];
+
+function template(id) {
+  return JSON.stringify({
+    id, displayName: id ? `Tenant ${id}` : '',
+    store: {provider: 'lucene'},
+    embedder: {provider: 'onnx'},
+    retrieval: {mode: 'hybrid', topK: 5, maxChars: 6000},
+  }, null, 2);
+}
+
+export default async function render(root, ctx) {
+  const list = h('div', {id: 'tenant-list', 'aria-live': 'polite'});
+  const editor = h('div', {id: 'tenant-editor'});
+  const pages = [null]; // the 'after' cursor of every page seen, for Previous
+  let page = 0;
+
+  async function load() {
+    show(list, h('p', {}, 'Loading tenants…'));
+    try {
+      const body = await request('GET', '/admin/v1/tenants', {query: {limit: PAGE, after: pages[page]}});
+      if (!ctx.isCurrent()) return;
+      if (body.next && pages.length === page + 1) pages.push(body.next);
+      const rows = body.tenants.map(t => h('tr', {'data-tenant': t.id},
+        h('td', {}, h('code', {}, t.id)),
+        h('td', {}, t.displayName || ''),
+        h('td', {class: 'state'}, t.state || ''),
+        h('td', {}, `${t.store?.provider || ''} / ${t.embedder?.provider || ''}`),
+        h('td', {}, t.updated || ''),
+        h('td', {}, h('button', {type: 'button', class: 'secondary', onclick: () => edit(t.id),
+          'aria-label': `Edit tenant ${t.id}`}, 'Edit'))));
+      show(list,
+        table(`Tenants, page ${page + 1}`, ['Id', 'Name', 'State', 'Store / embedder', 'Updated', ''], rows),
+        h('div', {class: 'row'},
+          h('button', {type: 'button', class: 'secondary', disabled: page === 0, onclick: () => { page--; load(); }}, 'Previous page'),
+          h('button', {type: 'button', class: 'secondary', disabled: !body.next, onclick: () => { page++; load(); }}, 'Next page')));
+    } catch (e) {
+      show(list, problemView(e));
+    }
+  }
+
+  async function edit(id) {
+    show(editor, h('p', {}, `Loading ${id}…`));
+    try {
+      const tenant = await request('GET', `/admin/v1/tenants/${encodeURIComponent(id)}`);
+      const documentOnly = Object.fromEntries(Object.entries(tenant).filter(([k]) => !RUNTIME_FIELDS.includes(k)));
+      const text = h('textarea', {id: 'edit-tenant-json', rows: 16, spellcheck: 'false'});
+      text.value = JSON.stringify(documentOnly, null, 2);
+      const result = h('div', {id: 'edit-tenant-result', 'aria-live': 'polite'});
+      const state = h('select', {id: 'tenant-state'}, ['ACTIVE', 'INACTIVE'].map(s => h('option', {value: s, selected: tenant.state === s}, s)));
+      show(editor,
+        h('h2', {}, `Tenant ${id}`),
+        h('p', {}, `State ${tenant.state} · revision ${tenant.revision} · active embedder `, h('code', {}, tenant.activeEmbedder || '(none yet)')),
+        h('form', {class: 'stack', onsubmit: async event => {
+          event.preventDefault();
+          try {
+            await request('POST', `/admin/v1/tenants/${encodeURIComponent(id)}/state`, {json: {state: state.value}});
+            show(result, h('p', {class: 'success'}, `State of ${id} set to ${state.value}.`));
+            load();
+          } catch (e) { show(result, problemView(e)); }
+        }}, h('div', {class: 'row'}, field('State', state), h('button', {type: 'submit'}, 'Set state'))),
+        h('form', {class: 'stack', onsubmit: async event => {
+          event.preventDefault();
+          try {
+            const saved = await request('PUT', `/admin/v1/tenants/${encodeURIComponent(id)}`, {json: text.value});
+            show(result, h('p', {class: 'success'}, `Saved ${id} (revision ${saved.revision}).`));
+            load();
+          } catch (e) { show(result, problemView(e)); }
+        }}, field('Definition (JSON tenant document)', text, 'Validated by the server against tenants-config/tenant.schema.json; problems are listed with their JSON pointer.'),
+          h('div', {class: 'row'}, h('button', {type: 'submit'}, 'Save definition'))),
+        result);
+    } catch (e) {
+      show(editor, problemView(e));
+    }
+  }
+
+  const newId = h('input', {id: 'new-tenant-id', name: 'id', required: true, pattern: '[a-z0-9][a-z0-9_\\-]{0,62}', autocomplete: 'off'});
+  const newDocument = h('textarea', {id: 'new-tenant-json', rows: 12, spellcheck: 'false'});
+  const suggested = session.tenant() || '';
+  newId.value = suggested;
+  newDocument.value = template(suggested);
+  newId.addEventListener('input', () => {
+    try {
+      const doc = JSON.parse(newDocument.value);
+      doc.id = newId.value;
+      if (!doc.displayName || doc.displayName.startsWith('Tenant ')) doc.displayName = `Tenant ${newId.value}`;
+      newDocument.value = JSON.stringify(doc, null, 2);
+    } catch { /* the user is editing invalid JSON by hand: leave it alone, the server will say what is wrong */ }
+  });
+  const createResult = h('div', {id: 'create-tenant-result', 'aria-live': 'polite'});
+  const createForm = h('form', {class: 'stack', onsubmit: async event => {
+    event.preventDefault();
+    try {
+      const created = await request('POST', '/admin/v1/tenants', {json: newDocument.value});
+      show(createResult, h('p', {class: 'success', id: 'tenant-created'}, `Created tenant ${created.id} (${created.state}).`));
+      pages.length = 1; page = 0;
+      await load();
+    } catch (e) {
+      show(createResult, problemView(e));
+    }
+  }},
+  field('Tenant id', newId, 'Lower-case letters, digits, _ and -. Data-plane views need a token whose tenant claim is this id.'),
+  field('Tenant document (JSON)', newDocument),
+  h('div', {class: 'row'}, h('button', {type: 'submit', id: 'create-tenant'}, 'Create tenant')));
+
+  show(root,
+    h('h1', {}, 'Tenants'),
+    session.hasRole('platform-admin') ? null : h('p', {class: 'problem', role: 'note'}, 'This view needs the platform-admin role; the server will refuse your token.'),
+    list,
+    editor,
+    h('h2', {}, 'Create a tenant'),
+    createForm,
+    createResult);
+  await load();
+}

@@ -1,0 +1,230 @@
+package io.corpora.server.console;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.corpora.server.Roles;
+import io.corpora.server.ServerClient;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The admin console in a real headless chromium against the real WAR on a managed Open Liberty: an operator signs in
+ * with a development token, creates a tenant (seeing the server's validation message first), uploads a file, watches
+ * its ingest job finish, finds it in the search playground with its citation, and sees the audit trail. Every step
+ * leaves a PNG in {@code target/console-screenshots/}.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class ConsoleBrowserIT {
+
+    static final Path SCREENSHOTS = Path.of("target", "console-screenshots");
+    private static final Duration UI = Duration.ofSeconds(30);
+    /** The first ingest of a run loads the ONNX embedder; give the job time on a loaded CI machine. */
+    private static final Duration INGEST = Duration.ofMinutes(4);
+    private static final Set<String> FINISHED = Set.of("SUCCEEDED", "FAILED", "PARTIALLY_FAILED");
+
+    private final ServerClient client = ServerClient.fromBuild();
+    private final String base = "http://localhost:" + System.getProperty("corpora.http.port", "9080") + "/";
+    private HeadlessChromium browser;
+    private ChromeDriver driver;
+
+    @Deployment(testable = false)
+    static WebArchive corpora() {
+        File war = new File(System.getProperty("corpora.war", "target/corpora.war"));
+        return ShrinkWrap.create(ZipImporter.class, "corpora.war").importFrom(war).as(WebArchive.class);
+    }
+
+    @BeforeEach
+    void startBrowser() throws IOException {
+        Files.createDirectories(SCREENSHOTS);
+        browser = HeadlessChromium.start();
+        driver = browser.driver();
+    }
+
+    @AfterEach
+    void stopBrowser() {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    @Test
+    void operatorOnboardsATenantUploadsADocumentAndFindsItInThePlayground() throws IOException {
+        String tenant = "console-" + UUID.randomUUID().toString().substring(0, 8);
+        String token = client.token("console-operator", tenant,
+                List.of(Roles.PLATFORM_ADMIN, Roles.TENANT_ADMIN, Roles.WRITER, Roles.READER), Map.of());
+
+        // Sign in: the decoded claims name the subject, tenant and roles.
+        driver.get(base + "console/");
+        WebElement tokenField = waitFor(By.id("token"));
+        assertEquals("Sign in · Corpora console", driver.getTitle());
+        tokenField.sendKeys(token);
+        driver.findElement(By.id("sign-in-button")).click();
+        waitForText(By.cssSelector("#claims dd[data-claim='tenant']"), tenant);
+        assertEquals("console-operator", driver.findElement(By.cssSelector("#claims dd[data-claim='subject']")).getText());
+        assertTrue(driver.findElement(By.cssSelector("#claims dd[data-claim='roles']")).getText().contains(Roles.PLATFORM_ADMIN));
+        assertTrue(driver.findElement(By.id("identity")).getText().contains("tenant " + tenant));
+        screenshot("01-signed-in");
+
+        // Tenants: an invalid document shows the server's schema message with its JSON pointer; the valid one creates the tenant.
+        driver.findElement(By.linkText("Tenants")).click();
+        WebElement id = waitFor(By.id("new-tenant-id"));
+        assertEquals(tenant, id.getAttribute("value"), "the create form starts from the token's tenant");
+        WebElement document = driver.findElement(By.id("new-tenant-json"));
+        String valid = document.getAttribute("value");
+        replaceText(document, "{\"id\": \"" + tenant + "\", \"store\": {\"provider\": \"lucene\"}, \"embedder\": {\"provider\": \"onnx\"},"
+                + " \"retrieval\": {\"topK\": 1000}}");
+        driver.findElement(By.id("create-tenant")).click();
+        WebElement problem = waitFor(By.cssSelector("#create-tenant-result .problem"));
+        assertTrue(problem.getText().contains("/retrieval/topK"), problem.getText());
+        screenshot("02-tenant-validation-message");
+        replaceText(document, valid);
+        driver.findElement(By.id("create-tenant")).click();
+        waitForText(By.id("tenant-created"), "Created tenant " + tenant);
+        waitFor(By.cssSelector("#tenant-list tr[data-tenant='" + tenant + "']"));
+        assertEquals("ACTIVE", driver.findElement(By.cssSelector("#tenant-list tr[data-tenant='" + tenant + "'] td.state")).getText());
+        screenshot("03-tenant-created");
+
+        // Documents: upload a file and watch its job through the aria-live progress panel until it finishes.
+        Path file = uploadFile();
+        driver.findElement(By.linkText("Documents")).click();
+        WebElement files = waitFor(By.id("upload-files"));
+        files.sendKeys(file.toAbsolutePath().toString());
+        driver.findElement(By.id("upload-button")).click();
+        // The panel is re-rendered on every poll, so the wait reads the status afresh each time.
+        String status = new WebDriverWait(driver, INGEST).withMessage(() -> "the ingest job did not finish within " + INGEST + "; page shows: " + pageText())
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> {
+                    List<WebElement> panels = d.findElements(By.cssSelector("#job-progress #job"));
+                    String shown = panels.isEmpty() ? null : panels.get(0).getAttribute("data-status");
+                    return shown != null && FINISHED.contains(shown) ? shown : null;
+                });
+        assertEquals("SUCCEEDED", status, driver.findElement(By.id("job-progress")).getText());
+        assertEquals("100", driver.findElement(By.cssSelector("#job progress")).getAttribute("value"));
+        String documentId = file.getFileName().toString();
+        waitFor(By.cssSelector("#document-list tr[data-document='" + documentId + "']"));
+        screenshot("04-document-ingested");
+
+        // Playground: the passage comes back with its citation, score, diagnostics and the context block.
+        driver.findElement(By.linkText("Search playground")).click();
+        waitFor(By.id("query")).sendKeys("What water temperature do axolotls need?");
+        driver.findElement(By.id("search-button")).click();
+        WebElement first = waitFor(By.cssSelector("#passages li"));
+        String citation = first.findElement(By.className("citation")).getText();
+        assertTrue(citation.startsWith("[1] ") && citation.contains(documentId), citation);
+        assertTrue(first.getText().contains("16 and 18 degrees"), first.getText());
+        assertFalse(first.findElement(By.className("score")).getText().isBlank());
+        assertTrue(Integer.parseInt(driver.findElement(By.cssSelector("#diagnostics dd[data-diagnostic='returned']")).getText()) >= 1);
+        assertEquals("0", driver.findElement(By.cssSelector("#diagnostics dd[data-diagnostic='rejected']")).getText());
+        String context = driver.findElement(By.id("context")).getText();
+        assertTrue(context.contains("<retrieved_context") && context.contains("16 and 18 degrees"), context);
+        screenshot("05-playground");
+
+        // Audit: the tenant's creation (and the refused attempt) are on record with the token's subject.
+        driver.findElement(By.linkText("Audit log")).click();
+        waitFor(By.id("audit-tenant")).sendKeys(tenant);
+        driver.findElement(By.cssSelector("#view form button[type='submit']")).click();
+        waitForText(By.id("audit-results"), "tenant.create");
+        assertTrue(driver.findElement(By.id("audit-results")).getText().contains("console-operator"));
+        screenshot("06-audit-log");
+
+        // Plugins: the bundles loaded from the plugins directory with their declared options.
+        driver.findElement(By.linkText("Plugins")).click();
+        waitForText(By.id("view"), "store: lucene");
+        screenshot("07-plugins");
+    }
+
+    @Test
+    void withoutATokenTheConsoleAsksForOneAndApiErrorsShowTheirProblem() throws IOException {
+        driver.get(base + "console/#/tenants");
+        waitForText(By.id("view"), "Sign in with a token first");
+        driver.get(base + "console/#/sign-in");
+        waitFor(By.id("token")).sendKeys("not-a-token");
+        driver.findElement(By.id("sign-in-button")).click();
+        waitForText(By.id("sign-in-status"), "a JWT has three dot-separated parts");
+
+        // A reader token is refused by the admin API; the console shows the problem's title and detail.
+        driver.findElement(By.id("token")).clear();
+        driver.findElement(By.id("token")).sendKeys(client.token("alice", "acme", Roles.READER));
+        driver.findElement(By.id("sign-in-button")).click();
+        waitForText(By.cssSelector("#claims dd[data-claim='roles']"), Roles.READER);
+        driver.findElement(By.linkText("Plugins")).click();
+        WebElement problem = waitFor(By.cssSelector("#view .problem[role='alert']"));
+        assertTrue(problem.getText().contains("403"), problem.getText());
+        screenshot("08-forbidden-problem");
+    }
+
+    private Path uploadFile() throws IOException {
+        Path dir = Files.createDirectories(Path.of("target", "console-upload"));
+        Path file = dir.resolve("axolotl-care-" + UUID.randomUUID().toString().substring(0, 6) + ".md");
+        Files.writeString(file, """
+                # Axolotl care
+
+                Axolotls are salamanders that keep their larval gills for life.
+
+                ## Water
+
+                Keep the water between 16 and 18 degrees Celsius; above 24 degrees axolotls become stressed and ill.
+                Use a filter with a gentle flow and change a fifth of the water every week.
+                """, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    private WebElement waitFor(By locator) {
+        return new WebDriverWait(driver, UI).withMessage(() -> "waiting for " + locator + " on " + driver.getCurrentUrl()
+                + "; page shows: " + pageText()).until(ExpectedConditions.visibilityOfElementLocated(locator));
+    }
+
+    private void waitForText(By locator, String text) {
+        new WebDriverWait(driver, UI).withMessage(() -> "waiting for '" + text + "' in " + locator + "; page shows: " + pageText())
+                .until(ExpectedConditions.textToBePresentInElementLocated(locator, text));
+    }
+
+    /** Replaces a text area's content in one step (sending a long JSON document key by key is slow and adds nothing). */
+    private void replaceText(WebElement element, String text) {
+        ((JavascriptExecutor) driver).executeScript("arguments[0].value = arguments[1];", element, text);
+    }
+
+    private String pageText() {
+        try {
+            String text = driver.findElement(By.tagName("main")).getText();
+            return text.length() > 1500 ? text.substring(0, 1500) + "…" : text;
+        } catch (RuntimeException e) {
+            return "(unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    private void screenshot(String name) throws IOException {
+        byte[] png = ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES);
+        Files.write(SCREENSHOTS.resolve(name + ".png"), png);
+    }
+}

@@ -1,0 +1,188 @@
+package io.corpora.server.openapi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.corpora.server.ServerClient;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.PathItem;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.security.SecurityRequirement;
+import io.swagger.v3.oas.models.security.SecurityScheme;
+import io.swagger.v3.parser.OpenAPIV3Parser;
+import io.swagger.v3.parser.core.models.ParseOptions;
+import io.swagger.v3.parser.core.models.SwaggerParseResult;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The OpenAPI document the running server generates ({@code GET /openapi}) is valid for a maintained parser
+ * (swagger-parser, OpenAPI 3.x), lists every data-plane and admin route, puts each behind the JWT bearer scheme and
+ * documents errors as problem+json; Swagger UI is served next to it.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class OpenApiDocumentIT {
+
+    /** Every route of the data plane and the admin API, as "METHOD path" in the document's path syntax. */
+    static final List<String> ROUTES = List.of(
+            "POST /api/v1/tenants/{tenant}/retrieve",
+            "POST /api/v1/tenants/{tenant}/documents",
+            "GET /api/v1/tenants/{tenant}/documents",
+            "GET /api/v1/tenants/{tenant}/documents/{id}",
+            "DELETE /api/v1/tenants/{tenant}/documents/{id}",
+            "GET /api/v1/tenants/{tenant}/documents/{id}/chunks",
+            "GET /api/v1/tenants/{tenant}/jobs",
+            "GET /api/v1/tenants/{tenant}/jobs/{id}",
+            "GET /api/v1/tenants/{tenant}/index:verify",
+            "POST /api/v1/tenants/{tenant}/index:rebuild",
+            "GET /admin/v1/tenants",
+            "POST /admin/v1/tenants",
+            "GET /admin/v1/tenants/{id}",
+            "PUT /admin/v1/tenants/{id}",
+            "DELETE /admin/v1/tenants/{id}",
+            "POST /admin/v1/tenants/{id}/state",
+            "POST /admin/v1/tenants/{id}:purge",
+            "POST /admin/v1/tenants:sync",
+            "GET /admin/v1/audit",
+            "GET /admin/v1/plugins");
+
+    private final ServerClient client = ServerClient.fromBuild();
+    private String document;
+    private OpenAPI openApi;
+
+    @Deployment(testable = false)
+    static WebArchive corpora() {
+        File war = new File(System.getProperty("corpora.war", "target/corpora.war"));
+        return ShrinkWrap.create(ZipImporter.class, "corpora.war").importFrom(war).as(WebArchive.class);
+    }
+
+    @BeforeEach
+    void fetchAndParse() {
+        ServerClient.Response response = client.get("openapi", null);
+        assertEquals(200, response.status(), response.body());
+        document = response.body();
+        saveForReview(document);
+        ParseOptions options = new ParseOptions();
+        options.setResolve(true);
+        SwaggerParseResult result = new OpenAPIV3Parser().readContents(document, null, options);
+        assertEquals(List.of(), result.getMessages() == null ? List.of() : result.getMessages(),
+                "swagger-parser reports problems in GET /openapi");
+        openApi = result.getOpenAPI();
+        assertNotNull(openApi, "swagger-parser produced no model from GET /openapi");
+    }
+
+    @Test
+    void theDocumentIsValidOpenApi3WithTheBearerScheme() {
+        assertTrue(openApi.getOpenapi().startsWith("3."), openApi.getOpenapi());
+        assertEquals("Corpora", openApi.getInfo().getTitle());
+        SecurityScheme jwt = openApi.getComponents().getSecuritySchemes().get("jwt");
+        assertNotNull(jwt, "components.securitySchemes.jwt is missing");
+        assertEquals(SecurityScheme.Type.HTTP, jwt.getType());
+        assertEquals("bearer", jwt.getScheme());
+        assertEquals("JWT", jwt.getBearerFormat());
+    }
+
+    @Test
+    void everyDataPlaneAndAdminRouteIsDocumented() {
+        List<String> missing = new ArrayList<>();
+        for (String route : ROUTES) {
+            if (operation(route) == null) {
+                missing.add(route);
+            }
+        }
+        assertEquals(List.of(), missing, "routes missing from GET /openapi; documented: " + documentedRoutes());
+    }
+
+    @Test
+    void everyRouteRequiresTheJwtBearerScheme() {
+        List<String> open = new ArrayList<>();
+        for (String route : documentedRoutes()) {
+            if (!route.contains(" /api/") && !route.contains(" /admin/")) {
+                continue;
+            }
+            Operation operation = operation(route);
+            List<SecurityRequirement> security = operation.getSecurity() != null ? operation.getSecurity() : openApi.getSecurity();
+            if (security == null || security.stream().noneMatch(requirement -> requirement.containsKey("jwt"))) {
+                open.add(route);
+            }
+        }
+        assertEquals(List.of(), open, "routes without the jwt security requirement");
+    }
+
+    @Test
+    void everyRouteDocumentsASuccessAndItsErrorsAsProblemJson() {
+        List<String> problems = new ArrayList<>();
+        for (String route : documentedRoutes()) {
+            if (!route.contains(" /api/") && !route.contains(" /admin/")) {
+                continue;
+            }
+            Operation operation = operation(route);
+            assertFalse(operation.getSummary() == null || operation.getSummary().isBlank(), route + " has no summary");
+            if (operation.getResponses() == null || operation.getResponses().isEmpty()) {
+                problems.add(route + ": no responses");
+                continue;
+            }
+            if (operation.getResponses().keySet().stream().noneMatch(code -> code.startsWith("2") || code.equals("default"))) {
+                problems.add(route + ": no success response");
+            }
+            for (Map.Entry<String, ApiResponse> response : operation.getResponses().entrySet()) {
+                String code = response.getKey();
+                if ((code.startsWith("4") || code.startsWith("5")) && (response.getValue().getContent() == null
+                        || !response.getValue().getContent().containsKey("application/problem+json"))) {
+                    problems.add(route + ": " + code + " is not documented as application/problem+json");
+                }
+            }
+        }
+        assertEquals(List.of(), problems);
+    }
+
+    @Test
+    void swaggerUiIsServedNextToTheDocument() {
+        ServerClient.Response ui = client.get("openapi/ui/", null);
+        assertEquals(200, ui.status(), ui.body());
+        assertTrue(ui.contentType().startsWith("text/html"), ui.contentType());
+    }
+
+    /** Keeps the generated document as a build artifact ({@code target/openapi/openapi.yaml}) for review. */
+    private static void saveForReview(String document) {
+        try {
+            Path dir = Files.createDirectories(Path.of("target", "openapi"));
+            Files.writeString(dir.resolve("openapi.yaml"), document, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot save the OpenAPI document under target/openapi", e);
+        }
+    }
+
+    private Operation operation(String route) {
+        String[] parts = route.split(" ", 2);
+        PathItem item = openApi.getPaths() == null ? null : openApi.getPaths().get(parts[1]);
+        return item == null ? null : item.readOperationsMap().get(PathItem.HttpMethod.valueOf(parts[0]));
+    }
+
+    private TreeSet<String> documentedRoutes() {
+        TreeSet<String> routes = new TreeSet<>();
+        openApi.getPaths().forEach((path, item) -> item.readOperationsMap().keySet().forEach(method -> routes.add(method + " " + path)));
+        return routes;
+    }
+}

@@ -221,8 +221,12 @@ public final class IngestionService {
         }
     }
 
-    private static String requireMatchingEmbedder(Tenant tenant, TenantRuntime runtime) {
+    private String requireMatchingEmbedder(Tenant tenant, TenantRuntime runtime) {
         String embedderId = runtime.embedderId();
+        if (tenant.activeEmbedder() != null && !tenant.activeEmbedder().equals(embedderId) && registry.stats(tenant.id()).chunks() == 0) {
+            tenants.setActiveEmbedder(tenant.id(), embedderId); // an empty corpus may change embedders freely
+            return embedderId;
+        }
         if (tenant.activeEmbedder() != null && !tenant.activeEmbedder().equals(embedderId)) {
             throw new IngestException(409, "embedder-mismatch", "tenant '" + tenant.id() + "' holds chunks embedded by "
                     + tenant.activeEmbedder() + " but its configured embedder is " + embedderId

@@ -1,0 +1,35 @@
+package io.corpora.server.dataplane;
+
+import io.corpora.control.Tenant;
+import io.corpora.control.TenantDefinition;
+import io.corpora.server.control.TenantUpdateGuard;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+/**
+ * Refuses a tenant change that would change the embedder fingerprint of a non-empty corpus: its vectors could no
+ * longer be compared with new queries. Such a change needs a re-embed migration, never an in-place switch.
+ */
+@ApplicationScoped
+public class EmbedderChangeGuard implements TenantUpdateGuard {
+
+    @Inject
+    DataPlane dataPlane;
+
+    @Override
+    public void check(Tenant current, TenantDefinition next) {
+        if (current.activeEmbedder() == null || current.definition().embedder().equals(next.embedder())) {
+            return;
+        }
+        String nextFingerprint = dataPlane.runtimes().runtime(next).embedderId();
+        if (nextFingerprint.equals(current.activeEmbedder())) {
+            return; // e.g. only a worker count changed: same model, same vectors
+        }
+        long chunks = dataPlane.registry().stats(current.id()).chunks();
+        if (chunks > 0) {
+            throw new IllegalStateException("tenant '" + current.id() + "' holds " + chunks + " chunks embedded by "
+                    + current.activeEmbedder() + "; the new embedder configuration has fingerprint " + nextFingerprint
+                    + ", and vectors of different embedders are never mixed. Re-embed the corpus with a migration instead.");
+        }
+    }
+}

@@ -645,14 +645,25 @@ public abstract class VectorStoreContract {
     void embeddingsAreReturnedOnlyWhenAskedAndSupported() throws Exception {
         Namespace ns = tenant("emb");
         float[] v = new TestVectors(74, dimension()).next();
-        store().upsert(ns, List.of(embedded(chunk("d", 0, "t", Map.of()), v)));
+        store().upsert(ns, List.of(embedded(chunk("d", 0, "token", Map.of()), v)));
         SearchRequest plain = SearchRequest.vector(v, 1, MetadataFilter.all(), null, null);
         assertNull(store().search(ns, plain).get(0).embedding(), "no embedding unless asked");
         float[] returned = store().search(ns, plain.withEmbeddings()).get(0).embedding();
-        if (store().capabilities().contains(StoreCapability.RETURNS_EMBEDDINGS)) {
+        boolean returnsEmbeddings = store().capabilities().contains(StoreCapability.RETURNS_EMBEDDINGS);
+        if (returnsEmbeddings) {
             assertTrue(Arrays.equals(v, returned), "the stored vector, exactly: " + Arrays.toString(returned));
         } else {
             assertNull(returned);
+        }
+        if (store().capabilities().contains(StoreCapability.KEYWORD_SEARCH)) {
+            SearchRequest keyword = SearchRequest.keyword("token", 1, MetadataFilter.all(), null, null);
+            assertNull(store().search(ns, keyword).get(0).embedding(), "no embedding unless asked");
+            float[] fromKeyword = store().search(ns, keyword.withEmbeddings()).get(0).embedding();
+            if (returnsEmbeddings) {
+                assertTrue(Arrays.equals(v, fromKeyword), "keyword hits carry their stored vector too: " + Arrays.toString(fromKeyword));
+            } else {
+                assertNull(fromKeyword);
+            }
         }
     }
 

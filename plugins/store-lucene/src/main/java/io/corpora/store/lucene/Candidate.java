@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.SortedDocValues;
@@ -32,6 +34,28 @@ record Candidate(int docId, double score, String chunkId, float[] vector) {
                 throw new IllegalStateException("chunk document " + c.docId + " has no id");
             }
             out.add(new Candidate(c.docId, c.score, ids.lookupOrd(ids.ordValue()).utf8ToString(), c.vector));
+        }
+        return out;
+    }
+
+    /** Attaches each candidate's stored vector (of whichever width it has), for hits found without one. */
+    static List<Candidate> withStoredVectors(IndexSearcher searcher, List<Candidate> candidates) throws IOException {
+        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        List<Candidate> out = new ArrayList<>(candidates.size());
+        for (Candidate c : candidates) {
+            LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(c.docId, leaves));
+            int target = c.docId - leaf.docBase;
+            float[] vector = null;
+            for (FieldInfo field : leaf.reader().getFieldInfos()) {
+                if (field.name.startsWith(ChunkDocuments.VECTOR_PREFIX) && field.getVectorDimension() > 0) {
+                    FloatVectorValues values = leaf.reader().getFloatVectorValues(field.name);
+                    if (values != null && values.advance(target) == target) {
+                        vector = values.vectorValue().clone();
+                        break;
+                    }
+                }
+            }
+            out.add(new Candidate(c.docId, c.score, c.chunkId, vector));
         }
         return out;
     }

@@ -51,7 +51,10 @@ final class KeywordSearch {
                     continue;
                 }
             }
-            return Candidate.toResults(searcher, candidates, request.minScore(), topK, false);
+            if (request.includeEmbeddings()) {
+                candidates = Candidate.withStoredVectors(searcher, candidates);
+            }
+            return Candidate.toResults(searcher, candidates, request.minScore(), topK, request.includeEmbeddings());
         }
     }
 }

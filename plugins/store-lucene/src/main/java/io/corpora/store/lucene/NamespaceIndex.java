@@ -165,7 +165,7 @@ final class NamespaceIndex implements Closeable {
     @Override
     public void close() throws IOException {
         writeLock.lock();
-        try (Directory ignored = directory) {
+        try {
             searchers.close();
             if (failed) {
                 writer.rollback();
@@ -173,7 +173,11 @@ final class NamespaceIndex implements Closeable {
                 writer.close();
             }
         } finally {
-            writeLock.unlock();
+            try {
+                directory.close();
+            } finally {
+                writeLock.unlock();
+            }
         }
     }
 }

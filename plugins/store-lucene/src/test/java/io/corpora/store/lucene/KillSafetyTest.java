@@ -12,7 +12,6 @@ import io.corpora.spi.store.SearchRequest;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,9 +92,7 @@ class KillSafetyTest {
             return last;
         } finally {
             child.destroyForcibly();
-            try (PrintStream ignored = new PrintStream(child.getOutputStream())) {
-                // closing stdin makes any survivor halt itself
-            }
+            child.getOutputStream().close(); // closing stdin makes any survivor halt itself
         }
     }
 

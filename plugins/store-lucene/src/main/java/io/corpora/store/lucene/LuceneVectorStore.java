@@ -54,6 +54,7 @@ import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TermRangeQuery;
 import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.LockObtainFailedException;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -375,6 +376,9 @@ public final class LuceneVectorStore implements VectorStore {
         try {
             Files.createDirectories(path);
             return NamespaceIndex.open(namespace, path, settings, analyzer, codec, similarity);
+        } catch (LockObtainFailedException e) {
+            throw new IllegalStateException("the index of namespace '" + namespace + "' at " + path + " is held by another store "
+                    + "instance or process; one directory can be opened by one store at a time", e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the index of namespace '" + namespace + "' at " + path, e);
         }

@@ -199,6 +199,15 @@ class LuceneVectorStoreTest {
     }
 
     @Test
+    void twoStoresOnOneDirectoryCannotOpenTheSameNamespace() {
+        try (LuceneVectorStore first = StoreFixtures.open(data, Map.of()); LuceneVectorStore second = StoreFixtures.open(data, Map.of())) {
+            first.upsert(NS, List.of(chunk("a", "t", new TestVectors(12, 8).next())));
+            IllegalStateException error = assertThrows(IllegalStateException.class, () -> second.count(NS, MetadataFilter.all()));
+            assertTrue(error.getMessage().contains("is held by another store instance or process"), error.getMessage());
+        }
+    }
+
+    @Test
     void listRefusesAnUnboundedPage() {
         try (LuceneVectorStore store = StoreFixtures.open(data, Map.of())) {
             assertThrows(IllegalArgumentException.class, () -> store.list(NS, null, 0));

@@ -12,8 +12,10 @@ import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.function.Supplier;
 
 /**
  * The tenant lifecycle behind the admin API: create, update, state changes and the two-step delete (mark DELETING,
@@ -139,13 +141,13 @@ public class TenantLifecycle {
         }
     }
 
-    private <T> T audited(String actor, String tenantId, String action, Map<String, Object> details, java.util.function.Supplier<T> change) {
+    private <T> T audited(String actor, String tenantId, String action, Map<String, Object> details, Supplier<T> change) {
         try {
             T result = change.get();
             audit.append(new AuditEvent(Instant.now(), actor, tenantId, action, tenantId, "success", details));
             return result;
         } catch (RuntimeException e) {
-            Map<String, Object> failure = new java.util.LinkedHashMap<>(details);
+            Map<String, Object> failure = new LinkedHashMap<>(details);
             failure.put("error", String.valueOf(e.getMessage()));
             audit.append(new AuditEvent(Instant.now(), actor, tenantId, action, tenantId, "failure", failure));
             throw e;

@@ -61,7 +61,8 @@ public class TenantsConfigService {
 
     public TenantSync.Report sync(String actor) {
         Path directory = directory();
-        TenantSync.Report report = new TenantSync(tenants, (current, next) -> guards.forEach(g -> g.check(current, next))).apply(new TenantFiles(validator).read(directory));
+        TenantSync.UpdateCheck guarded = (current, next) -> guards.forEach(guard -> guard.check(current, next));
+        TenantSync.Report report = new TenantSync(tenants, guarded).apply(new TenantFiles(validator).read(directory));
         report.created().forEach(id -> tenantChanged(actor, id, "tenant.create", "created"));
         report.updated().forEach(id -> tenantChanged(actor, id, "tenant.update", "updated"));
         Map<String, Object> details = new LinkedHashMap<>();

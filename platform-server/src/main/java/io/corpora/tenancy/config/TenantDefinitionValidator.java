@@ -14,7 +14,9 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Validates a tenant document against {@code tenant.schema.json} and the rules a schema cannot say: secrets are
@@ -28,7 +30,7 @@ public final class TenantDefinitionValidator {
 
     private static final String[] PLUGIN_FIELDS = {"/store", "/embedder", "/reranker", "/access/filterHook"};
 
-    private static final java.util.regex.Pattern LOCATION_PREFIX = java.util.regex.Pattern.compile("^(?:/[^ ]*|\\$[^ ]*)?: ");
+    private static final Pattern LOCATION_PREFIX = Pattern.compile("^(?:/[^ ]*|\\$[^ ]*)?: ");
 
     private final JsonSchema schema;
 
@@ -135,6 +137,6 @@ public final class TenantDefinitionValidator {
     }
 
     private static String describe(JsonNode node) {
-        return node == null || node.isMissingNode() ? "an empty document" : node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+        return node == null || node.isMissingNode() ? "an empty document" : node.getNodeType().name().toLowerCase(Locale.ROOT);
     }
 }

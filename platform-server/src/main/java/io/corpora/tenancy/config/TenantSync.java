@@ -5,6 +5,7 @@ import io.corpora.control.TenantDefinition;
 import io.corpora.control.TenantRepository;
 import io.corpora.control.TenantState;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -54,7 +55,7 @@ public final class TenantSync {
         List<String> unchanged = new ArrayList<>();
         List<TenantFileProblem> invalid = new ArrayList<>(files.problems());
         for (TenantFiles.LoadedTenant file : files.tenants().values().stream()
-                .sorted(java.util.Comparator.comparing(t -> t.definition().id())).toList()) {
+                .sorted(Comparator.comparing(t -> t.definition().id())).toList()) {
             TenantDefinition declared = file.definition();
             try {
                 Optional<Tenant> existing = tenants.find(declared.id());

@@ -159,6 +159,11 @@ class TenantAdminIT {
         assertTrue(purged.json().get("purged").asBoolean());
         assertEquals(404, http.get("admin/v1/tenants/" + id, admin).status());
         assertEquals(404, http.send("POST", "admin/v1/tenants/" + id + ":purge", admin, null).status());
+
+        List<String> trail = new ArrayList<>();
+        http.get("admin/v1/audit?tenant=" + id, admin).json().get("events").forEach(e -> trail.add(e.get("action").asText() + ":" + e.get("outcome").asText()));
+        assertTrue(trail.containsAll(List.of("tenant.purge:success", "tenant.delete:success", "tenant.purge:failure", "tenant.create:success")),
+                "the audit trail outlives the purged tenant: " + trail);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.corpora.server.control;
 
+import io.corpora.control.JobRepository;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.EntityTransaction;
@@ -18,6 +19,7 @@ final class ControlPlaneJpa implements AutoCloseable {
 
     private final EntityManagerFactory factory;
     private final EntityManager em;
+    private final java.util.List<EntityManager> extra = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private ControlPlaneJpa(EntityManagerFactory factory) {
         this.factory = factory;
@@ -48,8 +50,19 @@ final class ControlPlaneJpa implements AutoCloseable {
     }
 
     /** {@code target} behind {@code port}, each call in its own transaction (rolled back when it throws). */
-    @SuppressWarnings("unchecked")
     <T> T transactional(Class<T> port, T target) {
+        return transactional(port, target, em);
+    }
+
+    /** A job repository on its own entity manager (its own connection), e.g. one per concurrent worker. */
+    JobRepository jobsOnOwnConnection(Clock clock) {
+        EntityManager own = factory.createEntityManager();
+        extra.add(own);
+        return transactional(JobRepository.class, new JpaJobRepository(own, clock), own);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T transactional(Class<T> port, T target, EntityManager em) {
         InvocationHandler handler = (proxy, method, args) -> {
             EntityTransaction tx = em.getTransaction();
             tx.begin();
@@ -88,6 +101,7 @@ final class ControlPlaneJpa implements AutoCloseable {
 
     @Override
     public void close() {
+        extra.forEach(EntityManager::close);
         em.close();
         factory.close();
     }

@@ -31,6 +31,10 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -258,6 +262,43 @@ class ControlPlaneRepositoriesTest {
         assertEquals(JobStatus.FAILED, jobs.finish(crashed.id()).status(), "documents never reported count as failed");
         assertEquals(List.of(crashed.id(), clean.id(), job.id()), jobs.list("acme", 10).stream().map(IngestJob::id).toList());
         assertEquals(List.of(), jobs.list("other", 10));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void concurrentWorkersRecordingOutcomesKeepTheCountersExact(String database) throws Exception {
+        open(database);
+        tenants.create(tenant("acme"));
+        int workers = 4;
+        int perWorker = 15;
+        IngestJob job = jobs.create("acme", workers * perWorker);
+        ExecutorService pool = Executors.newFixedThreadPool(workers);
+        try {
+            List<Future<?>> done = new java.util.ArrayList<>();
+            for (int w = 0; w < workers; w++) {
+                JobRepository worker = jpa.jobsOnOwnConnection(clock);
+                int id = w;
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < perWorker; i++) {
+                        String result = i % 3 == 0 ? "failed" : i % 3 == 1 ? "stored" : "skipped";
+                        worker.recordOutcome(job.id(), new IngestJob.Outcome("w" + id + "-" + i, result, 1, 1, 200, null));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        IngestJob counted = jobs.find("acme", job.id()).orElseThrow();
+        assertEquals(workers * perWorker / 3, counted.failed());
+        assertEquals(workers * perWorker / 3, counted.succeeded());
+        assertEquals(workers * perWorker / 3, counted.skipped());
+        assertEquals(workers * perWorker, counted.outcomes().size(), "no outcome lost or overwritten");
+        assertEquals(workers * perWorker, counted.outcomes().stream().map(IngestJob.Outcome::documentId).distinct().count());
+        assertEquals(100, counted.percent());
     }
 
     @ParameterizedTest

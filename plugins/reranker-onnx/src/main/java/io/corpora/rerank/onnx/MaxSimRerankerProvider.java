@@ -17,7 +17,9 @@ import java.util.List;
 public final class MaxSimRerankerProvider implements RerankerProvider {
 
     static final double DEFAULT_PASSAGE_WEIGHT = 0.5;
-    static final boolean DEFAULT_FUSE_WITH_INPUT_ORDER = false;
+    // Measured on SciFact train (809 queries, hybrid top-20): hybrid 0.7468 nDCG@10, maxsim w=0.5 alone 0.7554,
+    // RRF(hybrid order, maxsim w=0.5) 0.7625 — see README.
+    static final boolean DEFAULT_FUSE_WITH_INPUT_ORDER = true;
 
     @Override
     public String name() {

@@ -36,8 +36,8 @@ class MaxSimRerankerTest {
 
     @BeforeAll
     static void load() {
-        sentencesOnly = create(Map.of("passageWeight", "0"));
-        blended = create(Map.of());
+        sentencesOnly = create(Map.of("passageWeight", "0", "fuseWithInputOrder", "false"));
+        blended = create(Map.of("fuseWithInputOrder", "false"));
     }
 
     @AfterAll
@@ -65,7 +65,7 @@ class MaxSimRerankerTest {
     void blendingMixesTheWholePassageCosine() {
         String query = "At what temperature does water boil?";
         double sentence = sentencesOnly.score(query, List.of(BURIED_ANSWER))[0];
-        try (Reranker passageOnly = create(Map.of("passageWeight", "1", "workers", "1"))) {
+        try (Reranker passageOnly = create(Map.of("passageWeight", "1", "fuseWithInputOrder", "false", "workers", "1"))) {
             double passage = passageOnly.score(query, List.of(BURIED_ANSWER))[0];
             double mixed = blended.score(query, List.of(BURIED_ANSWER))[0];
             assertEquals(0.5 * sentence + 0.5 * passage, mixed, 1e-9);
@@ -95,6 +95,15 @@ class MaxSimRerankerTest {
         try (Reranker fused = create(Map.of("passageWeight", "0", "fuseWithInputOrder", "true", "workers", "1"))) {
             double[] raw = sentencesOnly.score("At what temperature does water boil?", texts);
             assertArrayEquals(InputOrderFusion.fuse(raw), fused.score("At what temperature does water boil?", texts), 1e-12);
+        }
+    }
+
+    @Test
+    void theDefaultIsTheHalfBlendFusedWithTheInputOrder() {
+        List<String> texts = List.of(UNRELATED, TOPICAL_NOISE, BURIED_ANSWER);
+        try (Reranker defaults = create(Map.of("workers", "1"))) {
+            double[] expected = InputOrderFusion.fuse(blended.score("boiling water temperature", texts));
+            assertArrayEquals(expected, defaults.score("boiling water temperature", texts), 1e-12);
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -23,6 +24,7 @@ import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -34,6 +36,7 @@ import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -63,9 +66,19 @@ class ConsoleBrowserIT {
         return ShrinkWrap.create(ZipImporter.class, "corpora.war").importFrom(war).as(WebArchive.class);
     }
 
-    @BeforeEach
-    void startBrowser() throws IOException {
+    /** The artifacts show this run only: screenshots of an earlier run in the same target/ are removed first. */
+    @BeforeAll
+    static void emptyScreenshotDirectory() throws IOException {
         Files.createDirectories(SCREENSHOTS);
+        try (Stream<Path> old = Files.list(SCREENSHOTS)) {
+            for (Path png : old.filter(p -> p.getFileName().toString().endsWith(".png")).toList()) {
+                Files.delete(png);
+            }
+        }
+    }
+
+    @BeforeEach
+    void startBrowser() {
         browser = HeadlessChromium.start();
         driver = browser.driver();
     }
@@ -161,6 +174,26 @@ class ConsoleBrowserIT {
         driver.findElement(By.linkText("Plugins")).click();
         waitForText(By.id("view"), "store: lucene");
         screenshot("07-plugins");
+
+        // Edit the definition, then take the tenant INACTIVE: its data-plane calls are refused and the console says why.
+        driver.findElement(By.linkText("Tenants")).click();
+        waitFor(By.cssSelector("button[aria-label='Edit tenant " + tenant + "']")).click();
+        WebElement definition = waitFor(By.id("edit-tenant-json"));
+        String edited = definition.getAttribute("value").replace("\"Tenant " + tenant + "\"", "\"Axolotl keepers\"");
+        assertTrue(edited.contains("Axolotl keepers"), edited);
+        replaceText(definition, edited);
+        driver.findElement(By.xpath("//button[normalize-space()='Save definition']")).click();
+        waitForText(By.id("edit-tenant-result"), "Saved " + tenant);
+        waitForText(By.cssSelector("#tenant-list tr[data-tenant='" + tenant + "']"), "Axolotl keepers");
+        new Select(driver.findElement(By.id("tenant-state"))).selectByValue("INACTIVE");
+        driver.findElement(By.xpath("//button[normalize-space()='Set state']")).click();
+        waitForText(By.id("edit-tenant-result"), "set to INACTIVE");
+        waitForText(By.cssSelector("#tenant-list tr[data-tenant='" + tenant + "'] td.state"), "INACTIVE");
+        screenshot("08-tenant-inactive");
+        driver.findElement(By.linkText("Documents")).click();
+        WebElement refused = waitFor(By.cssSelector("#document-list .problem"));
+        assertTrue(refused.getText().contains("409"), refused.getText());
+        screenshot("09-inactive-tenant-refused");
     }
 
     @Test
@@ -180,7 +213,7 @@ class ConsoleBrowserIT {
         driver.findElement(By.linkText("Plugins")).click();
         WebElement problem = waitFor(By.cssSelector("#view .problem[role='alert']"));
         assertTrue(problem.getText().contains("403"), problem.getText());
-        screenshot("08-forbidden-problem");
+        screenshot("10-forbidden-problem");
     }
 
     private Path uploadFile() throws IOException {

@@ -9,6 +9,8 @@ import io.corpora.server.ServerClient;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
@@ -38,7 +40,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The OpenAPI document the running server generates ({@code GET /openapi}) is valid for a maintained parser
  * (swagger-parser, OpenAPI 3.x), lists every data-plane and admin route, puts each behind the JWT bearer scheme and
- * documents errors as problem+json; Swagger UI is served next to it.
+ * documents its errors (at least 401 and 403; 404 and 409 on tenant routes) as problem+json with the shared Problem
+ * schema (401 excepted: MP-JWT answers it with an empty body and a WWW-Authenticate challenge); Swagger UI is
+ * served next to it. The document is kept as {@code target/openapi/openapi.yaml}.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -66,6 +70,9 @@ class OpenApiDocumentIT {
             "POST /admin/v1/tenants:sync",
             "GET /admin/v1/audit",
             "GET /admin/v1/plugins");
+
+    static final String PROBLEM_JSON = "application/problem+json";
+    static final String PROBLEM_SCHEMA_REF = "#/components/schemas/Problem";
 
     private final ServerClient client = ServerClient.fromBuild();
     private String document;
@@ -101,6 +108,9 @@ class OpenApiDocumentIT {
         assertEquals(SecurityScheme.Type.HTTP, jwt.getType());
         assertEquals("bearer", jwt.getScheme());
         assertEquals("JWT", jwt.getBearerFormat());
+        Schema<?> problem = openApi.getComponents().getSchemas().get("Problem");
+        assertNotNull(problem, "components.schemas.Problem (RFC 9457) is missing");
+        assertTrue(problem.getProperties().keySet().containsAll(List.of("type", "title", "status", "detail")), problem.getProperties().keySet().toString());
     }
 
     @Test
@@ -146,11 +156,32 @@ class OpenApiDocumentIT {
             if (operation.getResponses().keySet().stream().noneMatch(code -> code.startsWith("2") || code.equals("default"))) {
                 problems.add(route + ": no success response");
             }
+            List<String> required = new ArrayList<>(List.of("401", "403"));
+            if (route.contains(" /api/v1/tenants/{tenant}")) {
+                required.addAll(List.of("404", "409")); // unknown tenant; tenant not ACTIVE
+            }
+            for (String code : required) {
+                if (!operation.getResponses().containsKey(code)) {
+                    problems.add(route + ": no " + code + " response");
+                }
+            }
             for (Map.Entry<String, ApiResponse> response : operation.getResponses().entrySet()) {
                 String code = response.getKey();
-                if ((code.startsWith("4") || code.startsWith("5")) && (response.getValue().getContent() == null
-                        || !response.getValue().getContent().containsKey("application/problem+json"))) {
-                    problems.add(route + ": " + code + " is not documented as application/problem+json");
+                if (code.equals("401")) {
+                    // MP-JWT refuses before the application runs: an empty body with a Bearer challenge, documented as such.
+                    if (response.getValue().getHeaders() == null || !response.getValue().getHeaders().containsKey("WWW-Authenticate")) {
+                        problems.add(route + ": 401 does not document its WWW-Authenticate header");
+                    }
+                    continue;
+                }
+                if (!code.startsWith("4") && !code.startsWith("5")) {
+                    continue;
+                }
+                MediaType problem = response.getValue().getContent() == null ? null : response.getValue().getContent().get(PROBLEM_JSON);
+                if (problem == null || problem.getSchema() == null) {
+                    problems.add(route + ": " + code + " is not documented as " + PROBLEM_JSON + " with a schema");
+                } else if (!PROBLEM_SCHEMA_REF.equals(problem.getSchema().get$ref())) {
+                    problems.add(route + ": " + code + " uses " + problem.getSchema().get$ref() + " instead of " + PROBLEM_SCHEMA_REF);
                 }
             }
         }

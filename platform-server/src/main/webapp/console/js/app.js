@@ -33,7 +33,8 @@ export function refreshIdentity() {
   signOut.hidden = false;
 }
 
-async function route() {
+/** @param moveFocus after a navigation, focus goes to the new view's heading; on page load it stays at the top (skip link first). */
+async function route(moveFocus) {
   const name = (window.location.hash.replace(/^#\/?/, '').split('?')[0]) || (session.token() ? 'tenants' : 'sign-in');
   const view = VIEWS[name] || VIEWS['sign-in'];
   const key = VIEWS[name] ? name : 'sign-in';
@@ -51,7 +52,7 @@ async function route() {
   root.replaceChildren();
   root.dataset.view = key;
   await view.render(root, {isCurrent: () => current === renderCount, refreshIdentity});
-  if (current === renderCount) {
+  if (moveFocus && current === renderCount) {
     const heading = root.querySelector('h1');
     if (heading) {
       heading.tabIndex = -1;
@@ -60,11 +61,16 @@ async function route() {
   }
 }
 
+// The skip link must not change the hash: the router would read '#main' as a view name.
+document.querySelector('.skip-link').addEventListener('click', event => {
+  event.preventDefault();
+  document.getElementById('main').focus();
+});
 document.getElementById('sign-out').addEventListener('click', () => {
   session.signOut();
   refreshIdentity();
   window.location.hash = '#/sign-in';
 });
-window.addEventListener('hashchange', route);
+window.addEventListener('hashchange', () => route(true));
 refreshIdentity();
-route();
+route(false);

@@ -45,7 +45,15 @@ export function table(caption, headers, rows) {
     h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', {colspan: headers.length}, 'Nothing to show.'))));
 }
 
-/** A region whose changes screen readers announce; used for results and job progress. */
-export function liveRegion(id) {
-  return h('div', {id, 'aria-live': 'polite', 'aria-atomic': 'false'});
+/**
+ * A visually hidden status line that screen readers announce when its text changes. Views put short sentences here
+ * ("Job 3f… RUNNING, 40%") instead of making whole tables live, which would re-read everything on each refresh.
+ */
+export function announcer(id) {
+  return h('p', {id, class: 'visually-hidden', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true'});
+}
+
+/** Sets an announcer's text only when it changes, so repeated polls stay silent. */
+export function announce(region, text) {
+  if (region.textContent !== text) region.textContent = text;
 }

@@ -7,7 +7,7 @@ export default async function render(root, ctx) {
   const action = h('input', {id: 'audit-action', autocomplete: 'off', placeholder: 'e.g. tenant.create'});
   const since = h('input', {id: 'audit-since', autocomplete: 'off', placeholder: '2026-01-31T12:00:00Z'});
   const limit = h('input', {id: 'audit-limit', type: 'number', min: 1, max: 1000, value: 100});
-  const results = h('div', {id: 'audit-results', 'aria-live': 'polite'});
+  const results = h('div', {id: 'audit-results'});
 
   async function load() {
     show(results, h('p', {}, 'Loading…'));

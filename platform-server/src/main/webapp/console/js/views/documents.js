@@ -1,6 +1,6 @@
 // Documents of the token's tenant: list (paginated), upload files with live job progress, delete.
 import {request, problemView} from '../api.js';
-import {h, show, field, table} from '../dom.js';
+import {h, show, field, table, announcer, announce} from '../dom.js';
 import * as session from '../session.js';
 
 const PAGE = 25;
@@ -16,9 +16,10 @@ export default async function render(root, ctx) {
   }
   const base = `/api/v1/tenants/${encodeURIComponent(tenant)}`;
   const partition = h('input', {id: 'documents-partition', autocomplete: 'off', value: session.claims().partition || ''});
-  const list = h('div', {id: 'document-list', 'aria-live': 'polite'});
+  const list = h('div', {id: 'document-list'});
   const jobs = h('div', {id: 'job-list'});
-  const progress = h('div', {id: 'job-progress', 'aria-live': 'polite', 'aria-atomic': 'true'});
+  const progress = h('div', {id: 'job-progress'});
+  const status = announcer('job-announcer');
   const pages = [null];
   let page = 0;
 
@@ -68,8 +69,16 @@ export default async function render(root, ctx) {
         o.error ? ` — ${o.error}` : ''))) : null);
   }
 
-  async function follow(job) {
+  function report(job) {
     show(progress, jobView(job));
+    const step = Math.floor(job.percent / 25) * 25; // announce quarters, not every poll
+    announce(status, FINISHED.includes(job.status)
+      ? `Job ${job.id} ${job.status}: ${job.succeeded} stored, ${job.skipped} unchanged, ${job.failed} failed.`
+      : `Job ${job.id} ${job.status}, at least ${step}% done.`);
+  }
+
+  async function follow(job) {
+    report(job);
     while (ctx.isCurrent() && !FINISHED.includes(job.status)) {
       await new Promise(resolve => setTimeout(resolve, POLL_MS));
       try {
@@ -78,7 +87,7 @@ export default async function render(root, ctx) {
         show(progress, problemView(e));
         return;
       }
-      if (ctx.isCurrent()) show(progress, jobView(job));
+      if (ctx.isCurrent()) report(job);
     }
     if (ctx.isCurrent()) await load();
   }
@@ -112,6 +121,7 @@ export default async function render(root, ctx) {
       field('Partition (optional)', partition), h('button', {type: 'submit', class: 'secondary'}, 'Show')),
     h('h2', {}, 'Upload'),
     uploadForm,
+    status,
     progress,
     list,
     jobs);

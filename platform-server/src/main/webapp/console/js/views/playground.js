@@ -1,7 +1,7 @@
 // Search playground: a retrieval on the token's tenant, showing passages with citations and scores, the
 // diagnostics (legs, examined/rejected/returned, refusals) and the <retrieved_context> block an LLM would get.
 import {request, problemView} from '../api.js';
-import {h, show, field, table} from '../dom.js';
+import {h, show, field, table, announcer, announce} from '../dom.js';
 import * as session from '../session.js';
 
 export default function render(root) {
@@ -20,7 +20,8 @@ export default function render(root) {
   const partition = h('input', {id: 'partition', autocomplete: 'off', value: session.claims().partition || ''});
   const filter = h('textarea', {id: 'filter', rows: 3, spellcheck: 'false', placeholder: '{"lang": "en"}'});
   const rerank = h('input', {id: 'rerank', type: 'checkbox'});
-  const results = h('div', {id: 'results', 'aria-live': 'polite'});
+  const results = h('div', {id: 'results'});
+  const status = announcer('search-status');
 
   async function search(event) {
     event.preventDefault();
@@ -40,11 +41,14 @@ export default function render(root) {
       }
     }
     show(results, h('p', {}, 'Searching…'));
+    announce(status, 'Searching…');
     try {
       const response = await request('POST', `/api/v1/tenants/${encodeURIComponent(tenant)}/retrieve`, {json: body});
       show(results, resultView(response));
+      announce(status, `${response.passages.length} passage(s) found; ${response.diagnostics.refusals.length} left out.`);
     } catch (e) {
       show(results, problemView(e));
+      announce(status, 'Search failed.');
     }
   }
 
@@ -57,6 +61,7 @@ export default function render(root) {
         field('Partition', partition), h('label', {class: 'row'}, rerank, 'Rerank')),
       field('Filter (JSON, ANDed with the access filter)', filter),
       h('div', {class: 'row'}, h('button', {type: 'submit', id: 'search-button'}, 'Search'))),
+    status,
     results);
 }
 

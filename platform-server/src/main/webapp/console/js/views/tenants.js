@@ -17,7 +17,7 @@ function template(id) {
 }
 
 export default async function render(root, ctx) {
-  const list = h('div', {id: 'tenant-list', 'aria-live': 'polite'});
+  const list = h('div', {id: 'tenant-list'});
   const editor = h('div', {id: 'tenant-editor'});
   const pages = [null]; // the 'after' cursor of every page seen, for Previous
   let page = 0;

@@ -30,11 +30,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -54,6 +56,30 @@ class ConsoleBrowserIT {
     /** The first ingest of a run loads the ONNX embedder; give the job time on a loaded CI machine. */
     private static final Duration INGEST = Duration.ofMinutes(4);
     private static final Set<String> FINISHED = Set.of("SUCCEEDED", "FAILED", "PARTIALLY_FAILED");
+
+    /**
+     * A script listing what an automated pass can decide without a rule engine: the page language, the header/nav/main
+     * landmarks, one h1 in main, a name for every form control (wrapping label, label[for], aria-label) and button,
+     * a caption on every table, alt text on images.
+     */
+    private static final String ACCESSIBILITY_PROBLEMS = """
+            const problems = [];
+            if (!document.documentElement.lang) problems.push('html has no lang');
+            for (const landmark of ['header', 'nav', 'main']) if (!document.querySelector(landmark)) problems.push('no <' + landmark + '> landmark');
+            const headings = document.querySelectorAll('main h1').length;
+            if (headings !== 1) problems.push('main has ' + headings + ' h1 elements');
+            for (const control of document.querySelectorAll('input:not([type=hidden]), select, textarea')) {
+              const named = control.closest('label') || (control.labels && control.labels.length) || control.getAttribute('aria-label')
+                  || control.getAttribute('aria-labelledby');
+              if (!named) problems.push('unlabelled ' + control.tagName.toLowerCase() + '#' + control.id);
+            }
+            for (const button of document.querySelectorAll('button')) {
+              if (!button.textContent.trim() && !button.getAttribute('aria-label')) problems.push('button without a name');
+            }
+            for (const table of document.querySelectorAll('table')) if (!table.querySelector('caption')) problems.push('table without caption');
+            for (const image of document.querySelectorAll('img')) if (!image.hasAttribute('alt')) problems.push('img without alt');
+            return problems;
+            """;
 
     private final ServerClient client = ServerClient.fromBuild();
     private final String base = "http://localhost:" + System.getProperty("corpora.http.port", "9080") + "/";
@@ -200,6 +226,14 @@ class ConsoleBrowserIT {
     void withoutATokenTheConsoleAsksForOneAndApiErrorsShowTheirProblem() throws IOException {
         driver.get(base + "console/#/tenants");
         waitForText(By.id("view"), "Sign in with a token first");
+
+        // Keyboard: the first Tab reaches the skip link, which moves focus to the main content without leaving the view.
+        new Actions(driver).sendKeys(Keys.TAB).perform();
+        assertEquals("Skip to content", driver.switchTo().activeElement().getText());
+        driver.switchTo().activeElement().sendKeys(Keys.ENTER);
+        assertEquals("main", driver.switchTo().activeElement().getAttribute("id"));
+        assertTrue(driver.getCurrentUrl().endsWith("#/tenants"), driver.getCurrentUrl());
+
         driver.get(base + "console/#/sign-in");
         waitFor(By.id("token")).sendKeys("not-a-token");
         driver.findElement(By.id("sign-in-button")).click();
@@ -256,7 +290,11 @@ class ConsoleBrowserIT {
         }
     }
 
+    /** Saves the step's screenshot after checking the page's accessibility basics (see {@link #ACCESSIBILITY_PROBLEMS}). */
     private void screenshot(String name) throws IOException {
+        @SuppressWarnings("unchecked")
+        List<String> problems = (List<String>) ((JavascriptExecutor) driver).executeScript(ACCESSIBILITY_PROBLEMS);
+        assertEquals(List.of(), problems, "accessibility problems at step " + name);
         byte[] png = ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES);
         Files.write(SCREENSHOTS.resolve(name + ".png"), png);
     }

@@ -193,7 +193,9 @@ class ConsoleBrowserIT {
         waitFor(By.id("audit-tenant")).sendKeys(tenant);
         driver.findElement(By.cssSelector("#view form button[type='submit']")).click();
         waitForText(By.id("audit-results"), "tenant.create");
-        assertTrue(driver.findElement(By.id("audit-results")).getText().contains("console-operator"));
+        String audit = driver.findElement(By.id("audit-results")).getText();
+        assertTrue(audit.contains("console-operator") && audit.contains("success"), audit);
+        assertTrue(audit.contains("failure") && audit.contains("/retrieval/topK"), "the refused create is audited too: " + audit);
         screenshot("06-audit-log");
 
         // Plugins: the bundles loaded from the plugins directory with their declared options.

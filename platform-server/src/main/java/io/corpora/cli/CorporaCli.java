@@ -1,6 +1,7 @@
 package io.corpora.cli;
 
 import io.corpora.cli.eval.EvalCommand;
+import io.corpora.cli.ingest.IngestCommand;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -14,7 +15,7 @@ import java.util.Map;
 public final class CorporaCli {
 
     /** Every command, in the order {@code corpora help} lists them. */
-    static final List<Command> COMMANDS = List.of(new EvalCommand(), new TokenCommand());
+    static final List<Command> COMMANDS = List.of(new EvalCommand(), new IngestCommand(), new TokenCommand());
 
     private final Map<String, Command> commands = new LinkedHashMap<>();
 

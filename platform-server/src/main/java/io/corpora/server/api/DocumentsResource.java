@@ -272,12 +272,22 @@ public class DocumentsResource {
         return new IngestRequest(id, input.source, bytes, mediaType, "utf-8", null, input.metadata == null ? Map.of() : input.metadata);
     }
 
-    /** A stable id from a name (file name or source) and the content, when the caller gives none. */
+    /**
+     * A stable id from a name (an uploaded file's relative path, or a source) and the content, when the caller gives
+     * none. Path segments are kept (so {@code a/readme.md} and {@code b/readme.md} stay distinct) but sanitised:
+     * {@code .} and {@code ..} segments are dropped, so an id never looks like a traversal.
+     */
     static String documentIdFor(String name, byte[] content) {
-        String base = name == null ? "" : name.replace('\\', '/');
-        base = base.substring(base.lastIndexOf('/') + 1).replaceAll("[^A-Za-z0-9._-]", "_");
-        if (!base.isBlank()) {
-            return base.length() > 200 ? base.substring(0, 200) : base;
+        List<String> segments = new ArrayList<>();
+        for (String segment : (name == null ? "" : name.replace('\\', '/')).split("/")) {
+            String clean = segment.replaceAll("[^A-Za-z0-9._-]", "_");
+            if (!clean.isEmpty() && !clean.equals(".") && !clean.equals("..")) {
+                segments.add(clean);
+            }
+        }
+        String id = String.join("/", segments);
+        if (!id.isBlank()) {
+            return id.length() > 200 ? id.substring(id.length() - 200) : id;
         }
         try {
             return "doc-" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content)).substring(0, 16);

@@ -168,7 +168,7 @@ class DocumentLifecycleIT {
         ServerClient.Response traversal = CLIENT.postMultipart(DOCS, writer(), List.of(
                 new ServerClient.Part("file", "../../etc/passwd", "text/plain", "root:x:0:0".getBytes(StandardCharsets.UTF_8))));
         JsonNode traversalJob = FIXTURES.awaitJob(traversal.location(), writer());
-        assertEquals("passwd", traversalJob.get("outcomes").get(0).get("documentId").asText(), traversalJob.toString());
+        assertEquals("etc/passwd", traversalJob.get("outcomes").get(0).get("documentId").asText(), traversalJob.toString());
         assertEquals(200, CLIENT.get("health/ready", null).status());
     }
 }

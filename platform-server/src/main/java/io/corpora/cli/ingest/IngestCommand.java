@@ -1,0 +1,288 @@
+package io.corpora.cli.ingest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.corpora.cli.Command;
+import io.corpora.cli.Options;
+import io.corpora.cli.UsageException;
+import io.corpora.security.DevTokenMinter;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * {@code corpora ingest}: uploads a folder tree (or one file) to a tenant through the REST API in batches, each a
+ * server-side job it follows to the end, with a live progress line. Files already stored unchanged by an earlier run
+ * are skipped (resume), and the exit code is non-zero when any file failed, each listed with the server's reason.
+ */
+public final class IngestCommand implements Command {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Map<String, String> MEDIA_TYPES = Map.of("md", "text/markdown", "markdown", "text/markdown",
+            "txt", "text/plain", "html", "text/html", "htm", "text/html", "pdf", "application/pdf", "json", "application/json",
+            "jsonl", "application/x-ndjson", "ndjson", "application/x-ndjson", "csv", "text/csv");
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
+            .followRedirects(HttpClient.Redirect.NEVER).build();
+
+    @Override
+    public String name() {
+        return "ingest";
+    }
+
+    @Override
+    public String summary() {
+        return "upload a folder tree to a tenant with progress and resume";
+    }
+
+    @Override
+    public String usage() {
+        return """
+                usage: corpora ingest <dir|file> --tenant T [options]
+                  --server URL         the Corpora server; default http://localhost:9080
+                  --token JWT          a writer token; default $CORPORA_TOKEN, else a DEVELOPMENT token minted locally
+                  --partition P        the tenant partition to ingest into
+                  --batch N            files per upload job; default 16
+                  --state FILE         resume file; default ~/.cache/corpora/ingest/<server+tenant+folder>.tsv
+                  --timeout MINUTES    how long to follow one job; default 30
+                Files already stored unchanged by an earlier run are skipped. Exit code 1 lists every failed file.""";
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        if (args.isEmpty() || args.get(0).startsWith("--")) {
+            throw new UsageException("give the folder or file to ingest first");
+        }
+        Path root = Path.of(args.get(0)).toAbsolutePath().normalize();
+        Options options = Options.parse(args.subList(1, args.size()),
+                Set.of("tenant", "server", "token", "partition", "batch", "state", "timeout"), Set.of());
+        String tenant = options.requireString("tenant");
+        URI server = URI.create(options.string("server", "http://localhost:9080").replaceAll("/+$", "") + "/");
+        int batchSize = options.integer("batch", 16, 1, 500);
+        Duration jobTimeout = Duration.ofMinutes(options.integer("timeout", 30, 1, 24 * 60));
+        String partition = options.string("partition", null);
+        String token = options.string("token", System.getenv("CORPORA_TOKEN"));
+        if (token == null) {
+            token = devToken(tenant, partition, err);
+        }
+        if (!Files.exists(root)) {
+            throw new UsageException(root + " does not exist");
+        }
+        List<Path> files = files(root);
+        Path stateFile = options.path("state", defaultStateFile(server, tenant, partition, root));
+        IngestState state = new IngestState(stateFile);
+
+        List<Upload> pending = new ArrayList<>();
+        int unchanged = 0;
+        for (Path file : files) {
+            String relative = root.equals(file) ? file.getFileName().toString() : root.relativize(file).toString().replace('\\', '/');
+            String sha = sha256(file);
+            if (state.alreadyStored(relative, sha)) {
+                unchanged++;
+            } else {
+                pending.add(new Upload(file, relative, sha));
+            }
+        }
+        out.printf("corpora ingest: %d files under %s; %d already stored (resume state %s), %d to upload to tenant %s%n",
+                files.size(), root, unchanged, stateFile, pending.size(), tenant);
+
+        ProgressLine progress = new ProgressLine(err, pending.size());
+        List<String> failures = new ArrayList<>();
+        int done = 0;
+        long chunks = 0;
+        int stored = 0;
+        int skipped = 0;
+        for (int from = 0; from < pending.size(); from += batchSize) {
+            List<Upload> batch = pending.subList(from, Math.min(pending.size(), from + batchSize));
+            try {
+                JsonNode job = follow(server, token, submit(server, tenant, token, partition, batch), jobTimeout);
+                JsonNode outcomes = job.get("outcomes");
+                for (int i = 0; i < batch.size(); i++) {
+                    Upload upload = batch.get(i);
+                    JsonNode outcome = outcomes != null && i < outcomes.size() ? outcomes.get(i) : null;
+                    String result = outcome == null ? "failed" : outcome.get("result").asText();
+                    if (result.equals("failed")) {
+                        failures.add(upload.relative() + ": " + (outcome == null ? "no outcome reported" : outcome.get("status").asInt()
+                                + " " + outcome.path("error").asText()));
+                    } else {
+                        state.markStored(upload.relative(), upload.sha256());
+                        chunks += outcome.get("chunks").asLong();
+                        if (result.equals("skipped")) {
+                            skipped++;
+                        } else {
+                            stored++;
+                        }
+                    }
+                }
+            } catch (UploadException e) {
+                batch.forEach(u -> failures.add(u.relative() + ": " + e.getMessage()));
+            }
+            done += batch.size();
+            progress.show(done, chunks);
+        }
+        progress.finish();
+        out.printf("corpora ingest: %d stored, %d unchanged on the server, %d skipped by resume, %d failed%n",
+                stored, skipped, unchanged, failures.size());
+        if (!failures.isEmpty()) {
+            err.println("failed files:");
+            failures.forEach(f -> err.println("  " + f));
+            return 1;
+        }
+        return 0;
+    }
+
+    private record Upload(Path file, String relative, String sha256) {}
+
+    /** Thrown when a batch cannot be submitted or followed; every file of the batch is reported with the reason. */
+    private static final class UploadException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UploadException(String message) {
+            super(message);
+        }
+    }
+
+    private URI submit(URI server, String tenant, String token, String partition, List<Upload> batch) throws IOException, InterruptedException, UploadException {
+        String boundary = "corpora-" + UUID.randomUUID();
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        if (partition != null) {
+            part(body, boundary, "partition", null, "text/plain", partition.getBytes(StandardCharsets.UTF_8));
+        }
+        for (Upload upload : batch) {
+            part(body, boundary, "file", upload.relative(), mediaType(upload.relative()), Files.readAllBytes(upload.file()));
+        }
+        body.writeBytes(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+        HttpRequest request = HttpRequest.newBuilder(server.resolve("api/v1/tenants/" + tenant + "/documents"))
+                .timeout(Duration.ofMinutes(5)).header("Authorization", "Bearer " + token)
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 202) {
+            throw new UploadException("upload refused: " + problem(response));
+        }
+        String location = response.headers().firstValue("Location").orElseThrow(() -> new UploadException("202 without a Location"));
+        return server.resolve(URI.create(location).getPath().replaceFirst("^/", ""));
+    }
+
+    private JsonNode follow(URI server, String token, URI job, Duration timeout) throws IOException, InterruptedException, UploadException {
+        Instant deadline = Instant.now().plus(timeout);
+        long pause = 100;
+        while (Instant.now().isBefore(deadline)) {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(job).timeout(Duration.ofSeconds(30))
+                    .header("Authorization", "Bearer " + token).GET().build(), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new UploadException("cannot follow job " + job + ": " + problem(response));
+            }
+            JsonNode status = JSON.readTree(response.body());
+            String state = status.get("status").asText();
+            if (!state.equals("QUEUED") && !state.equals("RUNNING")) {
+                return status;
+            }
+            Thread.sleep(pause); // polling a remote job: back off up to 2 s between looks
+            pause = Math.min(2000, pause * 2);
+        }
+        throw new UploadException("job " + job + " did not finish within " + timeout.toMinutes() + " minutes");
+    }
+
+    private static void part(ByteArrayOutputStream body, String boundary, String name, String fileName, String type, byte[] content) {
+        StringBuilder head = new StringBuilder("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"").append(name).append('"');
+        if (fileName != null) {
+            head.append("; filename=\"").append(fileName.replace("\"", "_")).append('"');
+        }
+        head.append("\r\nContent-Type: ").append(type).append("\r\n\r\n");
+        body.writeBytes(head.toString().getBytes(StandardCharsets.UTF_8));
+        body.writeBytes(content);
+        body.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String problem(HttpResponse<String> response) {
+        try {
+            JsonNode problem = JSON.readTree(response.body());
+            return response.statusCode() + " " + problem.path("title").asText("") + ": " + problem.path("detail").asText(response.body());
+        } catch (IOException e) {
+            return response.statusCode() + " " + response.body();
+        }
+    }
+
+    static String mediaType(String fileName) {
+        int dot = fileName.lastIndexOf('.');
+        String extension = dot < 0 ? "" : fileName.substring(dot + 1).toLowerCase(Locale.ROOT);
+        return MEDIA_TYPES.getOrDefault(extension, "application/octet-stream");
+    }
+
+    private static List<Path> files(Path root) throws IOException {
+        if (Files.isRegularFile(root)) {
+            return List.of(root);
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            return walk.filter(Files::isRegularFile)
+                    .filter(p -> root.relativize(p).toString().chars().noneMatch(c -> c == 0))
+                    .filter(p -> {
+                        for (Path segment : root.relativize(p)) {
+                            if (segment.toString().startsWith(".")) {
+                                return false; // hidden files and folders (.git, .DS_Store …)
+                            }
+                        }
+                        return true;
+                    })
+                    .sorted().toList();
+        }
+    }
+
+    private static Path defaultStateFile(URI server, String tenant, String partition, Path root) {
+        String key = sha256(server + "\n" + tenant + "\n" + partition + "\n" + root).substring(0, 16);
+        return Path.of(System.getProperty("user.home"), ".cache", "corpora", "ingest", tenant + "-" + key + ".tsv");
+    }
+
+    private static String devToken(String tenant, String partition, PrintStream err) {
+        String key = System.getProperty("corpora.dev.jwt.private.key");
+        if (key == null || !Files.isRegularFile(Path.of(key))) {
+            throw new UsageException("no --token given, $CORPORA_TOKEN is unset and no development key is available");
+        }
+        err.println("corpora ingest: no --token: using a DEVELOPMENT writer token for tenant " + tenant);
+        return DevTokenMinter.fromPem(Path.of(key)).mint("corpora-ingest", tenant, List.of("writer"), Duration.ofHours(12),
+                partition == null ? Map.of() : Map.of("partition", partition));
+    }
+
+    private static String sha256(Path file) throws IOException {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            try (var in = Files.newInputStream(file)) {
+                byte[] buffer = new byte[64 * 1024];
+                for (int n; (n = in.read(buffer)) > 0; ) {
+                    digest.update(buffer, 0, n);
+                }
+            }
+            return HexFormat.of().formatHex(digest.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.corpora.server.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.corpora.cli.ingest.IngestCommand;
+import io.corpora.server.Roles;
+import io.corpora.server.ServerClient;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code corpora ingest} against the real server: a folder tree, a failing file, resume, then success. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class IngestCommandIT {
+
+    private final ServerClient client = ServerClient.fromBuild();
+
+    @TempDir
+    Path folder;
+
+    @Deployment(testable = false)
+    static WebArchive corpora() {
+        File war = new File(System.getProperty("corpora.war", "target/corpora.war"));
+        return ShrinkWrap.create(ZipImporter.class, "corpora.war").importFrom(war).as(WebArchive.class);
+    }
+
+    @Test
+    void uploadsATreeListsFailuresAndResumes() throws Exception {
+        String tenant = TenantFixtures.uniqueId("bulk");
+        new TenantFixtures(client).create(tenant, List.of(), false);
+        Files.createDirectories(folder.resolve("guides/travel"));
+        Files.writeString(folder.resolve("guides/travel/readme.md"), "# Trains\n\nSleeper trains leave at nine.\n");
+        Files.writeString(folder.resolve("notes.txt"), "The canteen serves soup on Mondays.");
+        Files.writeString(folder.resolve("broken.json"), "{\"items\": [1, 2");
+        Files.writeString(folder.resolve(".hidden.txt"), "never uploaded");
+        Path state = folder.getParent().resolve("ingest-state-" + tenant + ".tsv"); // outside the uploaded tree, unique per run
+
+        Run first = run(tenant, state);
+        assertEquals(1, first.exitCode(), first.toString());
+        assertTrue(first.err().contains("broken.json: 422"), first.err());
+        assertTrue(first.out().contains("2 stored"), first.out());
+
+        Run resumed = run(tenant, state);
+        assertEquals(1, resumed.exitCode(), resumed.toString());
+        assertTrue(resumed.out().contains("2 already stored"), resumed.out());
+
+        Files.writeString(folder.resolve("broken.json"), "{\"items\": [{\"name\": \"kettle\", \"room\": \"kitchen\"}]}");
+        Run fixed = run(tenant, state);
+        assertEquals(0, fixed.exitCode(), fixed.toString());
+        assertTrue(fixed.out().contains("1 stored"), fixed.out());
+
+        String reader = client.token("reader", tenant, Roles.READER);
+        var found = client.post("api/v1/tenants/" + tenant + "/retrieve", reader, Map.of("query", "sleeper trains", "mode", "keyword")).json();
+        assertEquals("guides/travel/readme.md", found.get("passages").get(0).get("citation").get("documentId").asText());
+        assertEquals(404, client.get("api/v1/tenants/" + tenant + "/documents/.hidden.txt", reader).status());
+    }
+
+    private record Run(int exitCode, String out, String err) {}
+
+    private Run run(String tenant, Path state) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String port = System.getProperty("corpora.http.port", "9080");
+        String token = client.token("bulk-loader", tenant, Roles.WRITER);
+        int code = new IngestCommand().run(List.of(folder.toString(), "--tenant", tenant, "--server", "http://localhost:" + port,
+                        "--token", token, "--batch", "2", "--state", state.toString()),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+}

@@ -92,6 +92,22 @@ export default async function render(root, ctx) {
     if (ctx.isCurrent()) await load();
   }
 
+  const verifyResult = h('div', {id: 'verify-result', 'aria-live': 'polite'});
+  async function verify() {
+    show(verifyResult, h('p', {}, 'Comparing the registry with the store…'));
+    try {
+      const report = await request('GET', `${base}/index:verify`, {query: {partition: partition.value}});
+      const rows = [['Namespace', report.namespace], ['Consistent', report.consistent ? 'yes' : 'NO'], ['Documents', report.documents],
+        ['Chunks', report.chunks], ['Missing', report.missing.count], ['Orphaned', report.orphaned.count], ['Stale', report.stale.count],
+        ['Unstamped', report.unstamped.count]];
+      show(verifyResult, h('dl', {class: 'claims'}, rows.map(([k, v]) => [h('dt', {}, k), h('dd', {'data-verify': k.toLowerCase()}, String(v))])),
+        report.consistent ? null : h('p', {class: 'problem', role: 'alert'},
+          'The store and the registry diverge; a tenant-admin can repair with POST …/index:rebuild.'));
+    } catch (e) {
+      show(verifyResult, problemView(e));
+    }
+  }
+
   const files = h('input', {id: 'upload-files', type: 'file', multiple: true, required: true});
   const metadata = h('input', {id: 'upload-metadata', autocomplete: 'off', placeholder: '{"audience": ["public"]}'});
   const uploadForm = h('form', {class: 'stack', onsubmit: async event => {
@@ -124,6 +140,10 @@ export default async function render(root, ctx) {
     status,
     progress,
     list,
-    jobs);
+    jobs,
+    h('h2', {}, 'Index consistency'),
+    h('p', {}, 'Reports chunks missing from the store, orphaned or stale ones, without repairing anything.'),
+    h('button', {type: 'button', id: 'verify-button', class: 'secondary', onclick: verify}, 'Verify index'),
+    verifyResult);
   await load();
 }

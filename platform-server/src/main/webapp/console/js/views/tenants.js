@@ -55,6 +55,23 @@ export default async function render(root, ctx) {
       text.value = JSON.stringify(documentOnly, null, 2);
       const result = h('div', {id: 'edit-tenant-result', 'aria-live': 'polite'});
       const state = h('select', {id: 'tenant-state'}, ['ACTIVE', 'INACTIVE'].map(s => h('option', {value: s, selected: tenant.state === s}, s)));
+      const deletion = tenant.state === 'DELETING'
+        ? h('button', {type: 'button', class: 'danger', id: 'purge-tenant', onclick: async () => {
+          if (!window.confirm(`Purge tenant ${id}? Its documents and chunks are removed for good.`)) return;
+          try {
+            const purged = await request('POST', `/admin/v1/tenants/${encodeURIComponent(id)}:purge`);
+            show(editor, h('p', {class: 'success', id: 'tenant-purged'}, `Purged ${id} (${purged.documents} document(s) removed).`));
+            load();
+          } catch (e) { show(result, problemView(e)); }
+        }}, 'Purge tenant and corpus')
+        : h('button', {type: 'button', class: 'danger', id: 'mark-tenant-deleting', onclick: async () => {
+          if (!window.confirm(`Mark tenant ${id} for deletion? Its data-plane calls stop at once; purging is a second step.`)) return;
+          try {
+            await request('DELETE', `/admin/v1/tenants/${encodeURIComponent(id)}`);
+            load();
+            edit(id);
+          } catch (e) { show(result, problemView(e)); }
+        }}, 'Mark for deletion');
       show(editor,
         h('h2', {}, `Tenant ${id}`),
         h('p', {}, `State ${tenant.state} · revision ${tenant.revision} · active embedder `, h('code', {}, tenant.activeEmbedder || '(none yet)')),
@@ -75,6 +92,9 @@ export default async function render(root, ctx) {
           } catch (e) { show(result, problemView(e)); }
         }}, field('Definition (JSON tenant document)', text, 'Validated by the server against tenants-config/tenant.schema.json; problems are listed with their JSON pointer.'),
           h('div', {class: 'row'}, h('button', {type: 'submit'}, 'Save definition'))),
+        h('h3', {}, 'Deletion'),
+        h('p', {class: 'hint'}, 'Two steps: mark the tenant DELETING (nothing is removed yet), then purge it with its corpus.'),
+        deletion,
         result);
     } catch (e) {
       show(editor, problemView(e));

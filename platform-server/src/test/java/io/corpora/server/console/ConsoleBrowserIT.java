@@ -171,6 +171,9 @@ class ConsoleBrowserIT {
         assertEquals("100", driver.findElement(By.cssSelector("#job progress")).getAttribute("value"));
         String documentId = file.getFileName().toString();
         waitFor(By.cssSelector("#document-list tr[data-document='" + documentId + "']"));
+        driver.findElement(By.id("verify-button")).click();
+        waitForText(By.cssSelector("#verify-result dd[data-verify='consistent']"), "yes");
+        assertEquals("2", driver.findElement(By.cssSelector("#verify-result dd[data-verify='chunks']")).getText());
         screenshot("04-document-ingested");
 
         // Playground: the passage comes back with its citation, score, diagnostics and the context block.
@@ -222,6 +225,19 @@ class ConsoleBrowserIT {
         WebElement refused = waitFor(By.cssSelector("#document-list .problem"));
         assertTrue(refused.getText().contains("409"), refused.getText());
         screenshot("09-inactive-tenant-refused");
+
+        // Two-step deletion: mark DELETING, then purge with the corpus; each step is confirmed in a dialog.
+        driver.findElement(By.linkText("Tenants")).click();
+        waitFor(By.cssSelector("button[aria-label='Edit tenant " + tenant + "']")).click();
+        waitFor(By.id("mark-tenant-deleting")).click();
+        new WebDriverWait(driver, UI).until(ExpectedConditions.alertIsPresent()).accept();
+        waitForText(By.cssSelector("#tenant-list tr[data-tenant='" + tenant + "'] td.state"), "DELETING");
+        waitFor(By.id("purge-tenant")).click();
+        new WebDriverWait(driver, UI).until(ExpectedConditions.alertIsPresent()).accept();
+        waitForText(By.id("tenant-purged"), "Purged " + tenant + " (1 document(s) removed)");
+        new WebDriverWait(driver, UI).withMessage("the purged tenant is still listed")
+                .until(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("#tenant-list tr[data-tenant='" + tenant + "']")));
+        screenshot("10-tenant-purged");
     }
 
     @Test
@@ -249,7 +265,7 @@ class ConsoleBrowserIT {
         driver.findElement(By.linkText("Plugins")).click();
         WebElement problem = waitFor(By.cssSelector("#view .problem[role='alert']"));
         assertTrue(problem.getText().contains("403"), problem.getText());
-        screenshot("10-forbidden-problem");
+        screenshot("11-forbidden-problem");
     }
 
     private Path uploadFile() throws IOException {

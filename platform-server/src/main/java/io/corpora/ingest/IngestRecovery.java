@@ -1,0 +1,94 @@
+package io.corpora.ingest;
+
+import io.corpora.control.DocumentRecord;
+import io.corpora.control.DocumentRegistry;
+import io.corpora.control.DocumentStatus;
+import io.corpora.control.IngestJob;
+import io.corpora.control.JobRepository;
+import io.corpora.control.Tenant;
+import io.corpora.control.TenantRepository;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.ReservedKeys;
+import io.corpora.spi.store.VectorStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * What a restart does about work a crash interrupted: jobs left queued or running are closed (their unreported
+ * documents count as failed), and a document version that was being written is failed and its chunks removed. The
+ * previous version was never switched off, so it keeps serving; the isolation guard already hid the unfinished one.
+ */
+public final class IngestRecovery {
+
+    private static final Logger LOG = Logger.getLogger(IngestRecovery.class.getName());
+    static final String INTERRUPTED = "interrupted by a server restart before it was stored; the previous version, if any, is unchanged";
+
+    private IngestRecovery() {}
+
+    /** What recovery found and did. */
+    public record Report(int jobsClosed, int versionsFailed, int chunksRemoved, List<String> problems) {}
+
+    public static Report recover(TenantRepository tenants, DocumentRegistry registry, JobRepository jobs, Function<Tenant, VectorStore> stores) {
+        List<String> problems = new ArrayList<>();
+        int jobsClosed = 0;
+        for (IngestJob job : jobs.unfinished()) {
+            jobs.finish(job.id());
+            jobsClosed++;
+        }
+        int versionsFailed = 0;
+        int chunksRemoved = 0;
+        String after = null;
+        while (true) {
+            List<Tenant> page = tenants.list(after, 100);
+            for (Tenant tenant : page) {
+                try {
+                    VectorStore store = null;
+                    for (Namespace namespace : namespaces(tenant)) {
+                        for (DocumentRecord document : interrupted(registry, namespace)) {
+                            if (store == null) {
+                                store = stores.apply(tenant);
+                            }
+                            chunksRemoved += store.deleteWhere(namespace, MetadataFilter.and(
+                                    MetadataFilter.eq(ReservedKeys.DOCUMENT, document.documentId()),
+                                    MetadataFilter.eq(ReservedKeys.VERSION, document.pendingVersion())));
+                            registry.failVersion(namespace, document.documentId(), document.pendingVersion(), INTERRUPTED);
+                            versionsFailed++;
+                        }
+                    }
+                } catch (RuntimeException e) {
+                    problems.add("tenant " + tenant.id() + ": " + e);
+                    LOG.log(Level.WARNING, "recovery of tenant " + tenant.id() + " failed; its unfinished versions stay hidden", e);
+                }
+            }
+            if (page.size() < 100) {
+                break;
+            }
+            after = page.get(page.size() - 1).id();
+        }
+        return new Report(jobsClosed, versionsFailed, chunksRemoved, problems);
+    }
+
+    private static List<Namespace> namespaces(Tenant tenant) {
+        List<Namespace> namespaces = new ArrayList<>();
+        namespaces.add(Namespace.of(tenant.id()));
+        tenant.definition().access().partitions().forEach(p -> namespaces.add(Namespace.of(tenant.id(), p)));
+        return namespaces;
+    }
+
+    private static List<DocumentRecord> interrupted(DocumentRegistry registry, Namespace namespace) {
+        List<DocumentRecord> found = new ArrayList<>();
+        String after = null;
+        while (true) {
+            List<DocumentRecord> page = registry.list(namespace, after, 500);
+            page.stream().filter(d -> d.status() == DocumentStatus.INGESTING && d.pendingVersion() > 0).forEach(found::add);
+            if (page.size() < 500) {
+                return found;
+            }
+            after = page.get(page.size() - 1).documentId();
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package io.corpora.server.control;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.corpora.control.DocumentRecord;
+import io.corpora.control.DocumentRegistry;
+import io.corpora.control.DocumentStatus;
+import io.corpora.control.IngestJob;
+import io.corpora.control.JobRepository;
+import io.corpora.control.JobStatus;
+import io.corpora.control.PluginChoice;
+import io.corpora.control.Tenant;
+import io.corpora.control.TenantDefinition;
+import io.corpora.control.TenantRepository;
+import io.corpora.ingest.IngestRecovery;
+import io.corpora.spi.Chunk;
+import io.corpora.spi.EmbeddedChunk;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.VectorSimilarity;
+import io.corpora.spi.testkit.ReferenceVectorStore;
+import io.corpora.tenancy.IsolationGuard;
+import io.corpora.tenancy.ReservedKeyStamper;
+import io.corpora.spi.store.SearchRequest;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A crash in the middle of a replace, reproduced as the state it leaves (registry: a begun version never activated,
+ * a running job; store: chunks of both versions), then the boot-time recovery on the real JPA repositories (H2).
+ */
+class IngestRecoveryTest {
+
+    @TempDir
+    Path data;
+
+    @Test
+    void anInterruptedReplaceIsFailedItsChunksRemovedAndThePreviousVersionStillServes() throws Exception {
+        try (ControlPlaneJpa jpa = ControlPlaneJpa.h2(data)) {
+            Clock clock = Clock.systemUTC();
+            TenantRepository tenants = jpa.transactional(TenantRepository.class, jpa.tenants(clock));
+            DocumentRegistry registry = jpa.transactional(DocumentRegistry.class, jpa.documents(clock));
+            JobRepository jobs = jpa.transactional(JobRepository.class, jpa.jobs(clock));
+            Tenant tenant = tenants.create(new TenantDefinition("acme", null, null, new PluginChoice("reference", Map.of()),
+                    new PluginChoice("onnx", Map.of()), null, null, null, null));
+            Namespace namespace = Namespace.of("acme");
+            ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, 2);
+
+            int v1 = registry.beginVersion(namespace, "policy", "policy.md", "text/markdown", Map.of(), 10);
+            write(store, namespace, v1, "old text");
+            registry.activateVersion(namespace, "policy", v1, "hash-1", 1, "old text");
+            IngestJob job = jobs.create("acme", 1);
+            jobs.markRunning(job.id());
+            int v2 = registry.beginVersion(namespace, "policy", "policy.md", "text/markdown", Map.of(), 12);
+            write(store, namespace, v2, "new text"); // …and the process dies before activateVersion
+
+            IngestRecovery.Report report = IngestRecovery.recover(tenants, registry, jobs, t -> store);
+
+            assertEquals(1, report.jobsClosed());
+            assertEquals(1, report.versionsFailed());
+            assertEquals(1, report.chunksRemoved());
+            assertTrue(report.problems().isEmpty(), report.problems().toString());
+            IngestJob closed = jobs.find("acme", job.id()).orElseThrow();
+            assertEquals(JobStatus.FAILED, closed.status());
+            DocumentRecord document = registry.find(namespace, "policy").orElseThrow();
+            assertEquals(v1, document.activeVersion());
+            assertTrue(document.status() == DocumentStatus.ACTIVE || document.status() == DocumentStatus.FAILED, document.toString());
+            assertEquals(0, document.pendingVersion(), document.toString());
+            List<Chunk> left = store.documentChunks(namespace, "policy");
+            assertEquals(List.of("old text"), left.stream().map(Chunk::text).toList());
+            IsolationGuard guard = new IsolationGuard(store, namespace, 4, ids -> registry.activeVersions(namespace, ids));
+            assertEquals("old text", guard.search(namespace, SearchRequest.vector(new float[] {1, 0}, 5, MetadataFilter.all(), null, null))
+                    .get(0).chunk().text());
+
+            IngestRecovery.Report again = IngestRecovery.recover(tenants, registry, jobs, t -> store);
+            assertEquals(new IngestRecovery.Report(0, 0, 0, List.of()), again, "recovery is idempotent");
+            assertEquals(tenant.id(), document.namespace().tenant());
+        }
+    }
+
+    private static void write(ReferenceVectorStore store, Namespace namespace, int version, String text) {
+        Chunk chunk = ReservedKeyStamper.stamp(new Chunk("policy:0", "policy", 0, text, List.of(), Map.of()), namespace, "policy", version);
+        store.upsert(namespace, List.of(new EmbeddedChunk(chunk, new float[] {1, 0})));
+    }
+}

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 
@@ -201,10 +200,5 @@ public final class BertTokenizer {
     @Override
     public String toString() {
         return "BertTokenizer[vocabulary=" + wordPiece.size() + "]";
-    }
-
-    /** For tests and diagnostics: the words after normalization and pre-tokenization. */
-    List<String> words(String text) {
-        return preTokenizer.words(text);
     }
 }

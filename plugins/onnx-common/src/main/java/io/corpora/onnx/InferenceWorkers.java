@@ -10,6 +10,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A fixed pool of inference threads: however many callers there are, at most {@code workers} model runs
@@ -69,8 +70,8 @@ public final class InferenceWorkers implements AutoCloseable {
     }
 
     /** Runs one task on a worker. */
-    public <O> O call(java.util.function.Supplier<O> task) {
-        return map(List.of(task), java.util.function.Supplier::get).get(0);
+    public <O> O call(Supplier<O> task) {
+        return map(List.of(task), Supplier::get).get(0);
     }
 
     @Override

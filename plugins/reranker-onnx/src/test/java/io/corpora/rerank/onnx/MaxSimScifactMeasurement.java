@@ -46,7 +46,7 @@ import org.apache.lucene.util.QueryBuilder;
  * and MRR@10 as trec_eval computes them (binary qrels, every query with qrels counts, a query's own id is excluded).
  * The maxsim score is linear in passageWeight, so the sentence-only reranker (w=0) and the whole-passage cosine
  * (w=1, from the document vectors) give every blend exactly; the real reranker with its defaults is checked
- * against the computed blend on the first 40 queries.
+ * against the computed (fused) blend on the first 40 queries. Reranked runs keep the hybrid order below the top 20.
  * Usage: {@code java -cp ... io.corpora.rerank.onnx.MaxSimScifactMeasurement DATASET_DIR [split] [maxQueries]}.
  */
 public final class MaxSimScifactMeasurement {
@@ -135,7 +135,7 @@ public final class MaxSimScifactMeasurement {
         }
         long t1 = System.nanoTime();
         try (Reranker sentenceOnly = provider.create(context, PluginConfig.validate("maxsim", provider.configOptions(),
-                Map.of("passageWeight", "0", "cacheEntries", "200000")))) {
+                Map.of("passageWeight", "0", "fuseWithInputOrder", "false", "cacheEntries", "200000")))) {
             for (String qid : queries.keySet()) {
                 List<String> candidates = top(hybrid.get(qid), FETCH);
                 List<String> texts = candidates.stream().map(corpus::get).toList();
@@ -154,19 +154,23 @@ public final class MaxSimScifactMeasurement {
                 List<String> candidates = top(hybrid.get(qid), FETCH);
                 double[] scores = blend(sentenceScores.get(qid), passageScores.get(qid), w);
                 List<String> reranked = byScore(candidates, scores);
-                run.put(qid, reranked);
-                fused.put(qid, rrf(List.of(candidates, reranked), 60));
+                List<String> tail = hybrid.get(qid).subList(candidates.size(), hybrid.get(qid).size());
+                run.put(qid, concat(reranked, tail));
+                fused.put(qid, concat(rrf(List.of(candidates, reranked), 60), tail));
             }
             report(String.format("hybrid top-%d + maxsim passageWeight=%.2f", FETCH, w), run, qrels);
             report(String.format("  … RRF(hybrid order, maxsim w=%.2f)", w), fused, qrels);
         }
-        // Check that the real reranker with its defaults gives exactly the blend computed above (first 40 queries).
+        // Check that the real reranker with its defaults gives exactly the fused blend computed above (first 40 queries).
         double worst = 0;
         try (Reranker defaults = provider.create(context, PluginConfig.validate("maxsim", provider.configOptions(), Map.of()))) {
             for (String qid : queries.keySet().stream().limit(40).toList()) {
                 List<String> candidates = top(hybrid.get(qid), FETCH);
                 double[] real = defaults.score(queries.get(qid), candidates.stream().map(corpus::get).toList());
                 double[] expected = blend(sentenceScores.get(qid), passageScores.get(qid), MaxSimRerankerProvider.DEFAULT_PASSAGE_WEIGHT);
+                if (MaxSimRerankerProvider.DEFAULT_FUSE_WITH_INPUT_ORDER) {
+                    expected = InputOrderFusion.fuse(expected);
+                }
                 for (int i = 0; i < real.length; i++) {
                     worst = Math.max(worst, Math.abs(real[i] - expected[i]));
                 }
@@ -250,6 +254,13 @@ public final class MaxSimScifactMeasurement {
         }
         Arrays.sort(order, Comparator.comparingDouble((Integer i) -> -scores[i]).thenComparing(candidates::get));
         return Arrays.stream(order).map(candidates::get).toList();
+    }
+
+    /** A reranked head followed by the base ranking's tail (deeper ranks keep the base order). */
+    private static List<String> concat(List<String> head, List<String> tail) {
+        List<String> out = new ArrayList<>(head);
+        out.addAll(tail);
+        return out;
     }
 
     private static List<String> top(List<String> run, int n) {

@@ -90,7 +90,8 @@ public final class EvalCommand implements Command {
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        Path plugins = options.path("plugins", DEFAULT_PLUGINS);
+        // bin/corpora passes the build's plugins directory as corpora.plugins.dir, so eval works from any directory.
+        Path plugins = options.path("plugins", Path.of(System.getProperty("corpora.plugins.dir", DEFAULT_PLUGINS.toString())));
         if (!Files.isDirectory(plugins)) {
             throw new UsageException("plugins directory " + plugins.toAbsolutePath() + " does not exist (build the plugins, or pass --plugins DIR)");
         }

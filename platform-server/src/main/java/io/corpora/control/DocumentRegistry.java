@@ -18,6 +18,20 @@ public interface DocumentRegistry {
     /** Documents of a namespace ordered by id, after {@code afterId} (null: first page). */
     List<DocumentRecord> list(Namespace namespace, String afterId, int limit);
 
+    /** Every document of a namespace, in id order, paging through {@link #list}. */
+    default List<DocumentRecord> all(Namespace namespace) {
+        List<DocumentRecord> all = new java.util.ArrayList<>();
+        String after = null;
+        while (true) {
+            List<DocumentRecord> page = list(namespace, after, 500);
+            all.addAll(page);
+            if (page.size() < 500) {
+                return all;
+            }
+            after = page.get(page.size() - 1).documentId();
+        }
+    }
+
     /**
      * Marks a new version as being written and returns its number (active + 1, or pending + 1); the previous
      * active version stays the one served.

@@ -37,15 +37,7 @@ public final class IndexVerifier {
 
     public static Report verify(DocumentRegistry registry, VectorStore store, Namespace namespace) {
         Map<String, DocumentRecord> documents = new HashMap<>();
-        String after = null;
-        while (true) {
-            List<DocumentRecord> page = registry.list(namespace, after, PAGE);
-            page.forEach(d -> documents.put(d.documentId(), d));
-            if (page.size() < PAGE) {
-                break;
-            }
-            after = page.get(page.size() - 1).documentId();
-        }
+        registry.all(namespace).forEach(d -> documents.put(d.documentId(), d));
         Map<String, Integer> activeChunksFound = new HashMap<>();
         List<String> orphaned = new ArrayList<>();
         List<String> stale = new ArrayList<>();
@@ -54,30 +46,25 @@ public final class IndexVerifier {
         long staleCount = 0;
         long unstampedCount = 0;
         long chunks = 0;
-        String afterId = null;
-        do {
-            ChunkPage page = store.list(namespace, afterId, PAGE);
-            for (Chunk chunk : page.chunks()) {
-                chunks++;
-                if (!namespace.tenant().equals(chunk.metadata().get(ReservedKeys.TENANT))
-                        || !namespace.partitionKey().equals(chunk.metadata().get(ReservedKeys.PARTITION))) {
-                    unstampedCount++;
-                    listed(unstamped, chunk.id());
-                    continue;
-                }
-                DocumentRecord document = documents.get(chunk.documentId());
-                if (document == null) {
-                    orphanedCount++;
-                    listed(orphaned, chunk.id());
-                } else if (!(chunk.metadata().get(ReservedKeys.VERSION) instanceof Number v) || v.intValue() != document.activeVersion()) {
-                    staleCount++;
-                    listed(stale, chunk.id());
-                } else {
-                    activeChunksFound.merge(chunk.documentId(), 1, Integer::sum);
-                }
+        for (Chunk chunk : (Iterable<Chunk>) chunksOf(store, namespace)::iterator) {
+            chunks++;
+            if (!namespace.tenant().equals(chunk.metadata().get(ReservedKeys.TENANT))
+                    || !namespace.partitionKey().equals(chunk.metadata().get(ReservedKeys.PARTITION))) {
+                unstampedCount++;
+                listed(unstamped, chunk.id());
+                continue;
             }
-            afterId = page.nextAfterId();
-        } while (afterId != null);
+            DocumentRecord document = documents.get(chunk.documentId());
+            if (document == null) {
+                orphanedCount++;
+                listed(orphaned, chunk.id());
+            } else if (!(chunk.metadata().get(ReservedKeys.VERSION) instanceof Number v) || v.intValue() != document.activeVersion()) {
+                staleCount++;
+                listed(stale, chunk.id());
+            } else {
+                activeChunksFound.merge(chunk.documentId(), 1, Integer::sum);
+            }
+        }
         List<MissingChunks> missing = new ArrayList<>();
         long missingCount = 0;
         for (DocumentRecord document : documents.values()) {
@@ -91,6 +78,35 @@ public final class IndexVerifier {
         }
         missing.sort(java.util.Comparator.comparing(MissingChunks::documentId));
         return new Report(documents.size(), chunks, missing, missingCount, orphaned, orphanedCount, stale, staleCount, unstamped, unstampedCount);
+    }
+
+    /** Every chunk of a namespace, paging through {@link VectorStore#list} lazily. */
+    public static java.util.stream.Stream<Chunk> chunksOf(VectorStore store, Namespace namespace) {
+        java.util.Iterator<Chunk> iterator = new java.util.Iterator<>() {
+            private java.util.Iterator<Chunk> current = java.util.Collections.emptyIterator();
+            private String afterId;
+            private boolean exhausted;
+
+            @Override
+            public boolean hasNext() {
+                while (!current.hasNext() && !exhausted) {
+                    ChunkPage page = store.list(namespace, afterId, PAGE);
+                    current = page.chunks().iterator();
+                    afterId = page.nextAfterId();
+                    exhausted = afterId == null;
+                }
+                return current.hasNext();
+            }
+
+            @Override
+            public Chunk next() {
+                if (!hasNext()) {
+                    throw new java.util.NoSuchElementException();
+                }
+                return current.next();
+            }
+        };
+        return java.util.stream.StreamSupport.stream(java.util.Spliterators.spliteratorUnknownSize(iterator, java.util.Spliterator.ORDERED), false);
     }
 
     private static void listed(List<String> ids, String id) {

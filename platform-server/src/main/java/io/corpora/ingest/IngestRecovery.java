@@ -80,15 +80,6 @@ public final class IngestRecovery {
     }
 
     private static List<DocumentRecord> interrupted(DocumentRegistry registry, Namespace namespace) {
-        List<DocumentRecord> found = new ArrayList<>();
-        String after = null;
-        while (true) {
-            List<DocumentRecord> page = registry.list(namespace, after, 500);
-            page.stream().filter(d -> d.status() == DocumentStatus.INGESTING && d.pendingVersion() > 0).forEach(found::add);
-            if (page.size() < 500) {
-                return found;
-            }
-            after = page.get(page.size() - 1).documentId();
-        }
+        return registry.all(namespace).stream().filter(d -> d.status() == DocumentStatus.INGESTING && d.pendingVersion() > 0).toList();
     }
 }

@@ -114,27 +114,19 @@ public final class IngestionService {
     public List<IngestJob.Outcome> rebuild(Tenant tenant, TenantRuntime runtime, Namespace namespace) {
         requireNamespaceOf(tenant, namespace);
         List<IngestJob.Outcome> outcomes = new java.util.ArrayList<>();
-        String after = null;
-        while (true) {
-            List<DocumentRecord> page = registry.list(namespace, after, 200);
-            for (DocumentRecord document : page) {
-                if (document.text() == null) {
-                    outcomes.add(new IngestJob.Outcome(document.documentId(), "failed", 0, 0, 422, "the registry holds no text to rebuild from"));
-                    continue;
-                }
-                IngestRequest request = IngestRequest.ofText(document.documentId(), document.text(),
-                        document.mediaType() != null && document.mediaType().contains("markdown") ? "text/markdown" : "text/plain",
-                        document.source(), document.metadata());
-                try {
-                    outcomes.add(ingest(tenant, runtime, namespace, request, true));
-                } catch (IngestException e) {
-                    outcomes.add(new IngestJob.Outcome(document.documentId(), "failed", 0, 0, e.status(), e.getMessage()));
-                }
+        for (DocumentRecord document : registry.all(namespace)) {
+            if (document.text() == null) {
+                outcomes.add(new IngestJob.Outcome(document.documentId(), "failed", 0, 0, 422, "the registry holds no text to rebuild from"));
+                continue;
             }
-            if (page.size() < 200) {
-                break;
+            IngestRequest request = IngestRequest.ofText(document.documentId(), document.text(),
+                    document.mediaType() != null && document.mediaType().contains("markdown") ? "text/markdown" : "text/plain",
+                    document.source(), document.metadata());
+            try {
+                outcomes.add(ingest(tenant, runtime, namespace, request, true));
+            } catch (IngestException e) {
+                outcomes.add(new IngestJob.Outcome(document.documentId(), "failed", 0, 0, e.status(), e.getMessage()));
             }
-            after = page.get(page.size() - 1).documentId();
         }
         IndexVerifier.Report report = IndexVerifier.verify(registry, runtime.store(), namespace);
         if (report.orphanedCount() > 0) {
@@ -145,22 +137,9 @@ public final class IngestionService {
 
     private void removeOrphans(TenantRuntime runtime, Namespace namespace) {
         java.util.Set<String> registered = new java.util.HashSet<>();
-        String after = null;
-        while (true) {
-            List<DocumentRecord> page = registry.list(namespace, after, 500);
-            page.forEach(d -> registered.add(d.documentId()));
-            if (page.size() < 500) {
-                break;
-            }
-            after = page.get(page.size() - 1).documentId();
-        }
-        List<String> orphans = new java.util.ArrayList<>();
-        String afterId = null;
-        do {
-            io.corpora.spi.store.ChunkPage page = runtime.store().list(namespace, afterId, 500);
-            page.chunks().stream().filter(c -> !registered.contains(c.documentId())).forEach(c -> orphans.add(c.id()));
-            afterId = page.nextAfterId();
-        } while (afterId != null);
+        registry.all(namespace).forEach(d -> registered.add(d.documentId()));
+        List<String> orphans = IndexVerifier.chunksOf(runtime.store(), namespace)
+                .filter(c -> !registered.contains(c.documentId())).map(Chunk::id).toList();
         runtime.store().deleteChunks(namespace, orphans);
     }
 

@@ -150,12 +150,7 @@ public final class RetrievalService {
         ContextBlock context = ContextBlock.render(passages, maxChars);
         List<RetrievalResponse.CitedPassage> cited = new ArrayList<>();
         for (Passage p : passages) {
-            Map<String, Object> visible = new LinkedHashMap<>();
-            p.metadata().forEach((k, v) -> {
-                if (!ReservedKeys.isReserved(k)) {
-                    visible.put(k, v);
-                }
-            });
+            Map<String, Object> visible = io.corpora.spi.Metadata.withoutReserved(p.metadata());
             Object chunkIndex = p.metadata().get(PassageKeys.CHUNK_INDEX);
             Object headingPath = p.metadata().get(PassageKeys.HEADING_PATH);
             RetrievalResponse.Citation citation = new RetrievalResponse.Citation(context.includedIds().indexOf(p.id()) + 1,

@@ -182,9 +182,9 @@ public class DocumentsResource {
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
     @Operation(summary = "One document's metadata, version, chunk count and status")
     public Map<String, Object> get(@PathParam("tenant") String tenantId, @PathParam("id") String id, @QueryParam("partition") String partition) {
-        caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
-        Tenant tenant = dataPlane.activeTenant(tenantId);
-        Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
+        DataPlane.Scope scope = dataPlane.scope(caller, tenantId, partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
+        Tenant tenant = scope.tenant();
+        Namespace namespace = scope.namespace();
         return Json.document(find(namespace, id));
     }
 
@@ -194,9 +194,9 @@ public class DocumentsResource {
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
     @Operation(summary = "The chunks of a document's active version")
     public Map<String, Object> chunks(@PathParam("tenant") String tenantId, @PathParam("id") String id, @QueryParam("partition") String partition) {
-        caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
-        Tenant tenant = dataPlane.activeTenant(tenantId);
-        Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
+        DataPlane.Scope scope = dataPlane.scope(caller, tenantId, partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
+        Tenant tenant = scope.tenant();
+        Namespace namespace = scope.namespace();
         find(namespace, id);
         IsolationGuard guard = new IsolationGuard(dataPlane.runtime(tenant).store(), namespace, 1,
                 ids -> dataPlane.registry().activeVersions(namespace, ids));
@@ -207,13 +207,7 @@ public class DocumentsResource {
             out.put("index", chunk.index());
             out.put("text", chunk.text());
             out.put("headingPath", chunk.headingPath());
-            Map<String, Object> visible = new LinkedHashMap<>();
-            chunk.metadata().forEach((k, v) -> {
-                if (!io.corpora.spi.ReservedKeys.isReserved(k)) {
-                    visible.put(k, v);
-                }
-            });
-            out.put("metadata", visible);
+            out.put("metadata", io.corpora.spi.Metadata.withoutReserved(chunk.metadata()));
             chunks.add(out);
         }
         return Map.of("documentId", id, "chunks", chunks);
@@ -224,9 +218,9 @@ public class DocumentsResource {
     @RolesAllowed({Roles.WRITER, Roles.TENANT_ADMIN})
     @Operation(summary = "Delete a document and its chunks")
     public Response delete(@PathParam("tenant") String tenantId, @PathParam("id") String id, @QueryParam("partition") String partition) {
-        caller.actorFor(tenantId, Roles.WRITER, Roles.TENANT_ADMIN);
-        Tenant tenant = dataPlane.activeTenant(tenantId);
-        Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
+        DataPlane.Scope scope = dataPlane.scope(caller, tenantId, partition, Roles.WRITER, Roles.TENANT_ADMIN);
+        Tenant tenant = scope.tenant();
+        Namespace namespace = scope.namespace();
         if (!dataPlane.ingestion().delete(tenant, dataPlane.runtime(tenant), namespace, id)) {
             throw notFound(id);
         }

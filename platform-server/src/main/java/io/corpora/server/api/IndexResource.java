@@ -43,9 +43,9 @@ public class IndexResource {
     @RolesAllowed({Roles.WRITER, Roles.TENANT_ADMIN})
     @Operation(summary = "Report missing, orphaned, stale and unstamped chunks without repairing anything")
     public Map<String, Object> verify(@PathParam("tenant") String tenantId, @QueryParam("partition") String partition) {
-        caller.actorFor(tenantId, Roles.WRITER, Roles.TENANT_ADMIN);
-        Tenant tenant = dataPlane.activeTenant(tenantId);
-        Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
+        DataPlane.Scope scope = dataPlane.scope(caller, tenantId, partition, Roles.WRITER, Roles.TENANT_ADMIN);
+        Tenant tenant = scope.tenant();
+        Namespace namespace = scope.namespace();
         IndexVerifier.Report report = IndexVerifier.verify(dataPlane.registry(), dataPlane.runtime(tenant).store(), namespace);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("namespace", namespace.key());
@@ -65,9 +65,9 @@ public class IndexResource {
     @RolesAllowed({Roles.TENANT_ADMIN})
     @Operation(summary = "Re-push every registered document from the registry's text and remove orphaned chunks")
     public Map<String, Object> rebuild(@PathParam("tenant") String tenantId, @QueryParam("partition") String partition) {
-        caller.actorFor(tenantId, Roles.TENANT_ADMIN);
-        Tenant tenant = dataPlane.activeTenant(tenantId);
-        Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
+        DataPlane.Scope scope = dataPlane.scope(caller, tenantId, partition, Roles.TENANT_ADMIN);
+        Tenant tenant = scope.tenant();
+        Namespace namespace = scope.namespace();
         List<IngestJob.Outcome> outcomes = dataPlane.ingestion().rebuild(tenant, dataPlane.runtime(tenant), namespace);
         IndexVerifier.Report after = IndexVerifier.verify(dataPlane.registry(), dataPlane.runtime(tenant).store(), namespace);
         Map<String, Object> body = new LinkedHashMap<>();

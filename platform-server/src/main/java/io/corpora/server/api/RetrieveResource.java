@@ -1,13 +1,10 @@
 package io.corpora.server.api;
 
-import io.corpora.control.Tenant;
 import io.corpora.retrieval.RetrieveCommand;
 import io.corpora.server.Roles;
 import io.corpora.server.dataplane.DataPlane;
 import io.corpora.server.security.CallerScope;
 import io.corpora.spi.MetadataFilter;
-import io.corpora.spi.Namespace;
-import io.corpora.spi.filter.Actor;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -42,14 +39,14 @@ public class RetrieveResource {
     @SecurityRequirement(name = "jwt")
     @Operation(summary = "Retrieve passages for a query, filtered by the caller's access, with citations and a context block")
     public Map<String, Object> retrieve(@PathParam("tenant") String tenantId, RetrieveRequest request) {
-        Actor actor = caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
+        caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
         if (request == null) {
             throw new BadRequestException("a JSON body with a query is required");
         }
         RetrieveCommand command = new RetrieveCommand(request.query, request.mode, request.topK, MetadataFilter.fromMap(request.filter),
                 request.minScore, request.maxChars, request.rerank, request.expandNeighbors == null ? 0 : request.expandNeighbors, request.mmr);
-        Tenant tenant = dataPlane.activeTenant(tenantId);
-        Namespace namespace = dataPlane.namespace(tenant, request.partition, caller.boundPartition());
-        return Json.retrieval(dataPlane.retrieval().retrieve(tenant, dataPlane.runtime(tenant), namespace, actor, command));
+        DataPlane.Scope scope = dataPlane.scope(caller, tenantId, request.partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
+        return Json.retrieval(dataPlane.retrieval().retrieve(scope.tenant(), dataPlane.runtime(scope.tenant()), scope.namespace(),
+                scope.actor(), command));
     }
 }

@@ -13,6 +13,8 @@ import io.corpora.runtime.TenantRuntime;
 import io.corpora.runtime.TenantRuntimes;
 import io.corpora.server.plugins.PluginService;
 import io.corpora.server.rest.ProblemException;
+import io.corpora.server.security.CallerScope;
+import io.corpora.spi.filter.Actor;
 import io.corpora.spi.Namespace;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -115,6 +117,19 @@ public class DataPlane {
 
     public TenantRuntime runtime(Tenant tenant) {
         return services().runtimes().runtime(tenant.definition());
+    }
+
+    /** Who is calling, on which tenant, in which namespace: established once per data-plane request. */
+    public record Scope(Actor actor, Tenant tenant, Namespace namespace) {}
+
+    /**
+     * Checks the token against the path tenant and roles (403), the tenant's state (404/409) and the partition (400/403),
+     * in that order, so nothing about another tenant is looked up for a forged path.
+     */
+    public Scope scope(CallerScope caller, String tenantId, String partition, String... roles) {
+        Actor actor = caller.actorFor(tenantId, roles);
+        Tenant tenant = activeTenant(tenantId);
+        return new Scope(actor, tenant, namespace(tenant, partition, caller.boundPartition()));
     }
 
     /**

@@ -1,29 +1,21 @@
 package io.corpora.loader.text;
 
-import io.corpora.spi.config.PluginConfig;
-import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.loader.DocumentLoader;
 import io.corpora.spi.loader.DocumentLoaderProvider;
+import io.corpora.spi.testkit.Providers;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.ServiceLoader;
 
-/** Creates loaders the way the server does: discovered by name, configuration validated against the declarations. */
+/** Creates loaders the way the server does (see the SPI test kit's {@link Providers}). */
 final class Loaders {
 
     private Loaders() {}
 
     static DocumentLoaderProvider provider(String name) {
-        return ServiceLoader.load(DocumentLoaderProvider.class).stream()
-                .map(ServiceLoader.Provider::get)
-                .filter(p -> p.name().equals(name))
-                .findFirst()
-                .orElseThrow(() -> new AssertionError("no provider named " + name));
+        return Providers.find(DocumentLoaderProvider.class, name);
     }
 
     static DocumentLoader create(String name, Map<String, String> options) {
-        DocumentLoaderProvider provider = provider(name);
-        PluginConfig config = PluginConfig.validate(name, provider.configOptions(), options);
-        return provider.create(PluginContext.of(Path.of("target"), "test"), config);
+        return Providers.create(DocumentLoaderProvider.class, name, options, Path.of("target"));
     }
 }

@@ -115,7 +115,7 @@ public final class ServerClient {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             return new Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body(),
-                    response.headers().firstValue("Location").orElse(null));
+                    response.headers().firstValue("Location").orElse(null), response.headers().firstValue("Retry-After").orElse(null));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -125,9 +125,9 @@ public final class ServerClient {
     }
 
     /** A response with its JSON body parsed on demand. */
-    public record Response(int status, String contentType, String body, String location) {
+    public record Response(int status, String contentType, String body, String location, String retryAfter) {
         public Response(int status, String contentType, String body) {
-            this(status, contentType, body, null);
+            this(status, contentType, body, null, null);
         }
 
         public JsonNode json() {

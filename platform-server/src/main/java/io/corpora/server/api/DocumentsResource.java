@@ -80,6 +80,8 @@ public class DocumentsResource {
     public Response ingestJson(@PathParam("tenant") String tenantId, JsonValue body) {
         caller.actorFor(tenantId, Roles.WRITER, Roles.TENANT_ADMIN);
         Tenant tenant = dataPlane.activeTenant(tenantId);
+        dataPlane.limitRequests(tenant);
+        dataPlane.limitIngests(tenant);
         if (body instanceof JsonObject object) {
             DocumentInput input = parse(object);
             Namespace namespace = dataPlane.namespace(tenant, input.partition, caller.boundPartition());
@@ -123,6 +125,8 @@ public class DocumentsResource {
     public Response upload(@PathParam("tenant") String tenantId, List<EntityPart> parts) throws IOException {
         caller.actorFor(tenantId, Roles.WRITER, Roles.TENANT_ADMIN);
         Tenant tenant = dataPlane.activeTenant(tenantId);
+        dataPlane.limitRequests(tenant);
+        dataPlane.limitIngests(tenant);
         String partition = null;
         Map<String, Object> metadata = Map.of();
         List<IngestRequest> requests = new ArrayList<>();
@@ -164,6 +168,7 @@ public class DocumentsResource {
             throw new ProblemException(400, "invalid-request", "Invalid request", "limit must be between 1 and 500");
         }
         Tenant tenant = dataPlane.activeTenant(tenantId);
+        dataPlane.limitRequests(tenant);
         Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
         List<DocumentRecord> page = dataPlane.registry().list(namespace, after, limit);
         List<Map<String, Object>> documents = page.stream()

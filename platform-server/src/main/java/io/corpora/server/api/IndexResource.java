@@ -59,6 +59,24 @@ public class IndexResource {
         return body;
     }
 
+    @GET
+    @Path("stats")
+    @Produces(MediaType.APPLICATION_JSON)
+    @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
+    @Operation(summary = "Documents, chunks and bytes of the tenant's active versions, and documents by partition and status")
+    public Map<String, Object> stats(@PathParam("tenant") String tenantId) {
+        DataPlane.Scope scope = dataPlane.scope(caller, tenantId, null, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
+        io.corpora.control.DocumentRegistry.CorpusStats stats = dataPlane.registry().stats(scope.tenant().id());
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("tenant", scope.tenant().id());
+        body.put("documents", stats.documents());
+        body.put("chunks", stats.chunks());
+        body.put("bytes", stats.bytes());
+        body.put("documentsByPartition", stats.documentsByPartition());
+        body.put("documentsByStatus", stats.documentsByStatus());
+        return body;
+    }
+
     @POST
     @Path("index:rebuild")
     @Produces(MediaType.APPLICATION_JSON)

@@ -15,6 +15,7 @@ import io.corpora.server.plugins.PluginService;
 import io.corpora.server.rest.ProblemException;
 import io.corpora.server.security.CallerScope;
 import io.corpora.spi.filter.Actor;
+import io.corpora.tenancy.RateLimiter;
 import io.corpora.spi.Namespace;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -59,6 +60,8 @@ public class DataPlane {
     @Inject
     @ConfigProperty(name = "corpora.ingest.maxChunksPerDocument", defaultValue = "20000")
     int maxChunksPerDocument;
+
+    private final RateLimiter rateLimiter = new RateLimiter(java.time.Clock.systemUTC());
 
     private volatile Services services;
 
@@ -129,7 +132,26 @@ public class DataPlane {
     public Scope scope(CallerScope caller, String tenantId, String partition, String... roles) {
         Actor actor = caller.actorFor(tenantId, roles);
         Tenant tenant = activeTenant(tenantId);
+        limitRequests(tenant);
         return new Scope(actor, tenant, namespace(tenant, partition, caller.boundPartition()));
+    }
+
+    /** The tenant's {@code requestsPerMinute} quota over its data-plane calls; 429 with Retry-After beyond it. */
+    public void limitRequests(Tenant tenant) {
+        limit("requests", tenant, tenant.definition().quotas().requestsPerMinute());
+    }
+
+    /** The tenant's {@code ingestsPerMinute} quota over its ingest calls; 429 with Retry-After beyond it. */
+    public void limitIngests(Tenant tenant) {
+        limit("ingests", tenant, tenant.definition().quotas().ingestsPerMinute());
+    }
+
+    private void limit(String what, Tenant tenant, int perMinute) {
+        RateLimiter.Decision decision = rateLimiter.acquire(what + ":" + tenant.id(), perMinute);
+        if (!decision.allowed()) {
+            throw new ProblemException(429, "rate-limited", "Too many requests", "tenant '" + tenant.id() + "' is limited to "
+                    + perMinute + " " + what + " a minute; retry in " + decision.retryAfterSeconds() + " s").retryAfter(decision.retryAfterSeconds());
+        }
     }
 
     /**

@@ -11,6 +11,7 @@ public class ProblemException extends RuntimeException {
     private final String type;
     private final String title;
     private final transient Map<String, ?> extensions;
+    private long retryAfterSeconds;
 
     public ProblemException(int status, String type, String title, String detail) {
         this(status, type, title, detail, Map.of());
@@ -24,7 +25,16 @@ public class ProblemException extends RuntimeException {
         this.extensions = Map.copyOf(extensions);
     }
 
+    /** Adds a {@code Retry-After} header (for 429 and 503). */
+    public ProblemException retryAfter(long seconds) {
+        this.retryAfterSeconds = seconds;
+        return this;
+    }
+
     public jakarta.ws.rs.core.Response toResponse() {
-        return Problem.response(status, type, title, getMessage(), extensions);
+        jakarta.ws.rs.core.Response response = Problem.response(status, type, title, getMessage(), extensions);
+        return retryAfterSeconds > 0
+                ? jakarta.ws.rs.core.Response.fromResponse(response).header("Retry-After", Long.toString(retryAfterSeconds)).build()
+                : response;
     }
 }

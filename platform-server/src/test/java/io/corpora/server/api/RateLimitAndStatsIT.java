@@ -1,0 +1,73 @@
+package io.corpora.server.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.corpora.server.Roles;
+import io.corpora.server.ServerClient;
+import java.io.File;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** A tenant's requestsPerMinute and ingestsPerMinute quotas answer 429 with Retry-After; stats count what is stored. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class RateLimitAndStatsIT {
+
+    private final ServerClient client = ServerClient.fromBuild();
+
+    @Deployment(testable = false)
+    static WebArchive corpora() {
+        File war = new File(System.getProperty("corpora.war", "target/corpora.war"));
+        return ShrinkWrap.create(ZipImporter.class, "corpora.war").importFrom(war).as(WebArchive.class);
+    }
+
+    @Test
+    void quotasLimitRequestsAndIngestsPerTenant() {
+        String tenant = TenantFixtures.uniqueId("limited");
+        Map<String, Object> definition = new LinkedHashMap<>();
+        definition.put("id", tenant);
+        definition.put("store", Map.of("provider", "lucene"));
+        definition.put("embedder", Map.of("provider", "onnx"));
+        definition.put("quotas", Map.of("requestsPerMinute", 6, "ingestsPerMinute", 2));
+        ServerClient.Response created = client.post("admin/v1/tenants", client.token("ops", null, Roles.PLATFORM_ADMIN), definition);
+        assertEquals(201, created.status(), created.body());
+        String writer = client.token("w", tenant, Roles.WRITER, Roles.READER);
+        String docs = "api/v1/tenants/" + tenant + "/documents";
+
+        assertEquals(201, client.post(docs, writer, Map.of("id", "a", "text", "Apples grow on trees.")).status());   // request 1, ingest 1
+        assertEquals(201, client.post(docs, writer, Map.of("id", "b", "text", "Bees make honey.")).status());       // request 2, ingest 2
+        ServerClient.Response third = client.post(docs, writer, Map.of("id", "c", "text", "Cows eat grass."));      // request 3, ingest refused
+        assertEquals(429, third.status(), third.body());
+        assertTrue(third.contentType().startsWith("application/problem+json"));
+        assertTrue(Integer.parseInt(third.retryAfter()) >= 1, "Retry-After: " + third.retryAfter());
+
+        JsonNode stats = client.get("api/v1/tenants/" + tenant + "/stats", writer).json();               // request 4
+        assertEquals(2, stats.get("documents").asInt(), stats.toString());
+        assertEquals(2, stats.get("chunks").asInt(), stats.toString());
+        assertTrue(stats.get("bytes").asLong() > 0, stats.toString());
+        assertEquals(2, stats.get("documentsByStatus").get("ACTIVE").asInt(), stats.toString());
+
+        for (int request = 5; request <= 6; request++) {
+            assertEquals(200, client.post("api/v1/tenants/" + tenant + "/retrieve", writer, Map.of("query", "honey", "mode", "keyword")).status());
+        }
+        ServerClient.Response limited = client.post("api/v1/tenants/" + tenant + "/retrieve", writer, Map.of("query", "honey"));
+        assertEquals(429, limited.status(), limited.body());
+        assertTrue(Integer.parseInt(limited.retryAfter()) >= 1);
+
+        String other = TenantFixtures.uniqueId("unlimited");
+        new TenantFixtures(client).create(other, List.of(), false);
+        assertEquals(200, client.post("api/v1/tenants/" + other + "/retrieve", client.token("r", other, Roles.READER),
+                Map.of("query", "honey", "mode", "keyword")).status(), "another tenant is not affected");
+    }
+}

@@ -106,6 +106,25 @@ public final class RetrievalService {
         return respond(verified, options.maxChars(), diagnostics);
     }
 
+    /**
+     * Several retrievals for one actor in one namespace, answered in order; their queries are embedded in one call
+     * (when any uses the vector leg). Each is isolated and verified exactly like a single retrieval.
+     */
+    public List<RetrievalResponse> retrieveBatch(Tenant tenant, TenantRuntime runtime, Namespace namespace, Actor actor,
+                                                List<RetrieveCommand> commands) {
+        if (commands.isEmpty()) {
+            throw new IllegalArgumentException("a batch needs at least one query");
+        }
+        TenantRuntime batch = new TenantRuntime(runtime.definition(), runtime.store(),
+                new PrecomputedQueries(runtime.embedder(), commands.stream().map(RetrieveCommand::query).toList()),
+                runtime.reranker(), runtime.filterHook(), runtime.chunking());
+        List<RetrievalResponse> responses = new ArrayList<>();
+        for (RetrieveCommand command : commands) {
+            responses.add(retrieve(tenant, batch, namespace, actor, command));
+        }
+        return responses;
+    }
+
     private static Retriever compose(String mode, boolean rerank, RetrieveCommand command, TenantRuntime runtime, IsolationGuard guard,
                                      Namespace namespace, String embedderId) {
         VectorRetriever vector = new VectorRetriever(guard, namespace, runtime.embedder(), embedderId);

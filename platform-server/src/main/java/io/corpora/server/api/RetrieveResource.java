@@ -15,13 +15,15 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** {@code POST /api/v1/tenants/{tenant}/retrieve}: cited passages and a context block for a query. */
-@Path("/api/v1/tenants/{tenant}/retrieve")
+@Path("/api/v1/tenants/{tenant}")
 @RequestScoped
 @Tag(name = "retrieval")
 public class RetrieveResource {
@@ -32,7 +34,11 @@ public class RetrieveResource {
     @Inject
     DataPlane dataPlane;
 
+    /** Most queries one batch may carry. */
+    public static final int MAX_BATCH = 32;
+
     @POST
+    @Path("retrieve")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
@@ -48,5 +54,37 @@ public class RetrieveResource {
         DataPlane.Scope scope = dataPlane.scope(caller, tenantId, request.partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
         return Json.retrieval(dataPlane.retrieval().retrieve(scope.tenant(), dataPlane.runtime(scope.tenant()), scope.namespace(),
                 scope.actor(), command));
+    }
+
+    @POST
+    @Path("retrieve:batch")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
+    @SecurityRequirement(name = "jwt")
+    @Operation(summary = "Several retrievals in one call (queries embedded together), answered in order; one partition per batch")
+    public Map<String, Object> retrieveBatch(@PathParam("tenant") String tenantId, RetrieveBatchRequest request) {
+        caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
+        if (request == null || request.queries == null || request.queries.isEmpty()) {
+            throw new BadRequestException("a JSON body with a non-empty 'queries' array is required");
+        }
+        if (request.queries.size() > MAX_BATCH) {
+            throw new BadRequestException("a batch holds at most " + MAX_BATCH + " queries, got " + request.queries.size());
+        }
+        List<RetrieveCommand> commands = new ArrayList<>();
+        for (RetrieveRequest query : request.queries) {
+            if (query == null) {
+                throw new BadRequestException("every batch item must be a retrieve request object");
+            }
+            if (query.partition != null && !query.partition.equals(request.partition)) {
+                throw new BadRequestException("give the partition once for the whole batch, not per query");
+            }
+            commands.add(new RetrieveCommand(query.query, query.mode, query.topK, MetadataFilter.fromMap(query.filter), query.minScore,
+                    query.maxChars, query.rerank, query.expandNeighbors == null ? 0 : query.expandNeighbors, query.mmr));
+        }
+        DataPlane.Scope scope = dataPlane.scope(caller, tenantId, request.partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
+        List<Map<String, Object>> results = dataPlane.retrieval().retrieveBatch(scope.tenant(), dataPlane.runtime(scope.tenant()),
+                scope.namespace(), scope.actor(), commands).stream().map(Json::retrieval).toList();
+        return Map.of("results", results);
     }
 }

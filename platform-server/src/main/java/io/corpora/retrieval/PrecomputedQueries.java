@@ -1,0 +1,58 @@
+package io.corpora.retrieval;
+
+import io.corpora.spi.EmbedderFingerprint;
+import io.corpora.spi.embed.Embedder;
+import io.corpora.spi.embed.TokenCounter;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * An embedder whose query vectors for a batch were computed in one {@link Embedder#embedQueries} call, so a batch of
+ * retrievals embeds its queries together; anything else goes to the wrapped embedder. Same fingerprint, same vectors.
+ */
+final class PrecomputedQueries implements Embedder {
+
+    private final Embedder delegate;
+    private final Map<String, float[]> vectors = new HashMap<>();
+
+    PrecomputedQueries(Embedder delegate, List<String> queries) {
+        this.delegate = delegate;
+        List<String> distinct = queries.stream().distinct().toList();
+        List<float[]> embedded = delegate.embedQueries(distinct);
+        for (int i = 0; i < distinct.size(); i++) {
+            vectors.put(distinct.get(i), embedded.get(i));
+        }
+    }
+
+    @Override
+    public EmbedderFingerprint fingerprint() {
+        return delegate.fingerprint();
+    }
+
+    @Override
+    public List<float[]> embedDocuments(List<String> texts) {
+        return delegate.embedDocuments(texts);
+    }
+
+    @Override
+    public float[] embedQuery(String query) {
+        float[] vector = vectors.get(query);
+        return vector != null ? vector.clone() : delegate.embedQuery(query);
+    }
+
+    @Override
+    public int maxInputTokens() {
+        return delegate.maxInputTokens();
+    }
+
+    @Override
+    public Optional<TokenCounter> tokenCounter() {
+        return delegate.tokenCounter();
+    }
+
+    /** The shared embedder outlives the batch. */
+    @Override
+    public void close() {}
+}

@@ -7,18 +7,16 @@ import io.corpora.cli.ingest.IngestCommand;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import io.corpora.server.Deployments;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -36,8 +34,7 @@ class IngestCommandIT {
 
     @Deployment(testable = false)
     static WebArchive corpora() {
-        File war = new File(System.getProperty("corpora.war", "target/corpora.war"));
-        return ShrinkWrap.create(ZipImporter.class, "corpora.war").importFrom(war).as(WebArchive.class);
+        return Deployments.corporaWar();
     }
 
     @Test

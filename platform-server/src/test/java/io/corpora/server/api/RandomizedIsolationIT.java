@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
-import java.io.File;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -17,11 +16,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.corpora.server.Deployments;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -46,8 +44,7 @@ class RandomizedIsolationIT {
 
     @Deployment(testable = false)
     static WebArchive corpora() {
-        File war = new File(System.getProperty("corpora.war", "target/corpora.war"));
-        return ShrinkWrap.create(ZipImporter.class, "corpora.war").importFrom(war).as(WebArchive.class);
+        return Deployments.corporaWar();
     }
 
     private record Space(String tenant, String partition, boolean hook) {

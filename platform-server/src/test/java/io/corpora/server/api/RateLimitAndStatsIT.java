@@ -6,15 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
-import java.io.File;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.corpora.server.Deployments;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -28,8 +26,7 @@ class RateLimitAndStatsIT {
 
     @Deployment(testable = false)
     static WebArchive corpora() {
-        File war = new File(System.getProperty("corpora.war", "target/corpora.war"));
-        return ShrinkWrap.create(ZipImporter.class, "corpora.war").importFrom(war).as(WebArchive.class);
+        return Deployments.corporaWar();
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.corpora.embed.onnx;
 
 import io.corpora.onnx.BiEncoderSpec;
+import io.corpora.onnx.InferenceOptions;
 import io.corpora.onnx.BundledModel;
 import io.corpora.onnx.ModelBytes;
 import io.corpora.onnx.Pooling;
@@ -18,8 +19,6 @@ import java.util.Optional;
 record EmbedderSettings(BiEncoderSpec spec, ModelSource source, int workers, int intraOpThreads, Truncation truncation) {
 
     static final String MODEL = "model";
-    static final String WORKERS = "workers";
-    static final String INTRA_OP_THREADS = "intraOpThreads";
     static final String QUERY_INSTRUCTION = "queryInstruction";
     static final String TRUNCATION = "truncation";
     static final String MODEL_PATH = "modelPath";
@@ -43,17 +42,11 @@ record EmbedderSettings(BiEncoderSpec spec, ModelSource source, int workers, int
     }
 
     static List<ConfigOption> options() {
-        return List.of(
+        List<ConfigOption> options = new java.util.ArrayList<>(List.of(
                 ConfigOption.builder(MODEL, ConfigType.ENUM)
                         .allowedValues(BundledModel.BGE_SMALL_EN_V15_Q.modelName(), CUSTOM)
                         .defaultValue(BundledModel.BGE_SMALL_EN_V15_Q.modelName())
                         .description("Bundled model, or 'custom' for an operator-supplied ONNX model (modelPath + tokenizerPath)")
-                        .build(),
-                ConfigOption.builder(WORKERS, ConfigType.INT).defaultValue(2)
-                        .description("Model runs at once (a fixed thread pool); 2 with 1 intra-op thread each was fastest on 2 cores")
-                        .build(),
-                ConfigOption.builder(INTRA_OP_THREADS, ConfigType.INT).defaultValue(1)
-                        .description("ONNX Runtime threads inside one model run")
                         .build(),
                 ConfigOption.builder(QUERY_INSTRUCTION, ConfigType.STRING)
                         .description("Prefix for embedQuery only; absent = the model card's (bge: 'Represent this sentence for"
@@ -74,23 +67,20 @@ record EmbedderSettings(BiEncoderSpec spec, ModelSource source, int workers, int
                         .build(),
                 ConfigOption.builder(MAX_SEQUENCE_TOKENS, ConfigType.INT)
                         .description("model=custom: the model's sequence limit including [CLS]/[SEP]; default 512")
-                        .build());
+                        .build()));
+        options.addAll(1, InferenceOptions.declarations()); // right after the model, as before
+        return List.copyOf(options);
     }
 
     static EmbedderSettings from(PluginConfig config) {
         String model = config.requireString(MODEL);
-        int workers = config.getInt(WORKERS);
-        int intraOpThreads = config.getInt(INTRA_OP_THREADS);
         Truncation truncation = Truncation.parse(config.requireString(TRUNCATION));
         Optional<Path> modelPath = config.getPath(MODEL_PATH);
         Optional<Path> tokenizerPath = config.getPath(TOKENIZER_PATH);
         List<String> problems = new java.util.ArrayList<>();
-        if (workers < 1 || workers > 64) {
-            problems.add("option 'workers' must be 1..64, got " + workers);
-        }
-        if (intraOpThreads < 1 || intraOpThreads > 64) {
-            problems.add("option 'intraOpThreads' must be 1..64, got " + intraOpThreads);
-        }
+        InferenceOptions inference = InferenceOptions.read(config, problems);
+        int workers = inference.workers();
+        int intraOpThreads = inference.intraOpThreads();
         BiEncoderSpec spec;
         ModelSource source;
         if (CUSTOM.equals(model)) {

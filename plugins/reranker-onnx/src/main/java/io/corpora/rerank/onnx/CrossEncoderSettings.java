@@ -1,5 +1,6 @@
 package io.corpora.rerank.onnx;
 
+import io.corpora.onnx.InferenceOptions;
 import io.corpora.spi.config.ConfigOption;
 import io.corpora.spi.config.ConfigType;
 import io.corpora.spi.config.InvalidConfigException;
@@ -13,7 +14,7 @@ record CrossEncoderSettings(Path modelPath, Path tokenizerPath, String outputNam
                             int batchSize, int maxSequenceTokens, int workers, int intraOpThreads) {
 
     static List<ConfigOption> options() {
-        return List.of(
+        return java.util.stream.Stream.concat(java.util.stream.Stream.of(
                 ConfigOption.builder("modelPath", ConfigType.PATH).required()
                         .description("The cross-encoder ONNX file (e.g. ms-marco-MiniLM-L-6-v2, bge-reranker-base exported to ONNX)")
                         .build(),
@@ -34,13 +35,8 @@ record CrossEncoderSettings(Path modelPath, Path tokenizerPath, String outputNam
                         .build(),
                 ConfigOption.builder("maxSequenceTokens", ConfigType.INT).defaultValue(512)
                         .description("The model's sequence limit including [CLS] and two [SEP]; longer passages are cut and logged")
-                        .build(),
-                ConfigOption.builder("workers", ConfigType.INT).defaultValue(2)
-                        .description("Model runs at once")
-                        .build(),
-                ConfigOption.builder("intraOpThreads", ConfigType.INT).defaultValue(1)
-                        .description("ONNX Runtime threads inside one model run")
-                        .build());
+                        .build()),
+                InferenceOptions.declarations().stream()).toList();
     }
 
     static CrossEncoderSettings from(PluginConfig config) {
@@ -50,8 +46,6 @@ record CrossEncoderSettings(Path modelPath, Path tokenizerPath, String outputNam
         int labelIndex = config.getInt("labelIndex");
         int batchSize = config.getInt("batchSize");
         int maxSequence = config.getInt("maxSequenceTokens");
-        int workers = config.getInt("workers");
-        int intraOp = config.getInt("intraOpThreads");
         if (labelIndex < 0) {
             problems.add("option 'labelIndex' must be >= 0, got " + labelIndex);
         }
@@ -61,12 +55,9 @@ record CrossEncoderSettings(Path modelPath, Path tokenizerPath, String outputNam
         if (maxSequence < 8) {
             problems.add("option 'maxSequenceTokens' must be at least 8, got " + maxSequence);
         }
-        if (workers < 1 || workers > 64) {
-            problems.add("option 'workers' must be 1..64, got " + workers);
-        }
-        if (intraOp < 1 || intraOp > 64) {
-            problems.add("option 'intraOpThreads' must be 1..64, got " + intraOp);
-        }
+        InferenceOptions inference = InferenceOptions.read(config, problems);
+        int workers = inference.workers();
+        int intraOp = inference.intraOpThreads();
         if (!problems.isEmpty()) {
             throw new InvalidConfigException(config.provider(), problems);
         }

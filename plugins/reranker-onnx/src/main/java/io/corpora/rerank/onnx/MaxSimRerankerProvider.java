@@ -1,5 +1,6 @@
 package io.corpora.rerank.onnx;
 
+import io.corpora.onnx.InferenceOptions;
 import io.corpora.onnx.BiEncoder;
 import io.corpora.onnx.BundledModel;
 import io.corpora.onnx.InferenceWorkers;
@@ -33,7 +34,7 @@ public final class MaxSimRerankerProvider implements RerankerProvider {
 
     @Override
     public List<ConfigOption> configOptions() {
-        return List.of(
+        return java.util.stream.Stream.concat(java.util.stream.Stream.of(
                 ConfigOption.builder("passageWeight", ConfigType.DOUBLE).defaultValue(DEFAULT_PASSAGE_WEIGHT)
                         .description("Weight of the whole-passage cosine against the best sentence's, 0..1")
                         .build(),
@@ -46,13 +47,8 @@ public final class MaxSimRerankerProvider implements RerankerProvider {
                         .build(),
                 ConfigOption.builder("cacheEntries", ConfigType.INT).defaultValue(20_000)
                         .description("Sentence/passage vectors kept (LRU, about 1.6 KB each); 0 disables the cache")
-                        .build(),
-                ConfigOption.builder("workers", ConfigType.INT).defaultValue(2)
-                        .description("Model runs at once")
-                        .build(),
-                ConfigOption.builder("intraOpThreads", ConfigType.INT).defaultValue(1)
-                        .description("ONNX Runtime threads inside one model run")
-                        .build());
+                        .build()),
+                InferenceOptions.declarations().stream()).toList();
     }
 
     @Override
@@ -60,8 +56,6 @@ public final class MaxSimRerankerProvider implements RerankerProvider {
         double passageWeight = config.getDouble("passageWeight");
         int minSentenceChars = config.getInt("minSentenceChars");
         int cacheEntries = config.getInt("cacheEntries");
-        int workers = config.getInt("workers");
-        int intraOp = config.getInt("intraOpThreads");
         List<String> problems = new ArrayList<>();
         if (passageWeight < 0 || passageWeight > 1) {
             problems.add("option 'passageWeight' must be within 0..1, got " + passageWeight);
@@ -72,12 +66,9 @@ public final class MaxSimRerankerProvider implements RerankerProvider {
         if (cacheEntries < 0) {
             problems.add("option 'cacheEntries' must be >= 0, got " + cacheEntries);
         }
-        if (workers < 1 || workers > 64) {
-            problems.add("option 'workers' must be 1..64, got " + workers);
-        }
-        if (intraOp < 1 || intraOp > 64) {
-            problems.add("option 'intraOpThreads' must be 1..64, got " + intraOp);
-        }
+        InferenceOptions inference = InferenceOptions.read(config, problems);
+        int workers = inference.workers();
+        int intraOp = inference.intraOpThreads();
         if (!problems.isEmpty()) {
             throw new InvalidConfigException(config.provider(), problems);
         }

@@ -57,7 +57,12 @@ final class TenantFixtures {
             if (!status.equals("QUEUED") && !status.equals("RUNNING")) {
                 return job;
             }
-            Thread.onSpinWait();
+            try {
+                Thread.sleep(50); // polling, not spinning: CI has two cores
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while waiting for job " + location, e);
+            }
         }
         throw new AssertionError("job " + location + " did not finish within 2 minutes");
     }

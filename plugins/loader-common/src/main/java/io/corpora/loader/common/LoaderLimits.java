@@ -66,6 +66,19 @@ public record LoaderLimits(long maxBytes, Duration timeout) {
         }
     }
 
+    /** A request past the checks every loader starts with, and the clock started for it. */
+    public record Admitted(LoadRequest request, Deadline deadline) {}
+
+    /**
+     * The prelude of every {@code load}: the file name made safe for messages (it never appears anywhere else), the
+     * size checked before any parsing, and the deadline started.
+     */
+    public Admitted admit(LoadRequest upload) {
+        LoadRequest request = FileNames.forMessages(upload);
+        requireWithinSize(request);
+        return new Admitted(request, startDeadline(request));
+    }
+
     /** Starts the clock for one document. */
     public Deadline startDeadline(LoadRequest request) {
         return Deadline.start(timeout, request.fileName());

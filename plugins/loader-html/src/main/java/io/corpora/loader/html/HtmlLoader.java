@@ -1,7 +1,6 @@
 package io.corpora.loader.html;
 
 import io.corpora.loader.common.Deadline;
-import io.corpora.loader.common.FileNames;
 import io.corpora.loader.common.LoadFailures;
 import io.corpora.loader.common.LoaderLimits;
 import io.corpora.spi.loader.ContentFormat;
@@ -43,9 +42,9 @@ final class HtmlLoader implements DocumentLoader {
 
     @Override
     public LoadedDocument load(LoadRequest upload) {
-        LoadRequest request = FileNames.forMessages(upload); // the name only ever appears in messages
-        limits.requireWithinSize(request);
-        Deadline deadline = limits.startDeadline(request);
+        LoaderLimits.Admitted admitted = limits.admit(upload);
+        LoadRequest request = admitted.request();
+        Deadline deadline = admitted.deadline();
         Document document = parse(request, deadline);
         String title = title(document);
         String language = document.select("html").attr("lang").strip();

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.corpora.loader.common.Deadline;
-import io.corpora.loader.common.FileNames;
+import io.corpora.loader.common.LoaderLimits;
 import io.corpora.loader.common.LoadFailures;
 import io.corpora.spi.loader.ContentFormat;
 import io.corpora.spi.loader.DocumentLoadException;
@@ -36,9 +36,9 @@ final class RecordLoader implements DocumentLoader {
 
     @Override
     public LoadedDocument load(LoadRequest upload) {
-        LoadRequest request = FileNames.forMessages(upload); // the name only ever appears in messages
-        options.limits().requireWithinSize(request);
-        Deadline deadline = options.limits().startDeadline(request);
+        LoaderLimits.Admitted admitted = options.limits().admit(upload);
+        LoadRequest request = admitted.request();
+        Deadline deadline = admitted.deadline();
         RecordSink sink = new RecordSink(options, deadline, request.fileName());
         Map<String, Object> formatMetadata;
         try {

@@ -1,7 +1,6 @@
 package io.corpora.loader.text;
 
 import io.corpora.loader.common.Deadline;
-import io.corpora.loader.common.FileNames;
 import io.corpora.loader.common.LoadFailures;
 import io.corpora.loader.common.LoaderLimits;
 import io.corpora.spi.loader.ContentFormat;
@@ -36,9 +35,9 @@ final class MarkdownLoader implements DocumentLoader {
 
     @Override
     public LoadedDocument load(LoadRequest upload) {
-        LoadRequest request = FileNames.forMessages(upload); // the name only ever appears in messages
-        limits.requireWithinSize(request);
-        Deadline deadline = limits.startDeadline(request);
+        LoaderLimits.Admitted admitted = limits.admit(upload);
+        LoadRequest request = admitted.request();
+        Deadline deadline = admitted.deadline();
         TextDecoder.DecodedText decoded = TextDecoder.decode(request);
         deadline.check("decoding the text");
         FrontMatter.Split split = FrontMatter.split(decoded.text(), request.fileName());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.corpora.spi.SpiVersion;
 import io.corpora.spi.config.InvalidConfigException;
 import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.rerank.Reranker;
@@ -100,7 +101,7 @@ class PluginManagerTest {
 
         assertEquals(List.of(), registry.names(PluginKind.RERANKER));
         String message = registry.problems().get(0).message();
-        assertTrue(message.contains("'example-probe-current'") && message.contains("SPI 2.0") && message.contains("SPI 1.0"), message);
+        assertTrue(message.contains("'example-probe-current'") && message.contains("SPI 2.0") && message.contains("SPI " + SpiVersion.CURRENT), message);
     }
 
     @Test

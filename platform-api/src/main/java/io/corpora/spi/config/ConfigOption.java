@@ -12,9 +12,15 @@ import java.util.regex.Pattern;
  * @param defaultValue the value used when none is given, as a string; null for none
  * @param secret       the value is never logged or returned; configuration files reference it by a
  *                     MicroProfile Config key instead of holding it
+ * @param minimum      the smallest value accepted (inclusive), as a string of the option's type; null for no bound.
+ *                     Only for {@code INT}, {@code LONG}, {@code DOUBLE} and {@code DURATION}. Since SPI 1.1.
+ * @param maximum      the largest value accepted (inclusive), likewise
  */
 public record ConfigOption(String name, ConfigType type, String defaultValue, boolean required, boolean secret,
-                           String description, List<String> allowedValues) {
+                           String description, List<String> allowedValues, String minimum, String maximum) {
+
+    private static final java.util.Set<ConfigType> ORDERED = java.util.EnumSet.of(ConfigType.INT, ConfigType.LONG,
+            ConfigType.DOUBLE, ConfigType.DURATION);
 
     private static final Pattern NAME = Pattern.compile("[a-z][A-Za-z0-9]*(?:\\.[a-z][A-Za-z0-9]*)*");
 
@@ -32,6 +38,20 @@ public record ConfigOption(String name, ConfigType type, String defaultValue, bo
         if (required && defaultValue != null) {
             throw new IllegalArgumentException("option '" + name + "' cannot be both required and defaulted");
         }
+        if ((minimum != null || maximum != null) && !ORDERED.contains(type)) {
+            throw new IllegalArgumentException("option '" + name + "' is " + type + ": only numbers and durations have bounds");
+        }
+        Object lowest = minimum == null ? null : PluginConfig.parseBound(name, type, minimum);
+        Object highest = maximum == null ? null : PluginConfig.parseBound(name, type, maximum);
+        if (lowest != null && highest != null && PluginConfig.compare(lowest, highest) > 0) {
+            throw new IllegalArgumentException("option '" + name + "' has minimum " + minimum + " above maximum " + maximum);
+        }
+    }
+
+    /** The SPI 1.0 shape, without bounds; kept so providers built against 1.0 still link. */
+    public ConfigOption(String name, ConfigType type, String defaultValue, boolean required, boolean secret,
+                        String description, List<String> allowedValues) {
+        this(name, type, defaultValue, required, secret, description, allowedValues, null, null);
     }
 
     public static Builder builder(String name, ConfigType type) {
@@ -47,6 +67,8 @@ public record ConfigOption(String name, ConfigType type, String defaultValue, bo
         private boolean secret;
         private String description = "";
         private List<String> allowedValues = List.of();
+        private String minimum;
+        private String maximum;
 
         private Builder(String name, ConfigType type) {
             this.name = name;
@@ -78,8 +100,20 @@ public record ConfigOption(String name, ConfigType type, String defaultValue, bo
             return this;
         }
 
+        /** The smallest accepted value, inclusive (a number, or a duration such as {@code 1ms}). */
+        public Builder minimum(Object value) {
+            this.minimum = String.valueOf(value);
+            return this;
+        }
+
+        /** The largest accepted value, inclusive. */
+        public Builder maximum(Object value) {
+            this.maximum = String.valueOf(value);
+            return this;
+        }
+
         public ConfigOption build() {
-            return new ConfigOption(name, type, defaultValue, required, secret, description, allowedValues);
+            return new ConfigOption(name, type, defaultValue, required, secret, description, allowedValues, minimum, maximum);
         }
     }
 }

@@ -58,7 +58,9 @@ public final class PluginConfig {
                 continue;
             }
             try {
-                values.put(option.name(), parse(option, text.trim()));
+                Object value = parse(option, text.trim());
+                requireWithinBounds(option, value);
+                values.put(option.name(), value);
             } catch (IllegalArgumentException e) {
                 problems.add("option '" + option.name() + "': " + e.getMessage());
             }
@@ -100,6 +102,29 @@ public final class PluginConfig {
             case PATH -> Path.of(text);
             case DURATION -> parseDuration(text);
         };
+    }
+
+    private static void requireWithinBounds(ConfigOption option, Object value) {
+        if (option.minimum() != null && compare(value, parseBound(option.name(), option.type(), option.minimum())) < 0) {
+            throw new IllegalArgumentException("must be at least " + option.minimum() + ", got " + value);
+        }
+        if (option.maximum() != null && compare(value, parseBound(option.name(), option.type(), option.maximum())) > 0) {
+            throw new IllegalArgumentException("must be at most " + option.maximum() + ", got " + value);
+        }
+    }
+
+    /** Parses a declared bound; one that does not parse is the declaring provider's bug, not the operator's. */
+    static Object parseBound(String optionName, ConfigType type, String text) {
+        try {
+            return parse(new ConfigOption(optionName, type, null, false, false, null, List.of("bound")), text.trim());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("option '" + optionName + "' declares a bound that is not a " + type + ": '" + text + "'", e);
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static int compare(Object left, Object right) {
+        return ((Comparable) left).compareTo(right);
     }
 
     private static <T> T parseNumber(String text, java.util.function.Function<String, T> parser, String what) {

@@ -76,6 +76,12 @@ public class PluginsResource {
         if (!option.allowedValues().isEmpty()) {
             out.put("allowedValues", option.allowedValues());
         }
+        if (option.minimum() != null) {
+            out.put("minimum", option.minimum());
+        }
+        if (option.maximum() != null) {
+            out.put("maximum", option.maximum());
+        }
         return out;
     }
 

@@ -65,7 +65,7 @@ record EmbedderSettings(BiEncoderSpec spec, ModelSource source, int workers, int
                 ConfigOption.builder(POOLING, ConfigType.ENUM).allowedValues("cls", "mean")
                         .description("model=custom: 'cls' (bge) or 'mean' (MiniLM / sentence-transformers); default cls")
                         .build(),
-                ConfigOption.builder(MAX_SEQUENCE_TOKENS, ConfigType.INT)
+                ConfigOption.builder(MAX_SEQUENCE_TOKENS, ConfigType.INT).minimum(3)
                         .description("model=custom: the model's sequence limit including [CLS]/[SEP]; default 512")
                         .build()));
         options.addAll(1, InferenceOptions.declarations()); // right after the model, as before
@@ -78,7 +78,7 @@ record EmbedderSettings(BiEncoderSpec spec, ModelSource source, int workers, int
         Optional<Path> modelPath = config.getPath(MODEL_PATH);
         Optional<Path> tokenizerPath = config.getPath(TOKENIZER_PATH);
         List<String> problems = new java.util.ArrayList<>();
-        InferenceOptions inference = InferenceOptions.read(config, problems);
+        InferenceOptions inference = InferenceOptions.read(config);
         int workers = inference.workers();
         int intraOpThreads = inference.intraOpThreads();
         BiEncoderSpec spec;
@@ -89,10 +89,6 @@ record EmbedderSettings(BiEncoderSpec spec, ModelSource source, int workers, int
             }
             Pooling pooling = config.getString(POOLING).map(p -> Pooling.valueOf(p.toUpperCase(Locale.ROOT))).orElse(Pooling.CLS);
             int maxSequence = config.has(MAX_SEQUENCE_TOKENS) ? config.getInt(MAX_SEQUENCE_TOKENS) : 512;
-            if (maxSequence < 3) {
-                problems.add("option 'maxSequenceTokens' must be at least 3, got " + maxSequence);
-                maxSequence = 512;
-            }
             String name = modelPath.map(p -> baseName(p) + "/" + pooling.name().toLowerCase(Locale.ROOT)).orElse(CUSTOM);
             spec = new BiEncoderSpec(name, maxSequence, pooling, "");
             source = new ModelSource(Optional.empty(), modelPath.orElse(null), tokenizerPath.orElse(null));

@@ -81,7 +81,7 @@ class OnnxEmbedderProviderTest {
         InvalidConfigException stray = assertThrows(InvalidConfigException.class, () -> create(Map.of("modelPath", modelFile.toString())));
         assertTrue(stray.getMessage().contains("only to model=custom"), stray.getMessage());
         InvalidConfigException workers = assertThrows(InvalidConfigException.class, () -> create(Map.of("workers", "0")));
-        assertTrue(workers.getMessage().contains("'workers' must be 1..64"), workers.getMessage());
+        assertTrue(workers.getMessage().contains("option 'workers': must be at least 1, got 0"), workers.getMessage());
     }
 
     @Test

@@ -2,12 +2,10 @@ package io.corpora.loader.common;
 
 import io.corpora.spi.config.ConfigOption;
 import io.corpora.spi.config.ConfigType;
-import io.corpora.spi.config.InvalidConfigException;
 import io.corpora.spi.config.PluginConfig;
 import io.corpora.spi.loader.DocumentLoadException;
 import io.corpora.spi.loader.LoadRequest;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -31,29 +29,17 @@ public record LoaderLimits(long maxBytes, Duration timeout) {
     /** The two option declarations, with this loader's defaults. */
     public static List<ConfigOption> options(long defaultMaxBytes, String defaultTimeout) {
         return List.of(
-                ConfigOption.builder(MAX_BYTES, ConfigType.LONG).defaultValue(defaultMaxBytes)
+                ConfigOption.builder(MAX_BYTES, ConfigType.LONG).defaultValue(defaultMaxBytes).minimum(1)
                         .description("Largest document accepted, in bytes; larger ones fail with TOO_LARGE before parsing.")
                         .build(),
-                ConfigOption.builder(TIMEOUT, ConfigType.DURATION).defaultValue(defaultTimeout)
+                ConfigOption.builder(TIMEOUT, ConfigType.DURATION).defaultValue(defaultTimeout).minimum("1ms")
                         .description("Longest time spent loading one document; slower ones fail with TIMEOUT.")
                         .build());
     }
 
-    /** Reads the two options; a non-positive value is an {@link InvalidConfigException} naming it. */
+    /** Reads the two options (their lower bounds are declared, so the server has checked them already). */
     public static LoaderLimits from(PluginConfig config) {
-        long maxBytes = config.getLong(MAX_BYTES);
-        Duration timeout = config.getDuration(TIMEOUT);
-        List<String> problems = new ArrayList<>();
-        if (maxBytes <= 0) {
-            problems.add("option '" + MAX_BYTES + "' must be positive, got " + maxBytes);
-        }
-        if (timeout.isZero() || timeout.isNegative()) {
-            problems.add("option '" + TIMEOUT + "' must be positive, got " + timeout);
-        }
-        if (!problems.isEmpty()) {
-            throw new InvalidConfigException(config.provider(), problems);
-        }
-        return new LoaderLimits(maxBytes, timeout);
+        return new LoaderLimits(config.getLong(MAX_BYTES), config.getDuration(TIMEOUT));
     }
 
     /** Refuses an over-size document before any parsing, so a hostile upload costs nothing but the check. */

@@ -23,8 +23,8 @@ class LoaderLimitsTest {
 
     @Test
     void nonPositiveValuesAreRefusedNamingTheOption() {
-        PluginConfig config = PluginConfig.validate("t", LoaderLimits.options(1000, "5s"), Map.of("maxBytes", "0", "timeout", "0s"));
-        InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> LoaderLimits.from(config));
+        InvalidConfigException e = assertThrows(InvalidConfigException.class,
+                () -> PluginConfig.validate("t", LoaderLimits.options(1000, "5s"), Map.of("maxBytes", "0", "timeout", "0s")));
         assertEquals(2, e.problems().size(), e.getMessage());
         assertTrue(e.getMessage().contains("'maxBytes'"), e.getMessage());
     }

@@ -3,7 +3,6 @@ package io.corpora.loader.pdf;
 import io.corpora.loader.common.LoaderLimits;
 import io.corpora.spi.config.ConfigOption;
 import io.corpora.spi.config.ConfigType;
-import io.corpora.spi.config.InvalidConfigException;
 import io.corpora.spi.config.PluginConfig;
 import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.loader.DocumentLoader;
@@ -41,9 +40,9 @@ public final class PdfLoaderProvider implements DocumentLoaderProvider {
     @Override
     public List<ConfigOption> configOptions() {
         List<ConfigOption> options = new ArrayList<>(LoaderLimits.options(50L * 1024 * 1024, "60s"));
-        options.add(ConfigOption.builder(MAX_PAGES, ConfigType.INT).defaultValue(2000)
+        options.add(ConfigOption.builder(MAX_PAGES, ConfigType.INT).defaultValue(2000).minimum(1)
                 .description("Most pages accepted; a longer PDF fails with TOO_LARGE before any text is extracted.").build());
-        options.add(ConfigOption.builder(MAX_STREAM_BYTES, ConfigType.LONG).defaultValue(64L * 1024 * 1024)
+        options.add(ConfigOption.builder(MAX_STREAM_BYTES, ConfigType.LONG).defaultValue(64L * 1024 * 1024).minimum(1)
                 .description("Largest decoded size of any one compressed stream (page content, form, font), in bytes. "
                         + "Guards against decompression bombs: every stream is measured by streaming decode before "
                         + "PDFBox reads it into memory.").build());
@@ -53,18 +52,6 @@ public final class PdfLoaderProvider implements DocumentLoaderProvider {
     @Override
     public DocumentLoader create(PluginContext context, PluginConfig config) {
         LoaderLimits limits = LoaderLimits.from(config);
-        int maxPages = config.getInt(MAX_PAGES);
-        long maxStreamBytes = config.getLong(MAX_STREAM_BYTES);
-        List<String> problems = new ArrayList<>();
-        if (maxPages <= 0) {
-            problems.add("option '" + MAX_PAGES + "' must be positive, got " + maxPages);
-        }
-        if (maxStreamBytes <= 0) {
-            problems.add("option '" + MAX_STREAM_BYTES + "' must be positive, got " + maxStreamBytes);
-        }
-        if (!problems.isEmpty()) {
-            throw new InvalidConfigException(name(), problems);
-        }
-        return new PdfLoader(limits, maxPages, maxStreamBytes);
+        return new PdfLoader(limits, config.getInt(MAX_PAGES), config.getLong(MAX_STREAM_BYTES));
     }
 }

@@ -23,9 +23,9 @@ record RecordLoaderOptions(LoaderLimits limits, int maxRecords, int maxRecordCha
 
     static List<ConfigOption> declarations() {
         List<ConfigOption> options = new ArrayList<>(LoaderLimits.options(50L * 1024 * 1024, "60s"));
-        options.add(ConfigOption.builder(MAX_RECORDS, ConfigType.INT).defaultValue(100_000)
+        options.add(ConfigOption.builder(MAX_RECORDS, ConfigType.INT).defaultValue(100_000).minimum(1)
                 .description("Most records accepted in one document; more fails with TOO_LARGE.").build());
-        options.add(ConfigOption.builder(MAX_RECORD_CHARS, ConfigType.INT).defaultValue(100_000)
+        options.add(ConfigOption.builder(MAX_RECORD_CHARS, ConfigType.INT).defaultValue(100_000).minimum(1)
                 .description("Largest record, in characters of its rendered 'field: value' text (and largest single "
                         + "string value the parser accepts); a larger record fails with TOO_LARGE.").build());
         options.add(ConfigOption.builder(METADATA_FIELDS, ConfigType.LIST)
@@ -40,12 +40,6 @@ record RecordLoaderOptions(LoaderLimits limits, int maxRecords, int maxRecordCha
         int maxRecordChars = config.getInt(MAX_RECORD_CHARS);
         Set<String> fields = new LinkedHashSet<>(config.getList(METADATA_FIELDS));
         List<String> problems = new ArrayList<>();
-        if (maxRecords <= 0) {
-            problems.add("option '" + MAX_RECORDS + "' must be positive, got " + maxRecords);
-        }
-        if (maxRecordChars <= 0) {
-            problems.add("option '" + MAX_RECORD_CHARS + "' must be positive, got " + maxRecordChars);
-        }
         for (String field : fields) {
             if (!Identifiers.METADATA_KEY.matcher(field).matches() || field.startsWith("_")) {
                 problems.add("option '" + METADATA_FIELDS + "': '" + field + "' is not a usable metadata key (letters, digits, "

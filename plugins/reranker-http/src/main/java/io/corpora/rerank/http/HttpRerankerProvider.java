@@ -9,7 +9,6 @@ import io.corpora.spi.rerank.Reranker;
 import io.corpora.spi.rerank.RerankerProvider;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -50,11 +49,11 @@ public final class HttpRerankerProvider implements RerankerProvider {
                 ConfigOption.builder(API_KEY, ConfigType.STRING).secret()
                         .description("Sent as 'Authorization: Bearer <key>'; omit for an endpoint without authentication.")
                         .build(),
-                ConfigOption.builder(TIMEOUT, ConfigType.DURATION).defaultValue("10s")
+                ConfigOption.builder(TIMEOUT, ConfigType.DURATION).defaultValue("10s").minimum("1ms")
                         .description("Longest wait for one batch, connection and whole response included.").build(),
-                ConfigOption.builder(MAX_RESPONSE_BYTES, ConfigType.LONG).defaultValue(1024 * 1024)
+                ConfigOption.builder(MAX_RESPONSE_BYTES, ConfigType.LONG).defaultValue(1024 * 1024).minimum(1)
                         .description("Largest response body accepted, in bytes.").build(),
-                ConfigOption.builder(BATCH_SIZE, ConfigType.INT).defaultValue(32)
+                ConfigOption.builder(BATCH_SIZE, ConfigType.INT).defaultValue(32).minimum(1)
                         .description("Most texts per request (TEI's default --max-client-batch-size is 32); more texts "
                                 + "are sent as several requests.").build());
     }
@@ -68,23 +67,11 @@ public final class HttpRerankerProvider implements RerankerProvider {
             problems.add("option '" + MODEL + "' is required for format " + format.optionValue());
         }
         URI endpoint = endpoint(config.getString(ENDPOINT).orElse(format.defaultEndpoint()), format, problems);
-        Duration timeout = config.getDuration(TIMEOUT);
-        if (timeout.isZero() || timeout.isNegative()) {
-            problems.add("option '" + TIMEOUT + "' must be positive, got " + timeout);
-        }
-        long maxResponseBytes = config.getLong(MAX_RESPONSE_BYTES);
-        if (maxResponseBytes <= 0) {
-            problems.add("option '" + MAX_RESPONSE_BYTES + "' must be positive, got " + maxResponseBytes);
-        }
-        int batchSize = config.getInt(BATCH_SIZE);
-        if (batchSize <= 0) {
-            problems.add("option '" + BATCH_SIZE + "' must be positive, got " + batchSize);
-        }
         if (!problems.isEmpty()) {
             throw new InvalidConfigException(name(), problems);
         }
         return new HttpReranker(new HttpReranker.Settings(format, endpoint, model, config.getString(API_KEY).orElse(null),
-                timeout, maxResponseBytes, batchSize));
+                config.getDuration(TIMEOUT), config.getLong(MAX_RESPONSE_BYTES), config.getInt(BATCH_SIZE)));
     }
 
     private static URI endpoint(String value, RerankFormat format, List<String> problems) {

@@ -250,10 +250,12 @@ class HttpRerankerTest {
     @Test
     void configurationProblemsAreListedTogether() {
         InvalidConfigException e = assertThrows(InvalidConfigException.class,
-                () -> create(Map.of("format", "cohere", "endpoint", "ftp://example.org/rerank", "batchSize", "0")));
+                () -> create(Map.of("format", "cohere", "endpoint", "ftp://example.org/rerank")));
         assertEquals(List.of("option 'model' is required for format cohere",
-                "option 'endpoint' must be an http or https URL, got scheme 'ftp'",
-                "option 'batchSize' must be positive, got 0"), e.problems());
+                "option 'endpoint' must be an http or https URL, got scheme 'ftp'"), e.problems());
+        // Declared bounds are checked by the server before the provider sees the configuration.
+        assertEquals(List.of("option 'batchSize': must be at least 1, got 0"), assertThrows(InvalidConfigException.class,
+                () -> create(Map.of("format", "tei", "endpoint", "http://localhost/rerank", "batchSize", "0"))).problems());
 
         assertEquals(List.of("option 'endpoint' is required for format tei"),
                 assertThrows(InvalidConfigException.class, () -> create(Map.of("format", "tei"))).problems());

@@ -3,10 +3,8 @@ package io.corpora.rerank.onnx;
 import io.corpora.onnx.InferenceOptions;
 import io.corpora.spi.config.ConfigOption;
 import io.corpora.spi.config.ConfigType;
-import io.corpora.spi.config.InvalidConfigException;
 import io.corpora.spi.config.PluginConfig;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /** The cross-encoder's options: declarations and parsed values. */
@@ -27,13 +25,13 @@ record CrossEncoderSettings(Path modelPath, Path tokenizerPath, String outputNam
                 ConfigOption.builder("score", ConfigType.ENUM).allowedValues("sigmoid", "logit").defaultValue("sigmoid")
                         .description("'sigmoid' maps the logit to (0, 1); 'logit' returns it raw. Same order either way")
                         .build(),
-                ConfigOption.builder("labelIndex", ConfigType.INT).defaultValue(0)
+                ConfigOption.builder("labelIndex", ConfigType.INT).defaultValue(0).minimum(0)
                         .description("Which output column is the relevance logit (0 for single-logit heads)")
                         .build(),
-                ConfigOption.builder("batchSize", ConfigType.INT).defaultValue(8)
+                ConfigOption.builder("batchSize", ConfigType.INT).defaultValue(8).minimum(1).maximum(256)
                         .description("Pairs per model run; pairs are grouped by length so padding stays small")
                         .build(),
-                ConfigOption.builder("maxSequenceTokens", ConfigType.INT).defaultValue(512)
+                ConfigOption.builder("maxSequenceTokens", ConfigType.INT).defaultValue(512).minimum(8)
                         .description("The model's sequence limit including [CLS] and two [SEP]; longer passages are cut and logged")
                         .build()),
                 InferenceOptions.declarations().stream()).toList();
@@ -42,25 +40,12 @@ record CrossEncoderSettings(Path modelPath, Path tokenizerPath, String outputNam
     static CrossEncoderSettings from(PluginConfig config) {
         Path model = config.getPath("modelPath").orElseThrow();
         Path tokenizer = config.getPath("tokenizerPath").orElseGet(() -> model.toAbsolutePath().resolveSibling("tokenizer.json"));
-        List<String> problems = new ArrayList<>();
         int labelIndex = config.getInt("labelIndex");
         int batchSize = config.getInt("batchSize");
         int maxSequence = config.getInt("maxSequenceTokens");
-        if (labelIndex < 0) {
-            problems.add("option 'labelIndex' must be >= 0, got " + labelIndex);
-        }
-        if (batchSize < 1 || batchSize > 256) {
-            problems.add("option 'batchSize' must be 1..256, got " + batchSize);
-        }
-        if (maxSequence < 8) {
-            problems.add("option 'maxSequenceTokens' must be at least 8, got " + maxSequence);
-        }
-        InferenceOptions inference = InferenceOptions.read(config, problems);
+        InferenceOptions inference = InferenceOptions.read(config);
         int workers = inference.workers();
         int intraOp = inference.intraOpThreads();
-        if (!problems.isEmpty()) {
-            throw new InvalidConfigException(config.provider(), problems);
-        }
         return new CrossEncoderSettings(model, tokenizer, config.getString("outputName").orElse(null),
                 ScoreActivation.parse(config.requireString("score")), labelIndex, batchSize, maxSequence, workers, intraOp);
     }

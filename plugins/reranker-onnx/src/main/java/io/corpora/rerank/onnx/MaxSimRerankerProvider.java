@@ -6,12 +6,10 @@ import io.corpora.onnx.BundledModel;
 import io.corpora.onnx.InferenceWorkers;
 import io.corpora.spi.config.ConfigOption;
 import io.corpora.spi.config.ConfigType;
-import io.corpora.spi.config.InvalidConfigException;
 import io.corpora.spi.config.PluginConfig;
 import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.rerank.Reranker;
 import io.corpora.spi.rerank.RerankerProvider;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Provider {@code maxsim}: sentence-level MaxSim with the bundled bge-small-en-v1.5 bi-encoder; needs nothing installed. */
@@ -35,17 +33,17 @@ public final class MaxSimRerankerProvider implements RerankerProvider {
     @Override
     public List<ConfigOption> configOptions() {
         return java.util.stream.Stream.concat(java.util.stream.Stream.of(
-                ConfigOption.builder("passageWeight", ConfigType.DOUBLE).defaultValue(DEFAULT_PASSAGE_WEIGHT)
+                ConfigOption.builder("passageWeight", ConfigType.DOUBLE).defaultValue(DEFAULT_PASSAGE_WEIGHT).minimum(0).maximum(1)
                         .description("Weight of the whole-passage cosine against the best sentence's, 0..1")
                         .build(),
                 ConfigOption.builder("fuseWithInputOrder", ConfigType.BOOLEAN).defaultValue(DEFAULT_FUSE_WITH_INPUT_ORDER)
                         .description("Return RRF(k=60) of the candidates' arrival order (the first-stage ranking) and the"
                                 + " MaxSim order, instead of the raw MaxSim score")
                         .build(),
-                ConfigOption.builder("minSentenceChars", ConfigType.INT).defaultValue(25)
+                ConfigOption.builder("minSentenceChars", ConfigType.INT).defaultValue(25).minimum(0)
                         .description("Fragments shorter than this join their neighbour sentence")
                         .build(),
-                ConfigOption.builder("cacheEntries", ConfigType.INT).defaultValue(20_000)
+                ConfigOption.builder("cacheEntries", ConfigType.INT).defaultValue(20_000).minimum(0)
                         .description("Sentence/passage vectors kept (LRU, about 1.6 KB each); 0 disables the cache")
                         .build()),
                 InferenceOptions.declarations().stream()).toList();
@@ -56,22 +54,9 @@ public final class MaxSimRerankerProvider implements RerankerProvider {
         double passageWeight = config.getDouble("passageWeight");
         int minSentenceChars = config.getInt("minSentenceChars");
         int cacheEntries = config.getInt("cacheEntries");
-        List<String> problems = new ArrayList<>();
-        if (passageWeight < 0 || passageWeight > 1) {
-            problems.add("option 'passageWeight' must be within 0..1, got " + passageWeight);
-        }
-        if (minSentenceChars < 0) {
-            problems.add("option 'minSentenceChars' must be >= 0, got " + minSentenceChars);
-        }
-        if (cacheEntries < 0) {
-            problems.add("option 'cacheEntries' must be >= 0, got " + cacheEntries);
-        }
-        InferenceOptions inference = InferenceOptions.read(config, problems);
+        InferenceOptions inference = InferenceOptions.read(config);
         int workers = inference.workers();
         int intraOp = inference.intraOpThreads();
-        if (!problems.isEmpty()) {
-            throw new InvalidConfigException(config.provider(), problems);
-        }
         BundledModel model = BundledModel.BGE_SMALL_EN_V15_Q;
         BiEncoder encoder = BiEncoder.load(model.spec(), model.modelBytes(), model.tokenizerBytes(), intraOp, context.logger());
         return new MaxSimReranker(encoder, new InferenceWorkers(workers, "reranker-maxsim"), new SentenceSplitter(minSentenceChars),

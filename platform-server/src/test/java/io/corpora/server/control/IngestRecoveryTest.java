@@ -67,6 +67,9 @@ class IngestRecoveryTest {
             assertTrue(report.problems().isEmpty(), report.problems().toString());
             IngestJob closed = jobs.find("acme", job.id()).orElseThrow();
             assertEquals(JobStatus.FAILED, closed.status());
+            assertEquals(1, closed.failed(), "the unreported document counts as failed: " + closed);
+            assertEquals(100, closed.percent());
+            assertTrue(closed.outcomes().get(0).error().contains("server restart"), closed.outcomes().toString());
             DocumentRecord document = registry.find(namespace, "policy").orElseThrow();
             assertEquals(v1, document.activeVersion());
             assertTrue(document.status() == DocumentStatus.ACTIVE || document.status() == DocumentStatus.FAILED, document.toString());

@@ -3,6 +3,7 @@ package io.corpora.server.control;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.corpora.control.DocumentDescription;
 import io.corpora.control.DocumentRecord;
 import io.corpora.control.DocumentRegistry;
 import io.corpora.control.DocumentStatus;
@@ -53,7 +54,8 @@ class IngestRecoveryTest {
 
             int v1 = registry.beginVersion(namespace, "policy", "policy.md", "text/markdown", Map.of(), 10);
             write(store, namespace, v1, "old text");
-            registry.activateVersion(namespace, "policy", v1, "hash-1", 1, "old text");
+            registry.activateVersion(namespace, "policy", v1, "hash-1", 1, "old text",
+                    new DocumentDescription("policy.md", "text/markdown", Map.of(), 10));
             IngestJob job = jobs.create("acme", 1);
             jobs.markRunning(job.id());
             int v2 = registry.beginVersion(namespace, "policy", "policy.md", "text/markdown", Map.of(), 12);
@@ -74,6 +76,7 @@ class IngestRecoveryTest {
             assertEquals(v1, document.activeVersion());
             assertTrue(document.status() == DocumentStatus.ACTIVE || document.status() == DocumentStatus.FAILED, document.toString());
             assertEquals(0, document.pendingVersion(), document.toString());
+            assertEquals(10, document.bytes(), "the served version's size, not the interrupted one's: " + document);
             List<Chunk> left = store.documentChunks(namespace, "policy");
             assertEquals(List.of("old text"), left.stream().map(Chunk::text).toList());
             IsolationGuard guard = new IsolationGuard(store, namespace, 4, ids -> registry.activeVersions(namespace, ids));

@@ -34,12 +34,14 @@ public interface DocumentRegistry {
 
     /**
      * Marks a new version as being written and returns its number (active + 1, or pending + 1); the previous
-     * active version stays the one served.
+     * active version stays the one served, with its description. The given description is recorded only for a
+     * document that has no active version yet (so it can be listed while its first version is written).
      */
     int beginVersion(Namespace namespace, String documentId, String source, String mediaType, Map<String, Object> metadata, long bytes);
 
-    /** Makes {@code version} the active one, with what was stored; the caller then deletes older chunks. */
-    DocumentRecord activateVersion(Namespace namespace, String documentId, int version, String contentHash, int chunkCount, String text);
+    /** Makes {@code version} the active one, with what was stored and its description; the caller then deletes older chunks. */
+    DocumentRecord activateVersion(Namespace namespace, String documentId, int version, String contentHash, int chunkCount, String text,
+                                   DocumentDescription description);
 
     /** Records a failed version; the previous active version (if any) stays active. */
     void failVersion(Namespace namespace, String documentId, int version, String error);

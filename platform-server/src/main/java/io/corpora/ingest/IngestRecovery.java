@@ -26,6 +26,8 @@ public final class IngestRecovery {
 
     private static final Logger LOG = Logger.getLogger(IngestRecovery.class.getName());
     static final String INTERRUPTED = "interrupted by a server restart before it was stored; the previous version, if any, is unchanged";
+    static final String JOB_INTERRUPTED = "interrupted by a server restart before its outcome was recorded; a version not yet "
+            + "switched in was discarded and the previous version, if any, still serves";
 
     private IngestRecovery() {}
 
@@ -36,6 +38,10 @@ public final class IngestRecovery {
         List<String> problems = new ArrayList<>();
         int jobsClosed = 0;
         for (IngestJob job : jobs.unfinished()) {
+            // Each document the job never reported gets a failed outcome saying why, so the closed job's counts add up.
+            for (int unreported = job.total() - job.outcomes().size(); unreported > 0; unreported--) {
+                jobs.recordOutcome(job.id(), new IngestJob.Outcome(null, "failed", 0, 0, 503, JOB_INTERRUPTED));
+            }
             jobs.finish(job.id());
             jobsClosed++;
         }

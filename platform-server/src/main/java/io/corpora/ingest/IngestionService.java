@@ -1,5 +1,6 @@
 package io.corpora.ingest;
 
+import io.corpora.control.DocumentDescription;
 import io.corpora.control.DocumentRecord;
 import io.corpora.control.DocumentRegistry;
 import io.corpora.control.DocumentStatus;
@@ -82,8 +83,10 @@ public final class IngestionService {
         }
         checkQuotas(tenant, existing, chunks.size(), request.content().length);
 
-        int version = registry.beginVersion(namespace, request.documentId(), request.source(), request.mediaType(),
-                loaded.metadata(), request.content().length);
+        DocumentDescription description = new DocumentDescription(request.source(), request.mediaType(), loaded.metadata(),
+                request.content().length);
+        int version = registry.beginVersion(namespace, request.documentId(), description.source(), description.mediaType(),
+                description.metadata(), description.bytes());
         IsolationGuard store = new IsolationGuard(runtime.store(), namespace, 1);
         try {
             List<Chunk> stamped = ReservedKeyStamper.stampAll(chunks, namespace, request.documentId(), version);
@@ -94,7 +97,7 @@ public final class IngestionService {
             if (tenant.activeEmbedder() == null) {
                 tenants.setActiveEmbedder(tenant.id(), embedderId);
             }
-            registry.activateVersion(namespace, request.documentId(), version, contentHash, stamped.size(), fullText(loaded));
+            registry.activateVersion(namespace, request.documentId(), version, contentHash, stamped.size(), fullText(loaded), description);
         } catch (RuntimeException e) {
             discardVersion(store, namespace, request.documentId(), version, e);
             throw e instanceof IngestException ? e : new IngestException(500, "ingest-failed",

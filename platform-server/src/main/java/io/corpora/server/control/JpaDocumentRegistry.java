@@ -1,5 +1,6 @@
 package io.corpora.server.control;
 
+import io.corpora.control.DocumentDescription;
 import io.corpora.control.DocumentRecord;
 import io.corpora.control.DocumentRegistry;
 import io.corpora.control.DocumentStatus;
@@ -55,7 +56,7 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         return query.setMaxResults(Math.max(1, limit)).getResultList().stream().map(JpaDocumentRegistry::toRecord).toList();
     }
 
-    /** Also records the new version's source, media type, metadata and size (they describe what is being written). */
+    /** A document with an active version keeps that version's description until the new one is activated. */
     @Override
     public int beginVersion(Namespace namespace, String documentId, String source, String mediaType, Map<String, Object> metadata, long bytes) {
         Identifiers.requireDocumentId(documentId);
@@ -72,10 +73,9 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         row.lastVersion = version;
         row.pendingVersion = version;
         row.status = DocumentStatus.INGESTING.name();
-        row.source = source;
-        row.mediaType = mediaType;
-        row.metadata = JsonText.write(metadata == null ? Map.of() : metadata);
-        row.bytes = bytes;
+        if (row.activeVersion == 0) {
+            describe(row, new DocumentDescription(source, mediaType, metadata, bytes));
+        }
         row.error = null;
         row.updatedAt = Timestamps.now(clock);
         if (created) {
@@ -86,7 +86,8 @@ public class JpaDocumentRegistry implements DocumentRegistry {
     }
 
     @Override
-    public DocumentRecord activateVersion(Namespace namespace, String documentId, int version, String contentHash, int chunkCount, String text) {
+    public DocumentRecord activateVersion(Namespace namespace, String documentId, int version, String contentHash, int chunkCount, String text,
+                                          DocumentDescription description) {
         DocumentEntity row = lock(namespace, documentId);
         if (row.pendingVersion != version) {
             throw new IllegalStateException("version " + version + " of document '" + documentId + "' in " + namespace
@@ -98,10 +99,18 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         row.contentHash = contentHash;
         row.chunkCount = chunkCount;
         row.text = text;
+        describe(row, description);
         row.error = null;
         row.updatedAt = Timestamps.now(clock);
         em.flush();
         return toRecord(row);
+    }
+
+    private static void describe(DocumentEntity row, DocumentDescription description) {
+        row.source = description.source();
+        row.mediaType = description.mediaType();
+        row.metadata = JsonText.write(description.metadata());
+        row.bytes = description.bytes();
     }
 
     /** A stale version (superseded by a newer begin) is ignored: the newer writer owns the document's status. */

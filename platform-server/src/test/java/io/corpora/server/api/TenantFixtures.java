@@ -13,23 +13,23 @@ import java.util.Map;
 import java.util.UUID;
 
 /** Creates tenants through the admin API and waits on jobs, for the data-plane integration tests. */
-final class TenantFixtures {
+public final class TenantFixtures {
 
     private final ServerClient client;
     private final String admin;
 
-    TenantFixtures(ServerClient client) {
+    public TenantFixtures(ServerClient client) {
         this.client = client;
         this.admin = client.token("ops", null, Roles.PLATFORM_ADMIN);
     }
 
     /** A tenant id unique to this run, so reruns against a kept server never share state. */
-    static String uniqueId(String prefix) {
+    public static String uniqueId(String prefix) {
         return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
     /** Creates a tenant on the embedded defaults (Lucene store, ONNX embedder), optionally with partitions and the audience hook. */
-    void create(String id, List<String> partitions, boolean audienceHook) {
+    public void create(String id, List<String> partitions, boolean audienceHook) {
         Map<String, Object> definition = new LinkedHashMap<>();
         definition.put("id", id);
         definition.put("displayName", "Test tenant " + id);
@@ -48,7 +48,7 @@ final class TenantFixtures {
     }
 
     /** Polls a job until it finishes (deadline 2 minutes); returns its final JSON. */
-    JsonNode awaitJob(String location, String token) {
+    public JsonNode awaitJob(String location, String token) {
         Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
         String path = location.substring(location.indexOf("api/v1/"));
         while (Instant.now().isBefore(deadline)) {

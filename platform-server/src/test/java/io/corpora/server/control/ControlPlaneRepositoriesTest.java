@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.corpora.control.AccessPolicy;
 import io.corpora.control.AuditEvent;
 import io.corpora.control.AuditLog;
+import io.corpora.control.DocumentDescription;
 import io.corpora.control.DocumentRecord;
 import io.corpora.control.DocumentRegistry;
 import io.corpora.control.DocumentStatus;
@@ -153,7 +154,8 @@ class ControlPlaneRepositoriesTest {
         assertEquals(0, ingesting.activeVersion());
         assertEquals(1, ingesting.pendingVersion());
 
-        DocumentRecord v1 = documents.activateVersion(ns, "doc-1", 1, "hash-1", 3, "first text");
+        DocumentRecord v1 = documents.activateVersion(ns, "doc-1", 1, "hash-1", 3, "first text",
+                new DocumentDescription("a.md", "text/markdown", Map.of("lang", "en"), 120));
         assertEquals(DocumentStatus.ACTIVE, v1.status());
         assertEquals(1, v1.activeVersion());
         assertEquals(0, v1.pendingVersion());
@@ -164,6 +166,8 @@ class ControlPlaneRepositoriesTest {
         assertEquals(1, replacing.activeVersion(), "the old version still serves while the new one is written");
         assertEquals(2, replacing.pendingVersion());
         assertEquals("first text", replacing.text());
+        assertEquals(Map.of("lang", "en"), replacing.metadata(), "the served version keeps its description");
+        assertEquals(120, replacing.bytes());
 
         documents.failVersion(ns, "doc-1", 2, "embedder unavailable");
         DocumentRecord failed = documents.find(ns, "doc-1").orElseThrow();
@@ -171,14 +175,20 @@ class ControlPlaneRepositoriesTest {
         assertEquals(1, failed.activeVersion());
         assertEquals("embedder unavailable", failed.error());
         assertEquals("hash-1", failed.contentHash());
+        assertEquals(Map.of("lang", "en"), failed.metadata(), "a failed replace leaves no trace of its description");
+        assertEquals(120, failed.bytes());
 
         assertEquals(3, documents.beginVersion(ns, "doc-1", "a.md", "text/markdown", Map.of(), 140), "versions are never reused");
-        IllegalStateException stale = assertThrows(IllegalStateException.class, () -> documents.activateVersion(ns, "doc-1", 2, "h", 1, "t"));
+        IllegalStateException stale = assertThrows(IllegalStateException.class, () -> documents.activateVersion(ns, "doc-1", 2, "h", 1, "t",
+                new DocumentDescription("a.md", "text/markdown", Map.of("lang", "de"), 130)));
         assertTrue(stale.getMessage().contains("pending: 3"), stale.getMessage());
         documents.failVersion(ns, "doc-1", 2, "late failure of a superseded version");
         assertEquals(DocumentStatus.INGESTING, documents.find(ns, "doc-1").orElseThrow().status(), "a stale failure changes nothing");
-        DocumentRecord v3 = documents.activateVersion(ns, "doc-1", 3, "hash-3", 4, "third text");
+        DocumentRecord v3 = documents.activateVersion(ns, "doc-1", 3, "hash-3", 4, "third text",
+                new DocumentDescription("a.md", "text/markdown", Map.of(), 140));
         assertEquals(3, v3.activeVersion());
+        assertEquals(Map.of(), v3.metadata());
+        assertEquals(140, v3.bytes());
         assertNull(v3.error());
     }
 
@@ -191,7 +201,8 @@ class ControlPlaneRepositoriesTest {
         List<Namespace> namespaces = List.of(Namespace.of("a"), Namespace.of("a", "legal"), Namespace.of("b"), Namespace.of("b", "legal"));
         for (Namespace ns : namespaces) {
             int version = documents.beginVersion(ns, "same-id", ns.key(), "text/plain", Map.of(), 10);
-            documents.activateVersion(ns, "same-id", version, "h", 2, "text of " + ns.key());
+            documents.activateVersion(ns, "same-id", version, "h", 2, "text of " + ns.key(),
+                    new DocumentDescription(ns.key(), "text/plain", Map.of(), 10));
         }
         for (Namespace ns : namespaces) {
             assertEquals("text of " + ns.key(), documents.find(ns, "same-id").orElseThrow().text());
@@ -213,7 +224,7 @@ class ControlPlaneRepositoriesTest {
         Namespace main = Namespace.of("acme");
         for (String id : List.of("d3", "d1", "d2")) {
             int v = documents.beginVersion(main, id, null, "text/plain", Map.of(), 100);
-            documents.activateVersion(main, id, v, "h", 5, "t");
+            documents.activateVersion(main, id, v, "h", 5, "t", new DocumentDescription(null, "text/plain", Map.of(), 100));
         }
         documents.beginVersion(Namespace.of("acme", "legal"), "l1", null, "text/plain", Map.of(), 50);
         assertEquals(List.of("d1", "d2"), documents.list(main, null, 2).stream().map(DocumentRecord::documentId).toList());

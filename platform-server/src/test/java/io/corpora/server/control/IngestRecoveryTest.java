@@ -3,6 +3,7 @@ package io.corpora.server.control;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.corpora.control.DocumentDescription;
 import io.corpora.control.DocumentRecord;
 import io.corpora.control.DocumentRegistry;
 import io.corpora.control.DocumentStatus;
@@ -53,7 +54,8 @@ class IngestRecoveryTest {
 
             int v1 = registry.beginVersion(namespace, "policy", "policy.md", "text/markdown", Map.of(), 10);
             write(store, namespace, v1, "old text");
-            registry.activateVersion(namespace, "policy", v1, "hash-1", 1, "old text");
+            registry.activateVersion(namespace, "policy", v1, "hash-1", 1, "old text",
+                    new DocumentDescription("policy.md", "text/markdown", Map.of(), 10));
             IngestJob job = jobs.create("acme", 1);
             jobs.markRunning(job.id());
             int v2 = registry.beginVersion(namespace, "policy", "policy.md", "text/markdown", Map.of(), 12);
@@ -67,10 +69,14 @@ class IngestRecoveryTest {
             assertTrue(report.problems().isEmpty(), report.problems().toString());
             IngestJob closed = jobs.find("acme", job.id()).orElseThrow();
             assertEquals(JobStatus.FAILED, closed.status());
+            assertEquals(1, closed.failed(), "the unreported document counts as failed: " + closed);
+            assertEquals(100, closed.percent());
+            assertTrue(closed.outcomes().get(0).error().contains("server restart"), closed.outcomes().toString());
             DocumentRecord document = registry.find(namespace, "policy").orElseThrow();
             assertEquals(v1, document.activeVersion());
             assertTrue(document.status() == DocumentStatus.ACTIVE || document.status() == DocumentStatus.FAILED, document.toString());
             assertEquals(0, document.pendingVersion(), document.toString());
+            assertEquals(10, document.bytes(), "the served version's size, not the interrupted one's: " + document);
             List<Chunk> left = store.documentChunks(namespace, "policy");
             assertEquals(List.of("old text"), left.stream().map(Chunk::text).toList());
             IsolationGuard guard = new IsolationGuard(store, namespace, 4, ids -> registry.activeVersions(namespace, ids));

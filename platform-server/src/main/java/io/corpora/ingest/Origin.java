@@ -34,7 +34,7 @@ public record Origin(String scheme, String host, int port) {
         }
         boolean bare = (uri.getRawPath() == null || uri.getRawPath().isEmpty() || uri.getRawPath().equals("/"))
                 && uri.getRawQuery() == null && uri.getRawFragment() == null && uri.getRawUserInfo() == null;
-        if (!bare || !"https".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
+        if (!bare || !"https".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getPort() > 65535 || uri.getPort() == 0) {
             throw new IllegalArgumentException("'" + declared + "' is not an origin: write https://host or https://host:port");
         }
         return of(uri);

@@ -7,6 +7,8 @@ import io.corpora.ingest.IngestRequest;
 import io.corpora.server.Roles;
 import io.corpora.server.dataplane.DataPlane;
 import io.corpora.server.dataplane.JobRunner;
+import io.corpora.server.dataplane.UrlIngest;
+import io.corpora.ingest.UrlFetcher;
 import io.corpora.server.rest.ProblemException;
 import io.corpora.server.security.CallerScope;
 import io.corpora.spi.Chunk;
@@ -69,6 +71,9 @@ public class DocumentsResource {
     @Inject
     JobRunner jobs;
 
+    @Inject
+    UrlIngest urlIngest;
+
     @Context
     UriInfo uri;
 
@@ -76,7 +81,11 @@ public class DocumentsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.WRITER, Roles.TENANT_ADMIN})
-    @Operation(summary = "Ingest one JSON document (answered when stored: 201, or 200 when unchanged) or a batch (202 with a job)")
+    @Operation(summary = "Ingest one JSON document given as text or as a url to fetch (answered when stored: 201, or 200 when"
+            + " unchanged) or a batch of text documents (202 with a job)",
+            description = "A {url} is fetched only over https from one of the tenant's ingest.allowedOrigins (or ingest.privateOrigins),"
+                    + " without following redirects, within the server's timeout and byte limit; refusals are 400 (not an https URL),"
+                    + " 403 (origin not allowed, or a private address), 413 (too large), 422 (redirect, error status) and 504 (timeout).")
     public Response ingestJson(@PathParam("tenant") String tenantId, JsonValue body) {
         caller.actorFor(tenantId, Roles.WRITER, Roles.TENANT_ADMIN);
         Tenant tenant = dataPlane.activeTenant(tenantId);
@@ -85,7 +94,8 @@ public class DocumentsResource {
         if (body instanceof JsonObject object) {
             DocumentInput input = parse(object);
             Namespace namespace = dataPlane.namespace(tenant, input.partition, caller.boundPartition());
-            IngestJob.Outcome outcome = jobs.ingestOne(tenant, namespace, toRequest(input));
+            IngestRequest request = input.url != null ? fetched(tenant, input) : toRequest(input);
+            IngestJob.Outcome outcome = jobs.ingestOne(tenant, namespace, request);
             if ("failed".equals(outcome.result())) {
                 throw new ProblemException(outcome.status(), "ingest-failed", "Document not ingested", outcome.error(),
                         Map.of("documentId", outcome.documentId()));
@@ -103,7 +113,11 @@ public class DocumentsResource {
             if (!(item instanceof JsonObject object)) {
                 throw new ProblemException(400, "invalid-request", "Invalid request", "every batch item must be a document object");
             }
-            inputs.add(parse(object));
+            DocumentInput input = parse(object);
+            if (input.url != null) {
+                throw new ProblemException(400, "invalid-request", "Invalid request", "a batch holds text documents; post each {url} on its own");
+            }
+            inputs.add(input);
         }
         String partition = inputs.get(0).partition;
         if (inputs.stream().anyMatch(i -> !java.util.Objects.equals(i.partition, partition))) {
@@ -248,9 +262,13 @@ public class DocumentsResource {
     private static DocumentInput parse(JsonObject object) {
         try (Jsonb jsonb = JsonbBuilder.create()) {
             DocumentInput input = jsonb.fromJson(object.toString(), DocumentInput.class);
-            if (input.text == null) {
-                throw new ProblemException(400, "invalid-request", "Invalid request", "a JSON document needs 'text'"
-                        + (input.id == null ? "" : " (document '" + input.id + "')"));
+            String named = input.id == null ? "" : " (document '" + input.id + "')";
+            if ((input.text == null) == (input.url == null)) {
+                throw new ProblemException(400, "invalid-request", "Invalid request", "a JSON document needs either 'text' or 'url'" + named);
+            }
+            if (input.url != null && input.format != null) {
+                throw new ProblemException(400, "invalid-request", "Invalid request",
+                        "'format' applies to 'text'; a fetched document's format comes from its Content-Type" + named);
             }
             return input;
         } catch (ProblemException e) {
@@ -258,6 +276,15 @@ public class DocumentsResource {
         } catch (Exception e) {
             throw new ProblemException(400, "invalid-request", "Invalid request", "malformed document object: " + e.getMessage());
         }
+    }
+
+    /** A {url} document: fetched now, under the tenant's ingest origins; its id defaults to the URL's host and path. */
+    private IngestRequest fetched(Tenant tenant, DocumentInput input) {
+        UrlFetcher.Fetched fetched = urlIngest.fetch(tenant, input.url);
+        String id = input.id != null ? input.id : documentIdFor(fetched.url().getHost() + fetched.url().getPath(), fetched.content());
+        String source = input.source != null ? input.source : fetched.url().toString();
+        return new IngestRequest(id, source, fetched.content(), fetched.mediaType(), fetched.charset(), fetched.fileName(),
+                input.metadata == null ? Map.of() : input.metadata);
     }
 
     private static IngestRequest toRequest(DocumentInput input) {

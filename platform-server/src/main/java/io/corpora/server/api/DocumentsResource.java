@@ -78,6 +78,7 @@ public class DocumentsResource {
     UriInfo uri;
 
     @POST
+    @IngestBody
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.WRITER, Roles.TENANT_ADMIN})
@@ -132,6 +133,7 @@ public class DocumentsResource {
     }
 
     @POST
+    @IngestBody
     @Consumes(MediaType.MULTIPART_FORM_DATA)
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.WRITER, Roles.TENANT_ADMIN})
@@ -148,7 +150,10 @@ public class DocumentsResource {
             switch (part.getName()) {
                 case "partition" -> partition = part.getContent(String.class);
                 case "metadata" -> metadata = parseMetadata(part.getContent(String.class));
-                case "file" -> requests.add(null); // placeholder keeps order; filled below once metadata is known
+                case "file" -> {
+                    requireSafeFileName(part.getFileName().orElse("upload"));
+                    requests.add(null); // placeholder keeps order; filled below once metadata is known
+                }
                 default -> throw new ProblemException(400, "invalid-request", "Invalid request", "unexpected form field '" + part.getName() + "'");
             }
         }
@@ -319,6 +324,26 @@ public class DocumentsResource {
             return "doc-" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content)).substring(0, 16);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * A file name may be a relative path (folder uploads keep their tree), but never one that climbs ({@code ..}), is
+     * absolute ({@code /etc/passwd}, {@code \\server\share}, {@code C:\\…}) or carries control characters (NUL):
+     * such an upload is refused whole, before anything is read or stored.
+     */
+    static void requireSafeFileName(String name) {
+        String reason = null;
+        if (name.chars().anyMatch(Character::isISOControl)) {
+            reason = "contains a control character";
+        } else if (name.startsWith("/") || name.startsWith("\\") || name.matches("^[A-Za-z]:.*")) {
+            reason = "is an absolute path";
+        } else if (java.util.Arrays.asList(name.split("[/\\\\]")).contains("..")) {
+            reason = "climbs out of its folder ('..')";
+        }
+        if (reason != null) {
+            throw new ProblemException(400, "invalid-file-name", "Invalid file name", "the file name '"
+                    + name.replaceAll("\\p{Cntrl}", "?") + "' " + reason + "; give a relative path inside the uploaded folder");
         }
     }
 

@@ -31,7 +31,8 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.EntityPart;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -59,6 +60,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class DocumentsResource {
 
     public static final int MAX_BATCH = 1000;
+    /** Form fields other than files (partition, metadata) are small. */
+    private static final int FIELD_BYTES = 64 * 1024;
     private static final Map<String, String> FORMATS = Map.of("text", "text/plain", "markdown", "text/markdown", "html", "text/html",
             "json", "application/json", "jsonl", "application/x-ndjson", "csv", "text/csv");
 
@@ -137,42 +140,67 @@ public class DocumentsResource {
     @Consumes(MediaType.MULTIPART_FORM_DATA)
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.WRITER, Roles.TENANT_ADMIN})
-    @Operation(summary = "Upload files (parts named 'file'; optional 'partition' and 'metadata' JSON); answered 202 with a job")
-    public Response upload(@PathParam("tenant") String tenantId, List<EntityPart> parts) throws IOException {
+    @Operation(summary = "Upload files (parts named 'file'; optional 'partition' and 'metadata' JSON); answered 202 with a job",
+            description = "File names may be relative paths; one that climbs ('..'), is absolute or holds control characters refuses"
+                    + " the upload (400). Each file is limited by corpora.ingest.maxDocumentBytes, the request by corpora.ingest.maxRequestBytes (413).")
+    public Response upload(@PathParam("tenant") String tenantId, @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType contentType,
+                           InputStream body) throws IOException {
         caller.actorFor(tenantId, Roles.WRITER, Roles.TENANT_ADMIN);
         Tenant tenant = dataPlane.activeTenant(tenantId);
         dataPlane.limitRequests(tenant);
         dataPlane.limitIngests(tenant);
         String partition = null;
         Map<String, Object> metadata = Map.of();
-        List<IngestRequest> requests = new ArrayList<>();
-        for (EntityPart part : parts) {
-            switch (part.getName()) {
-                case "partition" -> partition = part.getContent(String.class);
-                case "metadata" -> metadata = parseMetadata(part.getContent(String.class));
-                case "file" -> {
-                    requireSafeFileName(part.getFileName().orElse("upload"));
-                    requests.add(null); // placeholder keeps order; filled below once metadata is known
+        List<UploadedFile> files = new ArrayList<>();
+        try {
+            MultipartFormReader form = new MultipartFormReader(body, contentType.getParameters().get("boundary"));
+            for (MultipartFormReader.PartHeaders part; (part = form.nextPart()) != null; ) {
+                switch (part.name()) {
+                    case "partition" -> partition = new String(form.content(FIELD_BYTES), StandardCharsets.UTF_8).strip();
+                    case "metadata" -> metadata = parseMetadata(new String(form.content(FIELD_BYTES), StandardCharsets.UTF_8));
+                    case "file" -> {
+                        String fileName = part.fileName() == null ? "upload" : part.fileName();
+                        requireSafeFileName(fileName);
+                        files.add(new UploadedFile(fileName, part.contentType(), fileContent(form, fileName)));
+                    }
+                    default -> throw new ProblemException(400, "invalid-request", "Invalid request", "unexpected form field '" + part.name() + "'");
                 }
-                default -> throw new ProblemException(400, "invalid-request", "Invalid request", "unexpected form field '" + part.getName() + "'");
             }
+        } catch (IllegalArgumentException | MultipartFormReader.MalformedException e) {
+            throw new ProblemException(400, "invalid-request", "Invalid request", "malformed multipart/form-data: " + e.getMessage());
         }
-        if (requests.isEmpty()) {
+        if (files.isEmpty()) {
             throw new ProblemException(400, "invalid-request", "Invalid request", "upload at least one part named 'file'");
         }
-        requests.clear();
-        for (EntityPart part : parts) {
-            if (part.getName().equals("file")) {
-                String fileName = part.getFileName().orElse("upload");
-                byte[] bytes = readLimited(part.getContent(), dataPlane.maxDocumentBytes(), fileName);
-                String mediaType = part.getMediaType() == null ? "application/octet-stream" : base(part.getMediaType());
-                String id = documentIdFor(fileName, bytes);
-                requests.add(new IngestRequest(id, fileName, bytes, mediaType, part.getMediaType() == null ? null
-                        : part.getMediaType().getParameters().get("charset"), fileName, metadata));
-            }
+        List<IngestRequest> requests = new ArrayList<>();
+        for (UploadedFile file : files) {
+            MediaType type = file.mediaType();
+            requests.add(new IngestRequest(documentIdFor(file.name(), file.content()), file.name(), file.content(),
+                    type == null ? "application/octet-stream" : base(type), type == null ? null : type.getParameters().get("charset"),
+                    file.name(), metadata));
         }
         Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
         return accepted(jobs.submit(tenant, namespace, requests));
+    }
+
+    private record UploadedFile(String name, String contentType, byte[] content) {
+        MediaType mediaType() {
+            try {
+                return contentType == null ? null : MediaType.valueOf(contentType);
+            } catch (IllegalArgumentException e) {
+                throw new ProblemException(400, "invalid-request", "Invalid request", "file '" + name + "' has a malformed Content-Type");
+            }
+        }
+    }
+
+    private byte[] fileContent(MultipartFormReader form, String fileName) throws IOException {
+        long limit = dataPlane.maxDocumentBytes();
+        try {
+            return form.content(limit);
+        } catch (MultipartFormReader.PartTooLargeException e) {
+            throw new ProblemException(413, "document-too-large", "Payload too large", "'" + documentIdFor(fileName, new byte[0])
+                    + "' is larger than the " + limit + "-byte limit");
+        }
     }
 
     @GET
@@ -360,15 +388,6 @@ public class DocumentsResource {
         } catch (Exception e) {
             throw new ProblemException(400, "invalid-request", "Invalid request", "the 'metadata' field is not valid JSON: " + e.getMessage());
         }
-    }
-
-    private static byte[] readLimited(InputStream in, long limit, String fileName) throws IOException {
-        byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
-        if (bytes.length > limit) {
-            throw new ProblemException(413, "document-too-large", "Payload too large", "'" + documentIdFor(fileName, new byte[0])
-                    + "' is larger than the " + limit + "-byte limit");
-        }
-        return bytes;
     }
 
     private static String base(MediaType type) {

@@ -94,9 +94,9 @@ class HostileInputIT {
         };
     }
 
-    private static EarlyAnswerUpload.Answer upload(String boundary, long contentLength) throws Exception {
+    private static EarlyAnswerUpload.Answer upload(String boundary, long contentLength, long... fileSizes) throws Exception {
         return EarlyAnswerUpload.post(CLIENT.resolve(DOCS), Map.of("Authorization", "Bearer " + writer(),
-                "Content-Type", "multipart/form-data; boundary=" + boundary), multipartOf(boundary, TWO_HUNDRED_MB), contentLength);
+                "Content-Type", "multipart/form-data; boundary=" + boundary), multipartOf(boundary, fileSizes), contentLength);
     }
 
     private static byte[] head(String boundary, String fileName) {
@@ -105,22 +105,28 @@ class HostileInputIT {
     }
 
     private static byte[] tail(String boundary) {
-        return ("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8);
+        return ("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8);
     }
 
-    private static InputStream multipartOf(String boundary, long fileBytes) {
-        return new SequenceInputStream(java.util.Collections.enumeration(List.of(
-                new java.io.ByteArrayInputStream(head(boundary, "huge.txt")), generated(fileBytes),
-                new java.io.ByteArrayInputStream(tail(boundary)))));
+    /** A multipart body of generated text files, one per size: huge.txt, huge-2.txt, … */
+    private static InputStream multipartOf(String boundary, long... fileSizes) {
+        List<InputStream> pieces = new ArrayList<>();
+        for (int i = 0; i < fileSizes.length; i++) {
+            pieces.add(new java.io.ByteArrayInputStream(head(boundary, i == 0 ? "huge.txt" : "huge-" + (i + 1) + ".txt")));
+            pieces.add(generated(fileSizes[i]));
+            pieces.add(new java.io.ByteArrayInputStream("\r\n".getBytes(StandardCharsets.UTF_8)));
+        }
+        pieces.add(new java.io.ByteArrayInputStream(tail(boundary)));
+        return new SequenceInputStream(java.util.Collections.enumeration(pieces));
     }
 
     @Test
     @Order(1)
     void a200MegabyteUploadWithItsLengthIsRefusedBeforeTheBodyIsRead() throws Exception {
         String boundary = "hostile-declared";
-        long length = head(boundary, "huge.txt").length + TWO_HUNDRED_MB + tail(boundary).length;
+        long length = head(boundary, "huge.txt").length + TWO_HUNDRED_MB + 2 + tail(boundary).length;
         long start = System.nanoTime();
-        EarlyAnswerUpload.Answer answer = upload(boundary, length);
+        EarlyAnswerUpload.Answer answer = upload(boundary, length, TWO_HUNDRED_MB);
         JsonNode problem = problem(answer.response(), 413, "request-too-large");
         assertTrue(problem.get("detail").asText().contains(Long.toString(length)), problem.toString());
         System.out.printf("declared 200 MB upload: 413 after %d ms, the client had sent %,d of %,d body bytes%n",
@@ -130,16 +136,27 @@ class HostileInputIT {
 
     @Test
     @Order(2)
-    void a200MegabyteChunkedUploadIsCutOffAtTheLimit() throws Exception {
+    void a200MegabyteChunkedUploadIsCutOffAtTheFileLimit() throws Exception {
         String boundary = "hostile-chunked";
         long start = System.nanoTime();
-        EarlyAnswerUpload.Answer answer = upload(boundary, -1);
-        JsonNode problem = problem(answer.response(), 413, "request-too-large");
-        assertTrue(problem.get("detail").asText().contains("104857600"), problem.toString());
+        EarlyAnswerUpload.Answer answer = upload(boundary, -1, TWO_HUNDRED_MB);
+        JsonNode problem = problem(answer.response(), 413, "document-too-large");
+        assertTrue(problem.get("detail").asText().contains("huge.txt") && problem.get("detail").asText().contains("52428800"), problem.toString());
         System.out.printf("chunked 200 MB upload: 413 after %d ms, the client had sent %,d body bytes%n",
                 (System.nanoTime() - start) / 1_000_000, answer.bodyBytesSent());
-        assertTrue(answer.bodyBytesSent() < 150L * 1024 * 1024, "the server must stop reading at the 100 MiB limit; the client sent " + answer.bodyBytesSent());
+        assertTrue(answer.bodyBytesSent() < 80L * 1024 * 1024, "the server must stop reading at the 50 MiB file limit; the client sent " + answer.bodyBytesSent());
         assertEquals(200, CLIENT.get("health/ready", null).status());
+    }
+
+    @Test
+    @Order(2)
+    void aChunkedUploadOfManyFilesUnderTheFileLimitIsCutOffAtTheRequestLimit() throws Exception {
+        long fortyMb = 40L * 1024 * 1024;
+        EarlyAnswerUpload.Answer answer = upload("hostile-many", -1, fortyMb, fortyMb, fortyMb, fortyMb, fortyMb);
+        JsonNode problem = problem(answer.response(), 413, "request-too-large");
+        assertTrue(problem.get("detail").asText().contains("104857600"), problem.toString());
+        System.out.printf("chunked 5 x 40 MB upload: 413, the client had sent %,d body bytes%n", answer.bodyBytesSent());
+        assertTrue(answer.bodyBytesSent() < 150L * 1024 * 1024, "the server must stop reading at the 100 MiB request limit; sent " + answer.bodyBytesSent());
     }
 
     @Test

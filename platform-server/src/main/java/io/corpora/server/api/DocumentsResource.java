@@ -4,11 +4,11 @@ import io.corpora.control.DocumentRecord;
 import io.corpora.control.IngestJob;
 import io.corpora.control.Tenant;
 import io.corpora.ingest.IngestRequest;
+import io.corpora.ingest.UrlFetcher;
 import io.corpora.server.Roles;
 import io.corpora.server.dataplane.DataPlane;
 import io.corpora.server.dataplane.JobRunner;
 import io.corpora.server.dataplane.UrlIngest;
-import io.corpora.ingest.UrlFetcher;
 import io.corpora.server.rest.ProblemException;
 import io.corpora.server.security.CallerScope;
 import io.corpora.spi.Chunk;
@@ -49,6 +49,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.media.SchemaProperty;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -144,6 +149,12 @@ public class DocumentsResource {
             description = "File names may be relative paths; one that climbs ('..'), is absolute or holds control characters refuses"
                     + " the upload (400). Each file is limited by corpora.ingest.maxDocumentBytes, the request by corpora.ingest.maxRequestBytes (413).")
     public Response upload(@PathParam("tenant") String tenantId, @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType contentType,
+                           @RequestBody(content = @Content(mediaType = MediaType.MULTIPART_FORM_DATA, schema = @Schema(type = SchemaType.OBJECT,
+                                   properties = {
+                                       @SchemaProperty(name = "file", type = SchemaType.ARRAY, description = "one or more files",
+                                               implementation = byte[].class, format = "binary"),
+                                       @SchemaProperty(name = "partition", type = SchemaType.STRING),
+                                       @SchemaProperty(name = "metadata", type = SchemaType.STRING, description = "a JSON object")})))
                            InputStream body) throws IOException {
         caller.actorFor(tenantId, Roles.WRITER, Roles.TENANT_ADMIN);
         Tenant tenant = dataPlane.activeTenant(tenantId);
@@ -357,8 +368,8 @@ public class DocumentsResource {
 
     /**
      * A file name may be a relative path (folder uploads keep their tree), but never one that climbs ({@code ..}), is
-     * absolute ({@code /etc/passwd}, {@code \\server\share}, {@code C:\\…}) or carries control characters (NUL):
-     * such an upload is refused whole, before anything is read or stored.
+     * absolute ({@code /etc/passwd}, {@code \\server\share}, {@code C:\…}) or carries control characters (NUL):
+     * such an upload is refused whole, before anything is stored.
      */
     static void requireSafeFileName(String name) {
         String reason = null;

@@ -3,7 +3,6 @@ package io.corpora.server.api;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.corpora.server.Deployments;
@@ -26,6 +25,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -35,6 +35,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
+@EnabledIfEnvironmentVariable(named = "CORPORA_TEST_PG_URL", matches = ".+", disabledReason = "CORPORA_TEST_PG_URL is not set: no"
+        + " PostgreSQL with pgvector to plant chunks in (run scripts/install-pgvector.sh and export the URL it prints)")
 class IndexRepairIT {
 
     private static final String PG_URL_VARIABLE = "CORPORA_TEST_PG_URL";
@@ -54,8 +56,6 @@ class IndexRepairIT {
     @BeforeAll
     static void pgvectorTenant() {
         pgUrl = System.getenv(PG_URL_VARIABLE);
-        assumeTrue(pgUrl != null && !pgUrl.isBlank(), PG_URL_VARIABLE + " is not set: no PostgreSQL with pgvector to plant chunks in "
-                + "(run scripts/install-pgvector.sh and export the URL it prints); IndexRepairIT skipped");
         Map<String, Object> tenant = TenantFixtures.embeddedDefaults(T);
         tenant.put("store", Map.of("provider", "pgvector", "config", Map.of("jdbcUrl", pgUrl, "table", TABLE, "ensureSchema", true, "poolSize", 2)));
         FIXTURES.create(tenant);
@@ -63,10 +63,8 @@ class IndexRepairIT {
 
     @AfterAll
     static void dropTable() throws SQLException {
-        if (pgUrl != null && !pgUrl.isBlank()) {
-            try (Connection db = DriverManager.getConnection(pgUrl); Statement statement = db.createStatement()) {
-                statement.execute("DROP TABLE IF EXISTS " + TABLE);
-            }
+        try (Connection db = DriverManager.getConnection(pgUrl); Statement statement = db.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS " + TABLE);
         }
     }
 

@@ -3,6 +3,7 @@ package io.corpora.ingest;
 import io.corpora.control.IngestPolicy;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.URI;
@@ -13,6 +14,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -22,8 +27,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Fetches a document for a {@code {url}} ingest, refusing everything a tenant did not explicitly allow: only
@@ -58,16 +66,16 @@ public final class UrlFetcher {
     }
 
     /** TLS trusting exactly the certificates of a PKCS12 trust store (an internal CA; a test server's certificate). */
-    public static SSLContext trusting(java.nio.file.Path trustStore, String password) {
-        try (java.io.InputStream in = java.nio.file.Files.newInputStream(trustStore)) {
-            java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
+    public static SSLContext trusting(Path trustStore, String password) {
+        try (InputStream in = Files.newInputStream(trustStore)) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
             store.load(in, password == null ? null : password.toCharArray());
-            javax.net.ssl.TrustManagerFactory trust = javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             trust.init(store);
             SSLContext context = SSLContext.getInstance("TLS");
             context.init(null, trust.getTrustManagers(), null);
             return context;
-        } catch (IOException | java.security.GeneralSecurityException e) {
+        } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException("cannot read the URL-ingest trust store " + trustStore + ": " + e.getMessage(), e);
         }
     }
@@ -87,7 +95,7 @@ public final class UrlFetcher {
         CompletableFuture<HttpResponse<byte[]>> exchange = http.sendAsync(request, this::limitedBody);
         HttpResponse<byte[]> response;
         try {
-            response = exchange.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            response = exchange.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             exchange.cancel(true);
             throw timedOut(uri);
@@ -189,7 +197,7 @@ public final class UrlFetcher {
         if (cause instanceof HttpTimeoutException) {
             return timedOut(uri);
         }
-        if (cause instanceof javax.net.ssl.SSLException) {
+        if (cause instanceof SSLException) {
             return new IngestException(422, "url-fetch-failed", "TLS with " + uri.getHost() + " failed: " + cause.getMessage());
         }
         if (cause instanceof IOException) {

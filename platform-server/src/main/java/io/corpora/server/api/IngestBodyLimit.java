@@ -7,9 +7,16 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.Provider;
+import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
@@ -61,18 +68,18 @@ public class IngestBodyLimit implements ContainerRequestFilter {
                     "the JSON body is not valid UTF-8 (first bad byte at offset " + invalidAt + ")"));
             return;
         }
-        request.setEntityStream(new java.io.ByteArrayInputStream(body));
+        request.setEntityStream(new ByteArrayInputStream(body));
     }
 
     /** The offset of the first byte that is not part of well-formed UTF-8, or -1. */
     static int firstInvalidUtf8(byte[] bytes) {
-        java.nio.charset.CharsetDecoder decoder = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
-        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
-        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(8192);
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(8192);
         while (true) {
-            java.nio.charset.CoderResult result = decoder.decode(in, out, true);
+            CoderResult result = decoder.decode(in, out, true);
             if (result.isError()) {
                 return in.position();
             }

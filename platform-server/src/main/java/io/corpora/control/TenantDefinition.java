@@ -8,9 +8,11 @@ import java.util.Objects;
  * the runtime state the server keeps (active embedder fingerprint, timestamps).
  *
  * @param reranker null for none
+ * @param ingest   where {@code {url}} ingests may fetch from (none: URL ingest refused)
  */
 public record TenantDefinition(String id, String displayName, TenantState state, PluginChoice store, PluginChoice embedder,
-                               PluginChoice reranker, RetrievalDefaults retrieval, Quotas quotas, AccessPolicy access) {
+                               PluginChoice reranker, RetrievalDefaults retrieval, Quotas quotas, AccessPolicy access,
+                               IngestPolicy ingest) {
     public TenantDefinition {
         Identifiers.requireNamespaceId("tenant", id);
         displayName = displayName == null || displayName.isBlank() ? id : displayName;
@@ -20,9 +22,16 @@ public record TenantDefinition(String id, String displayName, TenantState state,
         retrieval = Objects.requireNonNullElse(retrieval, RetrievalDefaults.STANDARD);
         quotas = Objects.requireNonNullElse(quotas, Quotas.UNLIMITED);
         access = Objects.requireNonNullElse(access, AccessPolicy.NONE);
+        ingest = Objects.requireNonNullElse(ingest, IngestPolicy.NONE);
+    }
+
+    /** A tenant without URL ingest. */
+    public TenantDefinition(String id, String displayName, TenantState state, PluginChoice store, PluginChoice embedder,
+                            PluginChoice reranker, RetrievalDefaults retrieval, Quotas quotas, AccessPolicy access) {
+        this(id, displayName, state, store, embedder, reranker, retrieval, quotas, access, IngestPolicy.NONE);
     }
 
     public TenantDefinition withState(TenantState newState) {
-        return new TenantDefinition(id, displayName, newState, store, embedder, reranker, retrieval, quotas, access);
+        return new TenantDefinition(id, displayName, newState, store, embedder, reranker, retrieval, quotas, access, ingest);
     }
 }

@@ -110,40 +110,41 @@ public final class IngestionService {
         return new IngestJob.Outcome(request.documentId(), "stored", version, chunks.size(), 201, null);
     }
 
-    /**
-     * Re-pushes every registered document of the namespace from the registry's stored text as a new version, then removes
-     * chunks that no registered document owns. Returns one outcome per document.
-     */
-    public List<IngestJob.Outcome> rebuild(Tenant tenant, TenantRuntime runtime, Namespace namespace) {
-        requireNamespaceOf(tenant, namespace);
-        List<IngestJob.Outcome> outcomes = new java.util.ArrayList<>();
-        for (DocumentRecord document : registry.all(namespace)) {
-            if (document.text() == null) {
-                outcomes.add(new IngestJob.Outcome(document.documentId(), "failed", 0, 0, 422, "the registry holds no text to rebuild from"));
-                continue;
-            }
-            IngestRequest request = IngestRequest.ofText(document.documentId(), document.text(),
-                    document.mediaType() != null && document.mediaType().contains("markdown") ? "text/markdown" : "text/plain",
-                    document.source(), document.metadata());
-            try {
-                outcomes.add(ingest(tenant, runtime, namespace, request, true));
-            } catch (IngestException e) {
-                outcomes.add(new IngestJob.Outcome(document.documentId(), "failed", 0, 0, e.status(), e.getMessage()));
-            }
-        }
-        IndexVerifier.Report report = IndexVerifier.verify(registry, runtime.store(), namespace);
-        if (report.orphanedCount() > 0) {
-            removeOrphans(runtime, namespace);
-        }
-        return outcomes;
+    /** The documents a rebuild of the namespace re-pushes: every one the registry holds now, by id. */
+    public List<String> rebuildable(Namespace namespace) {
+        return registry.all(namespace).stream().map(DocumentRecord::documentId).sorted().toList();
     }
 
-    private void removeOrphans(TenantRuntime runtime, Namespace namespace) {
+    /**
+     * Re-pushes one registered document from the registry's stored text as a new version (the store lost or never had
+     * its chunks, or holds stale ones). A document deleted since the rebuild started is skipped, never re-created.
+     */
+    public IngestJob.Outcome rebuild(Tenant tenant, TenantRuntime runtime, Namespace namespace, String documentId) {
+        requireNamespaceOf(tenant, namespace);
+        DocumentRecord document = registry.find(namespace, documentId).orElse(null);
+        if (document == null) {
+            return new IngestJob.Outcome(documentId, "skipped", 0, 0, 404, "deleted since the rebuild started");
+        }
+        if (document.text() == null) {
+            throw new IngestException(422, "no-source-text", "document '" + documentId + "': the registry holds no text to rebuild from");
+        }
+        IngestRequest request = IngestRequest.ofText(documentId, document.text(),
+                document.mediaType() != null && document.mediaType().contains("markdown") ? "text/markdown" : "text/plain",
+                document.source(), document.metadata());
+        return ingest(tenant, runtime, namespace, request, true);
+    }
+
+    /** Deletes the namespace's chunks that no registered document owns; returns how many. */
+    public int removeOrphans(Tenant tenant, TenantRuntime runtime, Namespace namespace) {
+        requireNamespaceOf(tenant, namespace);
         java.util.Set<String> registered = new java.util.HashSet<>();
         registry.all(namespace).forEach(d -> registered.add(d.documentId()));
         List<String> orphans = IndexVerifier.chunksOf(runtime.store(), namespace)
                 .filter(c -> !registered.contains(c.documentId())).map(Chunk::id).toList();
-        runtime.store().deleteChunks(namespace, orphans);
+        if (!orphans.isEmpty()) {
+            runtime.store().deleteChunks(namespace, orphans);
+        }
+        return orphans.size();
     }
 
     /** Removes a document's chunks and registry entry; false when it did not exist. */

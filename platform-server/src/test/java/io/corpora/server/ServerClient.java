@@ -111,7 +111,13 @@ public final class ServerClient {
         return send(request.build());
     }
 
-    private Response send(HttpRequest request) {
+    /** The absolute URI of a server path, for requests built by hand. */
+    public URI resolve(String path) {
+        return base.resolve(path);
+    }
+
+    /** Sends a request built by hand (e.g. with a streaming body publisher). */
+    public Response send(HttpRequest request) {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             return new Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body(),

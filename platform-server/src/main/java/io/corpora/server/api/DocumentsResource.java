@@ -4,9 +4,11 @@ import io.corpora.control.DocumentRecord;
 import io.corpora.control.IngestJob;
 import io.corpora.control.Tenant;
 import io.corpora.ingest.IngestRequest;
+import io.corpora.ingest.UrlFetcher;
 import io.corpora.server.Roles;
 import io.corpora.server.dataplane.DataPlane;
 import io.corpora.server.dataplane.JobRunner;
+import io.corpora.server.dataplane.UrlIngest;
 import io.corpora.server.rest.ProblemException;
 import io.corpora.server.security.CallerScope;
 import io.corpora.spi.Chunk;
@@ -29,7 +31,8 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.EntityPart;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -46,6 +49,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.media.SchemaProperty;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -57,6 +65,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class DocumentsResource {
 
     public static final int MAX_BATCH = 1000;
+    /** Form fields other than files (partition, metadata) are small. */
+    private static final int FIELD_BYTES = 64 * 1024;
     private static final Map<String, String> FORMATS = Map.of("text", "text/plain", "markdown", "text/markdown", "html", "text/html",
             "json", "application/json", "jsonl", "application/x-ndjson", "csv", "text/csv");
 
@@ -69,14 +79,22 @@ public class DocumentsResource {
     @Inject
     JobRunner jobs;
 
+    @Inject
+    UrlIngest urlIngest;
+
     @Context
     UriInfo uri;
 
     @POST
+    @IngestBody
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.WRITER, Roles.TENANT_ADMIN})
-    @Operation(summary = "Ingest one JSON document (answered when stored: 201, or 200 when unchanged) or a batch (202 with a job)")
+    @Operation(summary = "Ingest one JSON document given as text or as a url to fetch (answered when stored: 201, or 200 when"
+            + " unchanged) or a batch of text documents (202 with a job)",
+            description = "A {url} is fetched only over https from one of the tenant's ingest.allowedOrigins (or ingest.privateOrigins),"
+                    + " without following redirects, within the server's timeout and byte limit; refusals are 400 (not an https URL),"
+                    + " 403 (origin not allowed, or a private address), 413 (too large), 422 (redirect, error status) and 504 (timeout).")
     public Response ingestJson(@PathParam("tenant") String tenantId, JsonValue body) {
         caller.actorFor(tenantId, Roles.WRITER, Roles.TENANT_ADMIN);
         Tenant tenant = dataPlane.activeTenant(tenantId);
@@ -85,7 +103,8 @@ public class DocumentsResource {
         if (body instanceof JsonObject object) {
             DocumentInput input = parse(object);
             Namespace namespace = dataPlane.namespace(tenant, input.partition, caller.boundPartition());
-            IngestJob.Outcome outcome = jobs.ingestOne(tenant, namespace, toRequest(input));
+            IngestRequest request = input.url != null ? fetched(tenant, input) : toRequest(input);
+            IngestJob.Outcome outcome = jobs.ingestOne(tenant, namespace, request);
             if ("failed".equals(outcome.result())) {
                 throw new ProblemException(outcome.status(), "ingest-failed", "Document not ingested", outcome.error(),
                         Map.of("documentId", outcome.documentId()));
@@ -103,7 +122,11 @@ public class DocumentsResource {
             if (!(item instanceof JsonObject object)) {
                 throw new ProblemException(400, "invalid-request", "Invalid request", "every batch item must be a document object");
             }
-            inputs.add(parse(object));
+            DocumentInput input = parse(object);
+            if (input.url != null) {
+                throw new ProblemException(400, "invalid-request", "Invalid request", "a batch holds text documents; post each {url} on its own");
+            }
+            inputs.add(input);
         }
         String partition = inputs.get(0).partition;
         if (inputs.stream().anyMatch(i -> !java.util.Objects.equals(i.partition, partition))) {
@@ -118,42 +141,77 @@ public class DocumentsResource {
     }
 
     @POST
+    @IngestBody
     @Consumes(MediaType.MULTIPART_FORM_DATA)
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.WRITER, Roles.TENANT_ADMIN})
-    @Operation(summary = "Upload files (parts named 'file'; optional 'partition' and 'metadata' JSON); answered 202 with a job")
-    public Response upload(@PathParam("tenant") String tenantId, List<EntityPart> parts) throws IOException {
+    @Operation(summary = "Upload files (parts named 'file'; optional 'partition' and 'metadata' JSON); answered 202 with a job",
+            description = "File names may be relative paths; one that climbs ('..'), is absolute or holds control characters refuses"
+                    + " the upload (400). Each file is limited by corpora.ingest.maxDocumentBytes, the request by corpora.ingest.maxRequestBytes (413).")
+    public Response upload(@PathParam("tenant") String tenantId, @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType contentType,
+                           @RequestBody(content = @Content(mediaType = MediaType.MULTIPART_FORM_DATA, schema = @Schema(type = SchemaType.OBJECT,
+                                   properties = {
+                                       @SchemaProperty(name = "file", type = SchemaType.ARRAY, description = "one or more files",
+                                               implementation = byte[].class, format = "binary"),
+                                       @SchemaProperty(name = "partition", type = SchemaType.STRING),
+                                       @SchemaProperty(name = "metadata", type = SchemaType.STRING, description = "a JSON object")})))
+                           InputStream body) throws IOException {
         caller.actorFor(tenantId, Roles.WRITER, Roles.TENANT_ADMIN);
         Tenant tenant = dataPlane.activeTenant(tenantId);
         dataPlane.limitRequests(tenant);
         dataPlane.limitIngests(tenant);
         String partition = null;
         Map<String, Object> metadata = Map.of();
-        List<IngestRequest> requests = new ArrayList<>();
-        for (EntityPart part : parts) {
-            switch (part.getName()) {
-                case "partition" -> partition = part.getContent(String.class);
-                case "metadata" -> metadata = parseMetadata(part.getContent(String.class));
-                case "file" -> requests.add(null); // placeholder keeps order; filled below once metadata is known
-                default -> throw new ProblemException(400, "invalid-request", "Invalid request", "unexpected form field '" + part.getName() + "'");
+        List<UploadedFile> files = new ArrayList<>();
+        try {
+            MultipartFormReader form = new MultipartFormReader(body, contentType.getParameters().get("boundary"));
+            for (MultipartFormReader.PartHeaders part; (part = form.nextPart()) != null; ) {
+                switch (part.name()) {
+                    case "partition" -> partition = new String(form.content(FIELD_BYTES), StandardCharsets.UTF_8).strip();
+                    case "metadata" -> metadata = parseMetadata(new String(form.content(FIELD_BYTES), StandardCharsets.UTF_8));
+                    case "file" -> {
+                        String fileName = part.fileName() == null ? "upload" : part.fileName();
+                        requireSafeFileName(fileName);
+                        files.add(new UploadedFile(fileName, part.contentType(), fileContent(form, fileName)));
+                    }
+                    default -> throw new ProblemException(400, "invalid-request", "Invalid request", "unexpected form field '" + part.name() + "'");
+                }
             }
+        } catch (IllegalArgumentException | MultipartFormReader.MalformedException e) {
+            throw new ProblemException(400, "invalid-request", "Invalid request", "malformed multipart/form-data: " + e.getMessage());
         }
-        if (requests.isEmpty()) {
+        if (files.isEmpty()) {
             throw new ProblemException(400, "invalid-request", "Invalid request", "upload at least one part named 'file'");
         }
-        requests.clear();
-        for (EntityPart part : parts) {
-            if (part.getName().equals("file")) {
-                String fileName = part.getFileName().orElse("upload");
-                byte[] bytes = readLimited(part.getContent(), dataPlane.maxDocumentBytes(), fileName);
-                String mediaType = part.getMediaType() == null ? "application/octet-stream" : base(part.getMediaType());
-                String id = documentIdFor(fileName, bytes);
-                requests.add(new IngestRequest(id, fileName, bytes, mediaType, part.getMediaType() == null ? null
-                        : part.getMediaType().getParameters().get("charset"), fileName, metadata));
-            }
+        List<IngestRequest> requests = new ArrayList<>();
+        for (UploadedFile file : files) {
+            MediaType type = file.mediaType();
+            requests.add(new IngestRequest(documentIdFor(file.name(), file.content()), file.name(), file.content(),
+                    type == null ? "application/octet-stream" : base(type), type == null ? null : type.getParameters().get("charset"),
+                    file.name(), metadata));
         }
         Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
         return accepted(jobs.submit(tenant, namespace, requests));
+    }
+
+    private record UploadedFile(String name, String contentType, byte[] content) {
+        MediaType mediaType() {
+            try {
+                return contentType == null ? null : MediaType.valueOf(contentType);
+            } catch (IllegalArgumentException e) {
+                throw new ProblemException(400, "invalid-request", "Invalid request", "file '" + name + "' has a malformed Content-Type");
+            }
+        }
+    }
+
+    private byte[] fileContent(MultipartFormReader form, String fileName) throws IOException {
+        long limit = dataPlane.maxDocumentBytes();
+        try {
+            return form.content(limit);
+        } catch (MultipartFormReader.PartTooLargeException e) {
+            throw new ProblemException(413, "document-too-large", "Payload too large", "'" + documentIdFor(fileName, new byte[0])
+                    + "' is larger than the " + limit + "-byte limit");
+        }
     }
 
     @GET
@@ -248,9 +306,13 @@ public class DocumentsResource {
     private static DocumentInput parse(JsonObject object) {
         try (Jsonb jsonb = JsonbBuilder.create()) {
             DocumentInput input = jsonb.fromJson(object.toString(), DocumentInput.class);
-            if (input.text == null) {
-                throw new ProblemException(400, "invalid-request", "Invalid request", "a JSON document needs 'text'"
-                        + (input.id == null ? "" : " (document '" + input.id + "')"));
+            String named = input.id == null ? "" : " (document '" + input.id + "')";
+            if ((input.text == null) == (input.url == null)) {
+                throw new ProblemException(400, "invalid-request", "Invalid request", "a JSON document needs either 'text' or 'url'" + named);
+            }
+            if (input.url != null && input.format != null) {
+                throw new ProblemException(400, "invalid-request", "Invalid request",
+                        "'format' applies to 'text'; a fetched document's format comes from its Content-Type" + named);
             }
             return input;
         } catch (ProblemException e) {
@@ -258,6 +320,15 @@ public class DocumentsResource {
         } catch (Exception e) {
             throw new ProblemException(400, "invalid-request", "Invalid request", "malformed document object: " + e.getMessage());
         }
+    }
+
+    /** A {url} document: fetched now, under the tenant's ingest origins; its id defaults to the URL's host and path. */
+    private IngestRequest fetched(Tenant tenant, DocumentInput input) {
+        UrlFetcher.Fetched fetched = urlIngest.fetch(tenant, input.url);
+        String id = input.id != null ? input.id : documentIdFor(fetched.url().getHost() + fetched.url().getPath(), fetched.content());
+        String source = input.source != null ? input.source : fetched.url().toString();
+        return new IngestRequest(id, source, fetched.content(), fetched.mediaType(), fetched.charset(), fetched.fileName(),
+                input.metadata == null ? Map.of() : input.metadata);
     }
 
     private static IngestRequest toRequest(DocumentInput input) {
@@ -295,6 +366,26 @@ public class DocumentsResource {
         }
     }
 
+    /**
+     * A file name may be a relative path (folder uploads keep their tree), but never one that climbs ({@code ..}), is
+     * absolute ({@code /etc/passwd}, {@code \\server\share}, {@code C:\…}) or carries control characters (NUL):
+     * such an upload is refused whole, before anything is stored.
+     */
+    static void requireSafeFileName(String name) {
+        String reason = null;
+        if (name.chars().anyMatch(Character::isISOControl)) {
+            reason = "contains a control character";
+        } else if (name.startsWith("/") || name.startsWith("\\") || name.matches("^[A-Za-z]:.*")) {
+            reason = "is an absolute path";
+        } else if (java.util.Arrays.asList(name.split("[/\\\\]")).contains("..")) {
+            reason = "climbs out of its folder ('..')";
+        }
+        if (reason != null) {
+            throw new ProblemException(400, "invalid-file-name", "Invalid file name", "the file name '"
+                    + name.replaceAll("\\p{Cntrl}", "?") + "' " + reason + "; give a relative path inside the uploaded folder");
+        }
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> parseMetadata(String json) {
         try (Jsonb jsonb = JsonbBuilder.create()) {
@@ -308,15 +399,6 @@ public class DocumentsResource {
         } catch (Exception e) {
             throw new ProblemException(400, "invalid-request", "Invalid request", "the 'metadata' field is not valid JSON: " + e.getMessage());
         }
-    }
-
-    private static byte[] readLimited(InputStream in, long limit, String fileName) throws IOException {
-        byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
-        if (bytes.length > limit) {
-            throw new ProblemException(413, "document-too-large", "Payload too large", "'" + documentIdFor(fileName, new byte[0])
-                    + "' is larger than the " + limit + "-byte limit");
-        }
-        return bytes;
     }
 
     private static String base(MediaType type) {

@@ -5,6 +5,7 @@ import io.corpora.control.Tenant;
 import io.corpora.ingest.IndexVerifier;
 import io.corpora.server.Roles;
 import io.corpora.server.dataplane.DataPlane;
+import io.corpora.server.dataplane.JobRunner;
 import io.corpora.server.security.CallerScope;
 import io.corpora.spi.Namespace;
 import jakarta.annotation.security.RolesAllowed;
@@ -16,15 +17,19 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.net.URI;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Registry-versus-store consistency of a namespace: verify (read-only) and rebuild (from the registry's text). */
+/** Registry-versus-store consistency of a namespace: verify (read-only) and rebuild (a job, from the registry's text). */
 @Path("/api/v1/tenants/{tenant}")
 @RequestScoped
 @Tag(name = "documents")
@@ -36,6 +41,12 @@ public class IndexResource {
 
     @Inject
     DataPlane dataPlane;
+
+    @Inject
+    JobRunner jobs;
+
+    @Context
+    UriInfo uri;
 
     @GET
     @Path("index:verify")
@@ -81,18 +92,14 @@ public class IndexResource {
     @Path("index:rebuild")
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.TENANT_ADMIN})
-    @Operation(summary = "Re-push every registered document from the registry's text and remove orphaned chunks")
-    public Map<String, Object> rebuild(@PathParam("tenant") String tenantId, @QueryParam("partition") String partition) {
+    @Operation(summary = "Start a job re-pushing every registered document from the registry's text, then removing orphaned chunks",
+            description = "Answered 202 with the job and its Location; the job lists one outcome per document and its percent."
+                    + " GET index:verify afterwards to confirm the namespace is consistent.")
+    @APIResponse(responseCode = "202", description = "The rebuild job, queued; Location is GET jobs/{id}")
+    public Response rebuild(@PathParam("tenant") String tenantId, @QueryParam("partition") String partition) {
         DataPlane.Scope scope = dataPlane.scope(caller, tenantId, partition, Roles.TENANT_ADMIN);
-        Tenant tenant = scope.tenant();
-        Namespace namespace = scope.namespace();
-        List<IngestJob.Outcome> outcomes = dataPlane.ingestion().rebuild(tenant, dataPlane.runtime(tenant), namespace);
-        IndexVerifier.Report after = IndexVerifier.verify(dataPlane.registry(), dataPlane.runtime(tenant).store(), namespace);
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("namespace", namespace.key());
-        body.put("rebuilt", outcomes.stream().filter(o -> !o.result().equals("failed")).count());
-        body.put("failed", outcomes.stream().filter(o -> o.result().equals("failed")).map(Json::outcome).toList());
-        body.put("consistent", after.consistent());
-        return body;
+        IngestJob job = jobs.submitRebuild(scope.tenant(), scope.namespace());
+        URI location = uri.getBaseUriBuilder().path("api/v1/tenants/{tenant}/jobs/{id}").build(job.tenant(), job.id());
+        return Response.accepted(Json.job(job)).location(location).build();
     }
 }

@@ -128,7 +128,7 @@ public class JpaTenantRepository implements TenantRepository {
         PluginChoice hook = d.access().filterHook();
         row.filterHookProvider = hook == null ? null : hook.provider();
         row.filterHookConfig = hook == null ? null : JsonText.write(hook.config());
-        row.partitions = JsonText.write(d.access().partitions());
+        row.partitions = PartitionsColumn.write(d.access().partitions(), d.ingest());
         RetrievalDefaults r = d.retrieval();
         row.retrievalMode = r.mode();
         row.retrievalTopK = r.topK();
@@ -152,7 +152,8 @@ public class JpaTenantRepository implements TenantRepository {
                 new RetrievalDefaults(row.retrievalMode, row.retrievalTopK, row.retrievalMinScore, row.retrievalMaxChars, row.retrievalRerank),
                 new Quotas(row.quotaMaxDocuments, row.quotaMaxChunks, row.quotaMaxBytes, row.quotaRequestsPerMinute, row.quotaIngestsPerMinute),
                 new AccessPolicy(row.filterHookProvider == null ? null : new PluginChoice(row.filterHookProvider, JsonText.stringMap(row.filterHookConfig)),
-                        JsonText.stringList(row.partitions)));
+                        PartitionsColumn.partitions(row.partitions)),
+                PartitionsColumn.ingest(row.partitions));
         return new Tenant(definition, row.activeEmbedder, Timestamps.instant(row.createdAt), Timestamps.instant(row.updatedAt), row.revision);
     }
 }

@@ -34,6 +34,7 @@ public class TenantEntity {
     String filterHookProvider;
     @Column(name = "filter_hook_config")
     String filterHookConfig;
+    /** Partitions, and the ingest policy when there is one: see {@link PartitionsColumn}. */
     @Column(name = "partitions", nullable = false)
     String partitions;
     @Column(name = "retrieval_mode", nullable = false)

@@ -11,12 +11,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Runs ingest jobs on the container's managed executor. Each document succeeds or fails alone; the job records
- * every outcome, so a bad document in a batch never stops the others.
+ * Runs ingest and rebuild jobs on the container's managed executor. Each document succeeds or fails alone; the job
+ * records every outcome, so a bad document in a batch never stops the others.
  */
 @ApplicationScoped
 public class JobRunner {
@@ -33,34 +35,57 @@ public class JobRunner {
     public IngestJob submit(Tenant tenant, Namespace namespace, List<IngestRequest> requests) {
         JobRepository jobs = dataPlane.jobs();
         IngestJob job = jobs.create(tenant.id(), requests.size());
-        executor.execute(() -> run(job.id(), tenant, namespace, requests));
+        executor.execute(() -> run(job.id(), requests, IngestRequest::documentId, request -> dataPlane.ingestion()
+                .ingest(tenant, dataPlane.runtime(tenant), namespace, request), () -> {}));
+        return job;
+    }
+
+    /**
+     * Creates a job re-pushing every document the namespace's registry holds now (one outcome each), then removing the
+     * chunks no registered document owns; returns it as queued.
+     */
+    public IngestJob submitRebuild(Tenant tenant, Namespace namespace) {
+        List<String> documentIds = dataPlane.ingestion().rebuildable(namespace);
+        IngestJob job = dataPlane.jobs().create(tenant.id(), documentIds.size());
+        executor.execute(() -> run(job.id(), documentIds, id -> id,
+                id -> dataPlane.ingestion().rebuild(tenant, dataPlane.runtime(tenant), namespace, id),
+                () -> {
+                    int removed = dataPlane.ingestion().removeOrphans(tenant, dataPlane.runtime(tenant), namespace);
+                    LOG.info(() -> "rebuild job " + job.id() + " of " + namespace + " removed " + removed + " orphaned chunks");
+                }));
         return job;
     }
 
     /** Ingests one document and turns any failure into an outcome. */
     public IngestJob.Outcome ingestOne(Tenant tenant, Namespace namespace, IngestRequest request) {
+        return outcomeOf(request.documentId(), () -> dataPlane.ingestion().ingest(tenant, dataPlane.runtime(tenant), namespace, request));
+    }
+
+    private static IngestJob.Outcome outcomeOf(String documentId, Supplier<IngestJob.Outcome> work) {
         try {
-            return dataPlane.ingestion().ingest(tenant, dataPlane.runtime(tenant), namespace, request);
+            return work.get();
         } catch (IngestException e) {
-            return new IngestJob.Outcome(request.documentId(), "failed", 0, 0, e.status(), e.getMessage());
+            return new IngestJob.Outcome(documentId, "failed", 0, 0, e.status(), e.getMessage());
         } catch (IllegalArgumentException e) {
-            return new IngestJob.Outcome(request.documentId(), "failed", 0, 0, 400, e.getMessage());
+            return new IngestJob.Outcome(documentId, "failed", 0, 0, 400, e.getMessage());
         } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "ingest of '" + request.documentId() + "' failed", e);
-            return new IngestJob.Outcome(request.documentId(), "failed", 0, 0, 500,
+            LOG.log(Level.SEVERE, "ingest of '" + documentId + "' failed", e);
+            return new IngestJob.Outcome(documentId, "failed", 0, 0, 500,
                     "internal error (" + e.getClass().getSimpleName() + "); the previous version, if any, is unchanged");
         }
     }
 
-    private void run(String jobId, Tenant tenant, Namespace namespace, List<IngestRequest> requests) {
+    /** Records one outcome per item, then runs {@code afterwards}; the job is finished whatever happens. */
+    private <T> void run(String jobId, List<T> items, Function<T, String> documentIdOf, Function<T, IngestJob.Outcome> work, Runnable afterwards) {
         JobRepository jobs = dataPlane.jobs();
         try {
             jobs.markRunning(jobId);
-            for (IngestRequest request : requests) {
-                jobs.recordOutcome(jobId, ingestOne(tenant, namespace, request));
+            for (T item : items) {
+                jobs.recordOutcome(jobId, outcomeOf(documentIdOf.apply(item), () -> work.apply(item)));
             }
+            afterwards.run();
         } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "ingest job " + jobId + " aborted", e);
+            LOG.log(Level.SEVERE, "job " + jobId + " aborted", e);
         } finally {
             jobs.finish(jobId);
         }

@@ -61,11 +61,14 @@ public final class DataPlaneExceptionMappers {
 
         private static String title(int status) {
             return switch (status) {
+                case 400 -> "Invalid request";
+                case 403 -> "Forbidden";
                 case 413 -> "Payload too large";
                 case 415 -> "Unsupported media type";
                 case 422 -> "Unprocessable document";
                 case 429 -> "Quota exceeded";
                 case 409 -> "Conflict";
+                case 504 -> "Upstream timeout";
                 default -> status >= 500 ? "Ingest failed" : "Invalid document";
             };
         }

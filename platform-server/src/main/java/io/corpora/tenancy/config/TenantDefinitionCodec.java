@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.corpora.control.AccessPolicy;
+import io.corpora.control.IngestPolicy;
 import io.corpora.control.PluginChoice;
 import io.corpora.control.Quotas;
 import io.corpora.control.RetrievalDefaults;
@@ -37,7 +38,8 @@ public final class TenantDefinitionCodec {
                 plugin(document.get("reranker")),
                 retrieval(document.get("retrieval")),
                 quotas(document.get("quotas")),
-                access(document.get("access")));
+                access(document.get("access")),
+                ingest(document.get("ingest")));
     }
 
     /** Whether the document sets {@code state}; sync leaves the stored state alone when it does not. */
@@ -83,6 +85,9 @@ public final class TenantDefinitionCodec {
         if (definition.access().filterHook() != null) {
             access.set("filterHook", plugin(definition.access().filterHook()));
         }
+        ObjectNode ingest = out.putObject("ingest");
+        definition.ingest().allowedOrigins().forEach(ingest.putArray("allowedOrigins")::add);
+        definition.ingest().privateOrigins().forEach(ingest.putArray("privateOrigins")::add);
         return out;
     }
 
@@ -144,6 +149,19 @@ public final class TenantDefinitionCodec {
         List<String> partitions = new ArrayList<>();
         node.path("partitions").forEach(p -> partitions.add(p.asText()));
         return new AccessPolicy(plugin(node.get("filterHook")), partitions);
+    }
+
+    private static IngestPolicy ingest(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return IngestPolicy.NONE;
+        }
+        return new IngestPolicy(strings(node.path("allowedOrigins")), strings(node.path("privateOrigins")));
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        array.forEach(v -> values.add(v.asText()));
+        return values;
     }
 
     private static String text(JsonNode node, String field) {

@@ -8,6 +8,7 @@ import com.networknt.schema.SchemaValidatorsConfig;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import io.corpora.control.TenantDefinition;
+import io.corpora.ingest.Origin;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -29,6 +30,8 @@ public final class TenantDefinitionValidator {
     public static final String SCHEMA_FILE_NAME = "tenant.schema.json";
 
     private static final String[] PLUGIN_FIELDS = {"/store", "/embedder", "/reranker", "/access/filterHook"};
+
+    private static final String[] ORIGIN_LISTS = {"/ingest/allowedOrigins", "/ingest/privateOrigins"};
 
     private static final Pattern LOCATION_PREFIX = Pattern.compile("^(?:/[^ ]*|\\$[^ ]*)?: ");
 
@@ -73,6 +76,12 @@ public final class TenantDefinitionValidator {
                 options.fields().forEachRemaining(e -> checkSecret(file, field + "/config/" + escape(e.getKey()), e.getKey(), e.getValue(), problems));
             }
         }
+        for (String list : ORIGIN_LISTS) {
+            JsonNode origins = document.at(list);
+            for (int i = 0; i < origins.size(); i++) {
+                checkOrigin(file, list + "/" + i, origins.get(i), problems);
+            }
+        }
         problems.sort(Comparator.comparing(TenantFileProblem::pointer).thenComparing(TenantFileProblem::reason));
         return dedupe(problems);
     }
@@ -102,6 +111,18 @@ public final class TenantDefinitionValidator {
         } else if (SecretOptions.looksSecret(option) && !SecretOptions.isReference(text)) {
             problems.add(new TenantFileProblem(file, pointer, "option '" + option
                     + "' holds a secret and must be a MicroProfile Config reference such as ${config:some.key}, not a literal value"));
+        }
+    }
+
+    /** What the schema's pattern cannot say about an origin (e.g. a port over 65535). */
+    private static void checkOrigin(String file, String pointer, JsonNode value, List<TenantFileProblem> problems) {
+        if (!value.isTextual()) {
+            return; // the schema reports the type
+        }
+        try {
+            Origin.parse(value.asText());
+        } catch (IllegalArgumentException e) {
+            problems.add(new TenantFileProblem(file, pointer, e.getMessage()));
         }
     }
 

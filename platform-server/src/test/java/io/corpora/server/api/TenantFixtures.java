@@ -30,12 +30,7 @@ public final class TenantFixtures {
 
     /** Creates a tenant on the embedded defaults (Lucene store, ONNX embedder), optionally with partitions and the audience hook. */
     public void create(String id, List<String> partitions, boolean audienceHook) {
-        Map<String, Object> definition = new LinkedHashMap<>();
-        definition.put("id", id);
-        definition.put("displayName", "Test tenant " + id);
-        definition.put("store", Map.of("provider", "lucene"));
-        definition.put("embedder", Map.of("provider", "onnx"));
-        definition.put("retrieval", Map.of("mode", "hybrid", "topK", 10));
+        Map<String, Object> definition = embeddedDefaults(id);
         Map<String, Object> access = new LinkedHashMap<>();
         access.put("partitions", partitions);
         if (audienceHook) {
@@ -43,8 +38,23 @@ public final class TenantFixtures {
                     "templates", List.of("public", "user:{sub}", "group:{groups}"))));
         }
         definition.put("access", access);
+        create(definition);
+    }
+
+    /** A tenant definition on the embedded defaults (Lucene store, ONNX embedder), to add fields to before {@link #create(Map)}. */
+    static Map<String, Object> embeddedDefaults(String id) {
+        Map<String, Object> definition = new LinkedHashMap<>();
+        definition.put("id", id);
+        definition.put("displayName", "Test tenant " + id);
+        definition.put("store", Map.of("provider", "lucene"));
+        definition.put("embedder", Map.of("provider", "onnx"));
+        definition.put("retrieval", Map.of("mode", "hybrid", "topK", 10));
+        return definition;
+    }
+
+    void create(Map<String, Object> definition) {
         ServerClient.Response created = client.post("admin/v1/tenants", admin, definition);
-        assertTrue(created.status() == 201 || created.status() == 200, "create " + id + ": " + created.status() + " " + created.body());
+        assertTrue(created.status() == 201 || created.status() == 200, "create " + definition.get("id") + ": " + created.status() + " " + created.body());
     }
 
     /** Polls a job until it finishes (deadline 2 minutes); returns its final JSON. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.corpora.control.AccessPolicy;
+import io.corpora.control.IngestPolicy;
 import io.corpora.control.AuditEvent;
 import io.corpora.control.AuditLog;
 import io.corpora.control.DocumentDescription;
@@ -99,7 +100,8 @@ class ControlPlaneRepositoriesTest {
         TenantDefinition acme = new TenantDefinition("acme", "ACME", TenantState.ACTIVE, new PluginChoice("pgvector", Map.of("password", "${config:acme.db}")),
                 new PluginChoice("onnx", Map.of()), new PluginChoice("http", Map.of("url", "https://r.example")),
                 new RetrievalDefaults("vector", 9, 0.25, null, true), new Quotas(10, 20, 30, 40, 50),
-                new AccessPolicy(new PluginChoice("audience", Map.of("templates", "public,user:{sub}")), List.of("legal", "hr")));
+                new AccessPolicy(new PluginChoice("audience", Map.of("templates", "public,user:{sub}")), List.of("legal", "hr")),
+                new IngestPolicy(List.of("https://docs.example.com"), List.of("https://wiki.intranet:8443")));
         Tenant created = tenants.create(acme);
         assertEquals(acme, created.definition());
         assertEquals(Instant.parse("2026-01-01T00:00:00.123456Z"), created.created(), "stored at microsecond precision");

@@ -106,6 +106,44 @@ class TenantDefinitionValidatorTest {
     }
 
     @Test
+    void ingestOriginsRoundTripAndMalformedOnesNameTheirEntry() throws Exception {
+        TenantDefinition tenant = validator.parse("docs.yaml", yaml("""
+                id: docs
+                store: {provider: lucene}
+                embedder: {provider: onnx}
+                ingest:
+                  allowedOrigins: ["https://docs.example.com", "https://cdn.example.com:8443"]
+                  privateOrigins: ["https://wiki.intranet"]
+                """));
+        assertEquals(List.of("https://docs.example.com", "https://cdn.example.com:8443"), tenant.ingest().allowedOrigins());
+        assertEquals(List.of("https://wiki.intranet"), tenant.ingest().privateOrigins());
+        JsonNode written = TenantDefinitionCodec.toJson(tenant);
+        assertEquals(List.of(), validator.validate("docs.json", written));
+        assertEquals(tenant, TenantDefinitionCodec.fromJson(written));
+
+        List<TenantFileProblem> problems = validator.validate("bad.yaml", yaml("""
+                id: bad
+                store: {provider: lucene}
+                embedder: {provider: onnx}
+                ingest:
+                  allowedOrigins: ["http://docs.example.com", "https://docs.example.com/guides", "https://user@docs.example.com",
+                                   "https://docs.example.com:99999"]
+                  colour: blue
+                """));
+        assertProblem(problems, "/ingest/allowedOrigins/0", "pattern");
+        assertProblem(problems, "/ingest/allowedOrigins/1", "pattern");
+        assertProblem(problems, "/ingest/allowedOrigins/2", "pattern");
+        assertProblem(problems, "/ingest/allowedOrigins/3", "not an origin");
+        assertProblem(problems, "/ingest/colour", "unknown field 'colour'");
+    }
+
+    @Test
+    void withoutAnIngestSectionUrlIngestIsOff() throws Exception {
+        TenantDefinition tenant = validator.parse("t.yaml", yaml("id: t\nstore: {provider: lucene}\nembedder: {provider: onnx}\n"));
+        assertTrue(tenant.ingest().isEmpty());
+    }
+
+    @Test
     void parseThrowsWithEveryProblem() throws Exception {
         InvalidTenantDefinitionException e = assertThrows(InvalidTenantDefinitionException.class,
                 () -> validator.parse("request", new ObjectMapper().readTree("{\"id\":\"x\",\"state\":\"DELETING\"}")));

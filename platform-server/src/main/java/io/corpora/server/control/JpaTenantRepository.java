@@ -1,6 +1,7 @@
 package io.corpora.server.control;
 
 import io.corpora.control.AccessPolicy;
+import io.corpora.control.IngestPolicy;
 import io.corpora.control.PluginChoice;
 import io.corpora.control.Quotas;
 import io.corpora.control.RetrievalDefaults;
@@ -128,7 +129,9 @@ public class JpaTenantRepository implements TenantRepository {
         PluginChoice hook = d.access().filterHook();
         row.filterHookProvider = hook == null ? null : hook.provider();
         row.filterHookConfig = hook == null ? null : JsonText.write(hook.config());
-        row.partitions = PartitionsColumn.write(d.access().partitions(), d.ingest());
+        row.partitions = JsonText.write(d.access().partitions());
+        row.ingestAllowedOrigins = d.ingest().isEmpty() ? null : JsonText.write(d.ingest().allowedOrigins());
+        row.ingestPrivateOrigins = d.ingest().isEmpty() ? null : JsonText.write(d.ingest().privateOrigins());
         RetrievalDefaults r = d.retrieval();
         row.retrievalMode = r.mode();
         row.retrievalTopK = r.topK();
@@ -152,8 +155,9 @@ public class JpaTenantRepository implements TenantRepository {
                 new RetrievalDefaults(row.retrievalMode, row.retrievalTopK, row.retrievalMinScore, row.retrievalMaxChars, row.retrievalRerank),
                 new Quotas(row.quotaMaxDocuments, row.quotaMaxChunks, row.quotaMaxBytes, row.quotaRequestsPerMinute, row.quotaIngestsPerMinute),
                 new AccessPolicy(row.filterHookProvider == null ? null : new PluginChoice(row.filterHookProvider, JsonText.stringMap(row.filterHookConfig)),
-                        PartitionsColumn.partitions(row.partitions)),
-                PartitionsColumn.ingest(row.partitions));
+                        JsonText.stringList(row.partitions)),
+                row.ingestAllowedOrigins == null ? IngestPolicy.NONE
+                        : new IngestPolicy(JsonText.stringList(row.ingestAllowedOrigins), JsonText.stringList(row.ingestPrivateOrigins)));
         return new Tenant(definition, row.activeEmbedder, Timestamps.instant(row.createdAt), Timestamps.instant(row.updatedAt), row.revision);
     }
 }

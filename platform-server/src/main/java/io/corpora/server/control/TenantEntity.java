@@ -34,9 +34,13 @@ public class TenantEntity {
     String filterHookProvider;
     @Column(name = "filter_hook_config")
     String filterHookConfig;
-    /** Partitions, and the ingest policy when there is one: see {@link PartitionsColumn}. */
     @Column(name = "partitions", nullable = false)
     String partitions;
+    /** JSON array of origins; null when the tenant allows no URL ingest. */
+    @Column(name = "ingest_allowed_origins")
+    String ingestAllowedOrigins;
+    @Column(name = "ingest_private_origins")
+    String ingestPrivateOrigins;
     @Column(name = "retrieval_mode", nullable = false)
     String retrievalMode;
     @Column(name = "retrieval_top_k", nullable = false)

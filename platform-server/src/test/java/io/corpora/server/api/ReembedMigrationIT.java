@@ -77,6 +77,7 @@ class ReembedMigrationIT {
         assertEquals(409, refused.status(), "writes wait for the migration: " + refused.body());
         assertTrue(refused.body().contains("migration-in-progress"), refused.body());
         assertNotNull(refused.retryAfter(), "409 says when to retry");
+        assertEquals(409, client.delete(api + "documents/log-1", writer).status(), "deletes wait too");
         ServerClient.Response again = client.post("admin/v1/tenants/" + tenant + "/embedder:migrate", admin, target);
         assertEquals(409, again.status(), "one migration at a time: " + again.body());
         assertTrue(again.body().contains("migration-in-progress"), again.body());

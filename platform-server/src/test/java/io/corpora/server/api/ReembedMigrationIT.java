@@ -63,6 +63,8 @@ class ReembedMigrationIT {
         String before = client.get("admin/v1/tenants/" + tenant, admin).json().get("activeEmbedder").asText();
 
         Map<String, Object> target = Map.of("embedder", OtherOnnxEmbedder.meanPooledBge(models));
+        assertEquals(403, client.post("admin/v1/tenants/" + tenant + "/embedder:migrate", client.token("ta", tenant, Roles.TENANT_ADMIN),
+                target).status(), "changing a tenant's embedder is the platform admin's, like its definition");
         ServerClient.Response started = client.post("admin/v1/tenants/" + tenant + "/embedder:migrate", admin, target);
         assertEquals(202, started.status(), started.body());
         assertNotNull(started.location(), "202 names the job");

@@ -130,40 +130,43 @@ public final class ReembedMigration {
     }
 
     /**
-     * Embeds, switches and cleans up, or rolls back; releases the claim at the end. Never throws: the job records
-     * how it ended.
+     * Embeds, switches and cleans up, or rolls back. Never throws: the job records how it ended. The claim is released
+     * before the job's final status is written, so whoever sees the job ended can write again.
      */
     public IngestJob run(Started started) {
         IngestJob job = started.job();
         IngestJob.Reembed target = job.reembed();
+        TenantWriteGate.Claim claim = started.claim();
         boolean switched = false;
         try {
             jobs.markRunning(job.id());
             Tenant tenant = requireTenant(job);
             TenantRuntime runtime = runtimes.apply(withEmbedder(tenant.definition(), target.targetEmbedder()));
             if (!runtime.embedderId().equals(target.toEmbedder())) {
-                return rollBack(job, "the target embedder now has fingerprint " + runtime.embedderId() + ", not " + target.toEmbedder()
+                return rollBack(job, claim, "the target embedder now has fingerprint " + runtime.embedderId() + ", not " + target.toEmbedder()
                         + " (its model changed since the migration started)");
             }
             Optional<IngestJob.Outcome> failure = embedAll(job, tenant, runtime);
             if (failure.isPresent()) {
-                return rollBack(job, "document '" + failure.get().documentId() + "' could not be re-embedded: " + failure.get().error());
+                return rollBack(job, claim, "document '" + failure.get().documentId() + "' could not be re-embedded: " + failure.get().error());
             }
             tenants.switchEmbedder(tenant.id(), target.fromEmbedder(), target.targetEmbedder(), target.toEmbedder());
             switched = true;
             LOG.info("tenant " + tenant.id() + " switched to embedder " + target.toEmbedder() + " (migration " + job.id() + ")");
             pause(drain);
             removeOtherGenerations(tenant, runtime.store(), target.toEmbedder());
+            claim.release();
             return jobs.finish(job.id());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "re-embed migration " + job.id() + " of tenant " + job.tenant() + " failed", e);
             if (!switched) {
-                return rollBack(job, e.toString());
+                return rollBack(job, claim, e.toString());
             }
+            claim.release();
             return jobs.fail(job.id(), "the tenant serves " + target.toEmbedder() + ", but removing the previous generation failed ("
                     + e + "); its chunks are invisible to searches and go with the next migration or index:rebuild");
         } finally {
-            started.claim().release();
+            claim.release(); // also when the thread dies of an Error
         }
     }
 
@@ -194,7 +197,7 @@ public final class ReembedMigration {
                 : tenant.state() != TenantState.ACTIVE ? "interrupted by a restart, and the tenant is now " + tenant.state()
                 : null;
         if (reason != null) {
-            rollBack(job, reason);
+            rollBack(job, null, reason);
             return Optional.empty();
         }
         TenantWriteGate.Claim claim = gate.claim(tenant.id(), claimWait);
@@ -308,7 +311,8 @@ public final class ReembedMigration {
                 chunk.index(), chunk.text(), chunk.headingPath(), metadata);
     }
 
-    private IngestJob rollBack(IngestJob job, String reason) {
+    /** Deletes the new generation and fails the job; {@code claim} (null: none held) is released before the job ends. */
+    private IngestJob rollBack(IngestJob job, TenantWriteGate.Claim claim, String reason) {
         String to = job.reembed().toEmbedder();
         try {
             Tenant tenant = tenants.find(job.tenant()).orElse(null);
@@ -323,6 +327,9 @@ public final class ReembedMigration {
                 }
                 LOG.warning("re-embed migration " + job.id() + " of tenant " + tenant.id() + " rolled back (" + removed
                         + " new-generation chunks removed): " + reason);
+            }
+            if (claim != null) {
+                claim.release();
             }
             return jobs.fail(job.id(), "rolled back: " + reason + "; the tenant still serves " + job.reembed().fromEmbedder());
         } catch (RuntimeException e) {

@@ -226,6 +226,20 @@ class ReembedMigrationTest {
         assertOnlyGeneration(embedderB.fingerprint().id());
     }
 
+    @Test
+    void aCorpusLargerThanOneRegistryPageIsMigratedWhole() {
+        for (int i = 0; i < 250; i++) {
+            write(DEFAULT, String.format("bulk-%03d", i), List.of("Bulk note " + i + " about lanterns."));
+        }
+        IngestJob done = migration(new TenantWriteGate()).run(migration(new TenantWriteGate()).start(tenant(), CHOICE_B));
+
+        assertEquals(JobStatus.SUCCEEDED, done.status(), String.valueOf(done.error()));
+        assertEquals(255, done.total());
+        assertEquals(255, done.succeeded());
+        assertEquals(256, store.count(DEFAULT, MetadataFilter.eq(ReservedKeys.EMBEDDER, embedderB.fingerprint().id())));
+        assertEquals(256, store.count(DEFAULT, MetadataFilter.all()), "and nothing of the old generation");
+    }
+
     private ReembedMigration migration(TenantWriteGate gate) {
         return new ReembedMigration(tenants, registry, jobs, gate, runtimes, 8, Duration.ofSeconds(1), Duration.ZERO);
     }

@@ -58,8 +58,8 @@ class ReembedMigrationIT {
         String writer = client.token("w", tenant, Roles.WRITER);
         String reader = client.token("r", tenant, Roles.READER);
         String api = "api/v1/tenants/" + tenant + "/";
-        ingest(fixtures, api, writer, null, DEFAULT_DOCUMENTS);
-        ingest(fixtures, api, writer, "team", TEAM_DOCUMENTS);
+        LogbookCorpus.ingest(client, fixtures, tenant, writer, null, DEFAULT_DOCUMENTS);
+        LogbookCorpus.ingest(client, fixtures, tenant, writer, "team", TEAM_DOCUMENTS);
         String before = client.get("admin/v1/tenants/" + tenant, admin).json().get("activeEmbedder").asText();
 
         Map<String, Object> target = Map.of("embedder", OtherOnnxEmbedder.meanPooledBge(models));
@@ -155,37 +155,9 @@ class ReembedMigrationIT {
         }
     }
 
-    /** {@code count} documents of a few chunks each, as one batch job. */
-    private void ingest(TenantFixtures fixtures, String api, String writer, String partition, int count) {
-        List<Map<String, Object>> batch = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            Map<String, Object> document = new LinkedHashMap<>();
-            document.put("id", (partition == null ? "log-" : partition + "-log-") + i);
-            document.put("text", logbook(i));
-            if (partition != null) {
-                document.put("partition", partition);
-            }
-            batch.add(document);
-        }
-        ServerClient.Response accepted = client.post(api + "documents", writer, batch);
-        assertEquals(202, accepted.status(), accepted.body());
-        JsonNode job = fixtures.awaitJob(accepted.location(), writer);
-        assertEquals("SUCCEEDED", job.get("status").asText(), job.toString());
-    }
-
-    private static String logbook(int n) {
-        StringBuilder text = new StringBuilder("# Lantern log " + n + "\n\n");
-        for (int entry = 0; entry < 30; entry++) {
-            text.append("Entry ").append(entry).append(": the keeper of harbour ").append((n * 7 + entry) % 13)
-                    .append(" trimmed wick ").append(entry).append(", refilled the oil and noted the tide at ")
-                    .append((n + entry) % 24).append(" hours. ");
-        }
-        return text.toString();
-    }
-
     private JsonNode retrieve(String api, String reader, String partition) {
         Map<String, Object> request = new LinkedHashMap<>();
-        request.put("query", "who trimmed the lantern wick at the harbour");
+        request.put("query", LogbookCorpus.QUERY);
         request.put("mode", "hybrid");
         if (partition != null) {
             request.put("partition", partition);

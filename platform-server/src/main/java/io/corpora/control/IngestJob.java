@@ -4,17 +4,36 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * An ingest job: one or more documents processed in the background, with per-document outcomes.
+ * A background job over documents, with per-document outcomes: an ingest, or a re-embed migration.
  *
+ * @param reembed   what a {@link JobKind#REEMBED} job migrates to (persisted, so a restart can resume it); null otherwise
+ * @param error     why the job as a whole failed (e.g. a migration rolled back), or null
  * @param total     documents in the job
  * @param succeeded documents stored (a new version activated)
  * @param skipped   documents unchanged (deduplicated, not re-embedded)
  * @param failed    documents that failed (each listed in {@code outcomes})
  */
-public record IngestJob(String id, String tenant, JobStatus status, int total, int succeeded, int skipped, int failed,
-                        List<Outcome> outcomes, Instant created, Instant updated) {
+public record IngestJob(String id, String tenant, JobKind kind, JobStatus status, int total, int succeeded, int skipped, int failed,
+                        List<Outcome> outcomes, Reembed reembed, String error, Instant created, Instant updated) {
     public IngestJob {
         outcomes = outcomes == null ? List.of() : List.copyOf(outcomes);
+        if ((kind == JobKind.REEMBED) != (reembed != null)) {
+            throw new IllegalArgumentException("a REEMBED job, and only one, carries its migration target");
+        }
+    }
+
+    /**
+     * The target of a re-embed migration.
+     *
+     * @param targetEmbedder the embedder choice the tenant switches to (its config may hold secret references, never secrets)
+     * @param fromEmbedder   the fingerprint id the corpus carried when the migration started
+     * @param toEmbedder     the fingerprint id of {@code targetEmbedder}
+     */
+    public record Reembed(PluginChoice targetEmbedder, String fromEmbedder, String toEmbedder) {
+        public Reembed {
+            java.util.Objects.requireNonNull(targetEmbedder, "targetEmbedder");
+            java.util.Objects.requireNonNull(toEmbedder, "toEmbedder");
+        }
     }
 
     /** Percentage of documents finished, 0..100. */

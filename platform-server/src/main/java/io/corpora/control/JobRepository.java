@@ -3,10 +3,14 @@ package io.corpora.control;
 import java.util.List;
 import java.util.Optional;
 
-/** Ingest jobs (JPA-backed in the server). */
+/** Background jobs: ingests and re-embed migrations (JPA-backed in the server). */
 public interface JobRepository {
 
+    /** A QUEUED ingest job. */
     IngestJob create(String tenant, int total);
+
+    /** A QUEUED re-embed migration job, persisting its target so a restart can resume or roll it back. */
+    IngestJob createReembed(String tenant, int total, IngestJob.Reembed target);
 
     Optional<IngestJob> find(String tenant, String jobId);
 
@@ -21,6 +25,20 @@ public interface JobRepository {
     /** Sets the final status from the counters. */
     IngestJob finish(String jobId);
 
+    /** Ends the job FAILED with the reason, whatever its counters say (e.g. a migration that rolled back). */
+    IngestJob fail(String jobId, String error);
+
+    /**
+     * Starts an interrupted job over: outcomes and counters are cleared, the total replaced, the status RUNNING. A
+     * resumed migration re-walks every document and reports those it had already finished as skipped.
+     */
+    IngestJob restart(String jobId, int total);
+
     /** Jobs left QUEUED or RUNNING by a crash; the server marks them failed (or resumes them) at boot. */
     List<IngestJob> unfinished();
+
+    /** The tenant's re-embed migration that has not finished, if any (at most one runs per tenant). */
+    default Optional<IngestJob> unfinishedReembed(String tenant) {
+        return unfinished().stream().filter(j -> j.kind() == JobKind.REEMBED && j.tenant().equals(tenant)).findFirst();
+    }
 }

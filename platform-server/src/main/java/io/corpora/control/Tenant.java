@@ -1,6 +1,9 @@
 package io.corpora.control;
 
+import io.corpora.spi.Namespace;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A tenant as the control plane holds it.
@@ -16,5 +19,13 @@ public record Tenant(TenantDefinition definition, String activeEmbedder, Instant
 
     public TenantState state() {
         return definition.state();
+    }
+
+    /** The tenant's store namespaces: its default partition, then every declared one. */
+    public List<Namespace> namespaces() {
+        List<Namespace> namespaces = new ArrayList<>();
+        namespaces.add(Namespace.of(id()));
+        definition.access().partitions().forEach(p -> namespaces.add(Namespace.of(id(), p)));
+        return namespaces;
     }
 }

@@ -22,6 +22,13 @@ public interface TenantRepository {
     /** Records the fingerprint id the tenant's chunks carry (set at first ingest, changed by a re-embed migration). */
     Tenant setActiveEmbedder(String tenantId, String fingerprintId);
 
+    /**
+     * The atomic switch of a re-embed migration, in one transaction: the definition's embedder choice and the active
+     * fingerprint change together, so no reader ever sees one without the other. Throws {@link IllegalStateException}
+     * when the active fingerprint is no longer {@code expectedActiveEmbedder} (someone else changed it).
+     */
+    Tenant switchEmbedder(String tenantId, String expectedActiveEmbedder, PluginChoice embedder, String fingerprintId);
+
     /** Removes the tenant row (its corpus must already be purged). */
     void delete(String tenantId);
 }

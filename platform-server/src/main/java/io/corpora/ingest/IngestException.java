@@ -10,6 +10,7 @@ public class IngestException extends RuntimeException {
 
     private final int status;
     private final String type;
+    private long retryAfterSeconds;
 
     public IngestException(int status, String type, String message) {
         this(status, type, message, null);
@@ -23,6 +24,17 @@ public class IngestException extends RuntimeException {
 
     public int status() {
         return status;
+    }
+
+    /** Asks the caller to retry after this many seconds (a {@code Retry-After} header); for conflicts that pass. */
+    public IngestException retryAfter(long seconds) {
+        this.retryAfterSeconds = seconds;
+        return this;
+    }
+
+    /** Seconds the caller should wait before retrying, or 0 when retrying will not help by itself. */
+    public long retryAfterSeconds() {
+        return retryAfterSeconds;
     }
 
     /** The problem type slug, e.g. {@code unsupported-media-type}. */

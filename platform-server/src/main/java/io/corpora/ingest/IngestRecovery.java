@@ -4,6 +4,7 @@ import io.corpora.control.DocumentRecord;
 import io.corpora.control.DocumentRegistry;
 import io.corpora.control.DocumentStatus;
 import io.corpora.control.IngestJob;
+import io.corpora.control.JobKind;
 import io.corpora.control.JobRepository;
 import io.corpora.control.Tenant;
 import io.corpora.control.TenantRepository;
@@ -38,6 +39,9 @@ public final class IngestRecovery {
         List<String> problems = new ArrayList<>();
         int jobsClosed = 0;
         for (IngestJob job : jobs.unfinished()) {
+            if (job.kind() != JobKind.INGEST) {
+                continue; // re-embed migrations are resumed or rolled back by ReembedMigration.recover
+            }
             // Each document the job never reported gets a failed outcome saying why, so the closed job's counts add up.
             for (int unreported = job.total() - job.outcomes().size(); unreported > 0; unreported--) {
                 jobs.recordOutcome(job.id(), new IngestJob.Outcome(null, "failed", 0, 0, 503, JOB_INTERRUPTED));
@@ -53,7 +57,7 @@ public final class IngestRecovery {
             for (Tenant tenant : page) {
                 try {
                     VectorStore store = null;
-                    for (Namespace namespace : namespaces(tenant)) {
+                    for (Namespace namespace : tenant.namespaces()) {
                         for (DocumentRecord document : interrupted(registry, namespace)) {
                             if (store == null) {
                                 store = stores.apply(tenant);
@@ -76,13 +80,6 @@ public final class IngestRecovery {
             after = page.get(page.size() - 1).id();
         }
         return new Report(jobsClosed, versionsFailed, chunksRemoved, problems);
-    }
-
-    private static List<Namespace> namespaces(Tenant tenant) {
-        List<Namespace> namespaces = new ArrayList<>();
-        namespaces.add(Namespace.of(tenant.id()));
-        tenant.definition().access().partitions().forEach(p -> namespaces.add(Namespace.of(tenant.id(), p)));
-        return namespaces;
     }
 
     private static List<DocumentRecord> interrupted(DocumentRegistry registry, Namespace namespace) {

@@ -47,12 +47,18 @@ public final class IngestionService {
     private final TenantRepository tenants;
     private final DocumentLoaders loaders;
     private final IngestLimits limits;
+    private final TenantWriteGate writeGate = new TenantWriteGate();
 
     public IngestionService(DocumentRegistry registry, TenantRepository tenants, DocumentLoaders loaders, IngestLimits limits) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.tenants = Objects.requireNonNull(tenants, "tenants");
         this.loaders = Objects.requireNonNull(loaders, "loaders");
         this.limits = Objects.requireNonNull(limits, "limits");
+    }
+
+    /** Ingests, deletes and rebuilds pass this gate; a re-embed migration claims it for its tenant. */
+    public TenantWriteGate writeGate() {
+        return writeGate;
     }
 
     public IngestJob.Outcome ingest(Tenant tenant, TenantRuntime runtime, Namespace namespace, IngestRequest request) {
@@ -62,6 +68,10 @@ public final class IngestionService {
     /** @param force write a new version even when the content is unchanged (rebuilds after store loss or migration) */
     public IngestJob.Outcome ingest(Tenant tenant, TenantRuntime runtime, Namespace namespace, IngestRequest request, boolean force) {
         requireNamespaceOf(tenant, namespace);
+        return writeGate.write(tenant.id(), () -> store(tenant, runtime, namespace, request, force));
+    }
+
+    private IngestJob.Outcome store(Tenant tenant, TenantRuntime runtime, Namespace namespace, IngestRequest request, boolean force) {
         String embedderId = requireMatchingEmbedder(tenant, runtime);
         if (request.content().length > limits.maxDocumentBytes()) {
             throw new IngestException(413, "document-too-large", "document '" + request.documentId() + "' is "
@@ -137,24 +147,28 @@ public final class IngestionService {
     /** Deletes the namespace's chunks that no registered document owns; returns how many. */
     public int removeOrphans(Tenant tenant, TenantRuntime runtime, Namespace namespace) {
         requireNamespaceOf(tenant, namespace);
-        java.util.Set<String> registered = new java.util.HashSet<>();
-        registry.all(namespace).forEach(d -> registered.add(d.documentId()));
-        List<String> orphans = IndexVerifier.chunksOf(runtime.store(), namespace)
-                .filter(c -> !registered.contains(c.documentId())).map(Chunk::id).toList();
-        if (!orphans.isEmpty()) {
-            runtime.store().deleteChunks(namespace, orphans);
-        }
-        return orphans.size();
+        return writeGate.write(tenant.id(), () -> {
+            java.util.Set<String> registered = new java.util.HashSet<>();
+            registry.all(namespace).forEach(d -> registered.add(d.documentId()));
+            List<String> orphans = IndexVerifier.chunksOf(runtime.store(), namespace)
+                    .filter(c -> !registered.contains(c.documentId())).map(Chunk::id).toList();
+            if (!orphans.isEmpty()) {
+                runtime.store().deleteChunks(namespace, orphans);
+            }
+            return orphans.size();
+        });
     }
 
     /** Removes a document's chunks and registry entry; false when it did not exist. */
     public boolean delete(Tenant tenant, TenantRuntime runtime, Namespace namespace, String documentId) {
         requireNamespaceOf(tenant, namespace);
-        if (registry.find(namespace, documentId).isEmpty()) {
-            return false;
-        }
-        new IsolationGuard(runtime.store(), namespace, 1).deleteDocument(namespace, documentId);
-        return registry.delete(namespace, documentId);
+        return writeGate.write(tenant.id(), () -> {
+            if (registry.find(namespace, documentId).isEmpty()) {
+                return false;
+            }
+            new IsolationGuard(runtime.store(), namespace, 1).deleteDocument(namespace, documentId);
+            return registry.delete(namespace, documentId);
+        });
     }
 
     private LoadedDocument load(IngestRequest request) {
@@ -213,7 +227,8 @@ public final class IngestionService {
         if (tenant.activeEmbedder() != null && !tenant.activeEmbedder().equals(embedderId)) {
             throw new IngestException(409, "embedder-mismatch", "tenant '" + tenant.id() + "' holds chunks embedded by "
                     + tenant.activeEmbedder() + " but its configured embedder is " + embedderId
-                    + "; vectors of different embedders are never mixed — start a re-embed migration instead");
+                    + "; vectors of different embedders are never mixed — re-embed the corpus with a migration: "
+                    + ReembedMigration.route(tenant.id()));
         }
         return embedderId;
     }

@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** The JSON shapes of the data-plane API, built as ordered maps so the wire format is explicit in one place. */
-final class Json {
+public final class Json {
 
     private Json() {}
 
@@ -78,15 +78,27 @@ final class Json {
         return out;
     }
 
-    static Map<String, Object> job(IngestJob job) {
+    /** An ingest or re-embed job; also served by the admin API. */
+    public static Map<String, Object> job(IngestJob job) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("id", job.id());
+        out.put("kind", job.kind().name().toLowerCase(java.util.Locale.ROOT));
         out.put("status", job.status().name());
         out.put("total", job.total());
         out.put("succeeded", job.succeeded());
         out.put("skipped", job.skipped());
         out.put("failed", job.failed());
         out.put("percent", job.percent());
+        if (job.reembed() != null) {
+            Map<String, Object> reembed = new LinkedHashMap<>();
+            reembed.put("from", job.reembed().fromEmbedder());
+            reembed.put("to", job.reembed().toEmbedder());
+            reembed.put("provider", job.reembed().targetEmbedder().provider());
+            out.put("reembed", reembed);
+        }
+        if (job.error() != null) {
+            out.put("error", job.error());
+        }
         out.put("outcomes", job.outcomes().stream().map(Json::outcome).toList());
         out.put("created", String.valueOf(job.created()));
         out.put("updated", String.valueOf(job.updated()));

@@ -7,7 +7,7 @@ import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 import java.time.OffsetDateTime;
 
-/** A row of {@code ingest_jobs}; its outcomes are {@link IngestJobOutcomeEntity} rows. Mapped by {@link JpaJobRepository}. */
+/** A row of {@code ingest_jobs} (ingest and re-embed jobs); its outcomes are {@link IngestJobOutcomeEntity} rows. Mapped by {@link JpaJobRepository}. */
 @Entity
 @Table(name = "ingest_jobs")
 public class IngestJobEntity {
@@ -16,6 +16,8 @@ public class IngestJobEntity {
     String id;
     @Column(name = "tenant_id", nullable = false)
     String tenantId;
+    @Column(name = "kind", nullable = false)
+    String kind;
     @Column(name = "status", nullable = false)
     String status;
     @Column(name = "total", nullable = false)
@@ -26,6 +28,17 @@ public class IngestJobEntity {
     int skipped;
     @Column(name = "failed", nullable = false)
     int failed;
+    @Column(name = "error")
+    String error;
+    /** REEMBED jobs only: the target embedder choice and the fingerprint ids it migrates between. */
+    @Column(name = "target_embedder_provider")
+    String targetEmbedderProvider;
+    @Column(name = "target_embedder_config")
+    String targetEmbedderConfig;
+    @Column(name = "from_embedder")
+    String fromEmbedder;
+    @Column(name = "to_embedder")
+    String toEmbedder;
     @Column(name = "created_at", nullable = false)
     OffsetDateTime createdAt;
     @Column(name = "updated_at", nullable = false)

@@ -1,7 +1,9 @@
 package io.corpora.server.control;
 
 import io.corpora.control.IngestJob;
+import io.corpora.control.JobKind;
 import io.corpora.control.JobRepository;
+import io.corpora.control.PluginChoice;
 import io.corpora.control.JobStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
@@ -14,7 +16,7 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.UUID;
 
-/** Ingest jobs on JPA. Outcomes are appended under a lock on the job row, so concurrent workers keep counters exact. */
+/** Ingest and re-embed jobs on JPA. Outcomes are appended under a lock on the job row, so concurrent workers keep counters exact. */
 @ApplicationScoped
 @Transactional
 public class JpaJobRepository implements JobRepository {
@@ -34,16 +36,35 @@ public class JpaJobRepository implements JobRepository {
 
     @Override
     public IngestJob create(String tenant, int total) {
+        return persist(newRow(tenant, total, JobKind.INGEST));
+    }
+
+    @Override
+    public IngestJob createReembed(String tenant, int total, IngestJob.Reembed target) {
+        IngestJobEntity row = newRow(tenant, total, JobKind.REEMBED);
+        row.targetEmbedderProvider = target.targetEmbedder().provider();
+        row.targetEmbedderConfig = JsonText.write(target.targetEmbedder().config());
+        row.fromEmbedder = target.fromEmbedder();
+        row.toEmbedder = target.toEmbedder();
+        return persist(row);
+    }
+
+    private IngestJobEntity newRow(String tenant, int total, JobKind kind) {
         if (total < 0) {
             throw new IllegalArgumentException("a job's document total must be >= 0, got " + total);
         }
         IngestJobEntity row = new IngestJobEntity();
         row.id = UUID.randomUUID().toString();
         row.tenantId = tenant;
+        row.kind = kind.name();
         row.status = JobStatus.QUEUED.name();
         row.total = total;
         row.createdAt = Timestamps.now(clock);
         row.updatedAt = row.createdAt;
+        return row;
+    }
+
+    private IngestJob persist(IngestJobEntity row) {
         em.persist(row);
         em.flush();
         return toJob(row, List.of());
@@ -109,6 +130,33 @@ public class JpaJobRepository implements JobRepository {
     }
 
     @Override
+    public IngestJob fail(String jobId, String error) {
+        IngestJobEntity row = lock(jobId);
+        row.status = JobStatus.FAILED.name();
+        row.error = error;
+        row.updatedAt = Timestamps.now(clock);
+        em.flush();
+        return toJob(row, outcomes(jobId));
+    }
+
+    @Override
+    public IngestJob restart(String jobId, int total) {
+        if (total < 0) {
+            throw new IllegalArgumentException("a job's document total must be >= 0, got " + total);
+        }
+        IngestJobEntity row = lock(jobId);
+        em.createQuery("DELETE FROM IngestJobOutcomeEntity o WHERE o.jobId = :j").setParameter("j", jobId).executeUpdate();
+        row.total = total;
+        row.succeeded = 0;
+        row.skipped = 0;
+        row.failed = 0;
+        row.status = JobStatus.RUNNING.name();
+        row.updatedAt = Timestamps.now(clock);
+        em.flush();
+        return toJob(row, List.of());
+    }
+
+    @Override
     public List<IngestJob> unfinished() {
         return em.createQuery("SELECT j FROM IngestJobEntity j WHERE j.status IN :s ORDER BY j.createdAt", IngestJobEntity.class)
                 .setParameter("s", List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name())).getResultList()
@@ -130,7 +178,10 @@ public class JpaJobRepository implements JobRepository {
     }
 
     private static IngestJob toJob(IngestJobEntity row, List<IngestJob.Outcome> outcomes) {
-        return new IngestJob(row.id, row.tenantId, JobStatus.valueOf(row.status), row.total, row.succeeded, row.skipped, row.failed,
-                outcomes, Timestamps.instant(row.createdAt), Timestamps.instant(row.updatedAt));
+        JobKind kind = JobKind.valueOf(row.kind);
+        IngestJob.Reembed reembed = kind != JobKind.REEMBED ? null : new IngestJob.Reembed(
+                new PluginChoice(row.targetEmbedderProvider, JsonText.stringMap(row.targetEmbedderConfig)), row.fromEmbedder, row.toEmbedder);
+        return new IngestJob(row.id, row.tenantId, kind, JobStatus.valueOf(row.status), row.total, row.succeeded, row.skipped, row.failed,
+                outcomes, reembed, row.error, Timestamps.instant(row.createdAt), Timestamps.instant(row.updatedAt));
     }
 }

@@ -90,6 +90,21 @@ public class JpaTenantRepository implements TenantRepository {
         return toTenant(row);
     }
 
+    @Override
+    public Tenant switchEmbedder(String tenantId, String expectedActiveEmbedder, PluginChoice embedder, String fingerprintId) {
+        TenantEntity row = lock(tenantId);
+        if (!java.util.Objects.equals(row.activeEmbedder, expectedActiveEmbedder)) {
+            throw new IllegalStateException("tenant '" + tenantId + "' now carries embedder " + row.activeEmbedder + ", not "
+                    + expectedActiveEmbedder + "; the embedder switch is refused");
+        }
+        row.embedderProvider = embedder.provider();
+        row.embedderConfig = JsonText.write(embedder.config());
+        row.activeEmbedder = fingerprintId;
+        row.updatedAt = Timestamps.now(clock);
+        em.flush();
+        return toTenant(row);
+    }
+
     /**
      * Removes the tenant with its job history; refuses while documents remain (purge the corpus first). The audit log
      * keeps the tenant's trail.

@@ -141,8 +141,12 @@ public class DataPlane {
         limit("requests", tenant, tenant.definition().quotas().requestsPerMinute());
     }
 
-    /** The tenant's {@code ingestsPerMinute} quota over its ingest calls; 429 with Retry-After beyond it. */
+    /**
+     * The tenant's {@code ingestsPerMinute} quota over its ingest calls; 429 with Retry-After beyond it. While a re-embed
+     * migration holds the tenant, 409 {@code migration-in-progress} with Retry-After, before any work is done.
+     */
     public void limitIngests(Tenant tenant) {
+        ingestion().writeGate().requireOpen(tenant.id());
         limit("ingests", tenant, tenant.definition().quotas().ingestsPerMinute());
     }
 

@@ -2,13 +2,15 @@ package io.corpora.server.dataplane;
 
 import io.corpora.control.Tenant;
 import io.corpora.control.TenantDefinition;
+import io.corpora.ingest.ReembedMigration;
 import io.corpora.server.control.TenantUpdateGuard;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 /**
  * Refuses a tenant change that would change the embedder fingerprint of a non-empty corpus: its vectors could no
- * longer be compared with new queries. Such a change needs a re-embed migration, never an in-place switch.
+ * longer be compared with new queries. Such a change needs a re-embed migration ({@link ReembedMigration#route}), never
+ * an in-place switch; and while a migration runs, the tenant's embedder cannot be changed at all.
  */
 @ApplicationScoped
 public class EmbedderChangeGuard implements TenantUpdateGuard {
@@ -18,7 +20,14 @@ public class EmbedderChangeGuard implements TenantUpdateGuard {
 
     @Override
     public void check(Tenant current, TenantDefinition next) {
-        if (current.activeEmbedder() == null || current.definition().embedder().equals(next.embedder())) {
+        if (current.definition().embedder().equals(next.embedder())) {
+            return;
+        }
+        dataPlane.jobs().unfinishedReembed(current.id()).ifPresent(job -> {
+            throw new IllegalStateException("tenant '" + current.id() + "' is being re-embedded to " + job.reembed().toEmbedder()
+                    + " by job " + job.id() + "; its embedder cannot change until that migration ends");
+        });
+        if (current.activeEmbedder() == null) {
             return;
         }
         String nextFingerprint = dataPlane.runtimes().runtime(next).embedderId();
@@ -29,7 +38,8 @@ public class EmbedderChangeGuard implements TenantUpdateGuard {
         if (chunks > 0) {
             throw new IllegalStateException("tenant '" + current.id() + "' holds " + chunks + " chunks embedded by "
                     + current.activeEmbedder() + "; the new embedder configuration has fingerprint " + nextFingerprint
-                    + ", and vectors of different embedders are never mixed. Re-embed the corpus with a migration instead.");
+                    + ", and vectors of different embedders are never mixed. Re-embed the corpus with a migration instead: "
+                    + ReembedMigration.route(current.id()));
         }
     }
 }

@@ -10,7 +10,10 @@ import jakarta.inject.Inject;
 import jakarta.interceptor.Interceptor;
 import java.util.logging.Logger;
 
-/** Runs {@link IngestRecovery} once at boot, after the control plane is migrated and synced. */
+/**
+ * Runs {@link IngestRecovery} once at boot, after the control plane is migrated and synced, then recovers interrupted
+ * re-embed migrations ({@link ReembedMigrations#recover}).
+ */
 @ApplicationScoped
 public class IngestRecoveryStartup {
 
@@ -21,6 +24,9 @@ public class IngestRecoveryStartup {
 
     @Inject
     ControlPlaneStartup controlPlane;
+
+    @Inject
+    ReembedMigrations migrations;
 
     void onStartup(@Observes @Priority(Interceptor.Priority.APPLICATION + 100) @Initialized(ApplicationScoped.class) Object event) {
         controlPlane.ensureMigrated();
@@ -37,6 +43,12 @@ public class IngestRecoveryStartup {
             LOG.warning("ingest recovery after restart: " + report);
         } else {
             LOG.info("ingest recovery: nothing was interrupted");
+        }
+        // Before requests flow: a resumed migration claims its tenant's writes here, synchronously.
+        try {
+            migrations.recover();
+        } catch (RuntimeException e) {
+            LOG.log(java.util.logging.Level.SEVERE, "re-embed migration recovery failed at boot; tenants keep their current embedder", e);
         }
     }
 }

@@ -53,6 +53,9 @@ public final class DataPlaneExceptionMappers {
                 LOG.log(Level.SEVERE, e.getMessage(), e.getCause());
             }
             Response response = Problem.response(e.status(), e.type(), title(e.status()), e.getMessage());
+            if (e.retryAfterSeconds() > 0) {
+                return Response.fromResponse(response).header("Retry-After", Long.toString(e.retryAfterSeconds())).build();
+            }
             if (e.status() == 429) {
                 return Response.fromResponse(response).header("Retry-After", "60").build();
             }

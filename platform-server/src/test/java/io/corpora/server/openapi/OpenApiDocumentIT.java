@@ -65,6 +65,8 @@ class OpenApiDocumentIT {
             "DELETE /admin/v1/tenants/{id}",
             "POST /admin/v1/tenants/{id}/state",
             "POST /admin/v1/tenants/{id}:purge",
+            "POST /admin/v1/tenants/{id}/embedder:migrate",
+            "GET /admin/v1/tenants/{id}/jobs/{job}",
             "POST /admin/v1/tenants:sync",
             "GET /admin/v1/audit",
             "GET /admin/v1/plugins");

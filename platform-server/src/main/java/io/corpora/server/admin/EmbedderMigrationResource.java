@@ -1,0 +1,138 @@
+package io.corpora.server.admin;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.corpora.control.IngestJob;
+import io.corpora.control.JobRepository;
+import io.corpora.control.Tenant;
+import io.corpora.control.TenantDefinition;
+import io.corpora.control.TenantRepository;
+import io.corpora.server.Roles;
+import io.corpora.server.api.Json;
+import io.corpora.server.control.TenantLifecycle;
+import io.corpora.server.control.TenantsConfigService;
+import io.corpora.server.dataplane.ReembedMigrations;
+import io.corpora.server.rest.Problem;
+import io.corpora.tenancy.config.InvalidTenantDefinitionException;
+import io.corpora.tenancy.config.TenantDefinitionCodec;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * Changing a tenant's embedder by re-embedding its corpus: a background migration job (see {@code ReembedMigration}).
+ * {@code platform-admin} only, like every change of a tenant's definition (an embedder configuration may also name
+ * files on the server, e.g. a custom model path). The tenant's own readers follow the job under its {@code jobs} route.
+ */
+@Path("/admin/v1/tenants")
+@RequestScoped
+@Tag(name = "admin")
+@RolesAllowed(Roles.PLATFORM_ADMIN)
+@SecurityRequirement(name = "jwt")
+@Produces(MediaType.APPLICATION_JSON)
+public class EmbedderMigrationResource {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String ACTION = "tenant.embedder.migrate";
+
+    @Inject
+    TenantRepository tenants;
+
+    @Inject
+    JobRepository jobs;
+
+    @Inject
+    TenantsConfigService tenantsConfig;
+
+    @Inject
+    TenantLifecycle lifecycle;
+
+    @Inject
+    ReembedMigrations migrations;
+
+    @Inject
+    JsonWebToken caller;
+
+    @Context
+    UriInfo uri;
+
+    @POST
+    @Path(TenantsResource.TENANT_ID + "/embedder:migrate")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Change the tenant's embedder by re-embedding its corpus in the background ({\"embedder\": {provider, config}});"
+            + " the current embedder serves until an atomic switch")
+    @APIResponse(responseCode = "202", description = "Started: the job (kind reembed) is QUEUED; Location names it")
+    @APIResponse(responseCode = "404", description = "The tenant does not exist")
+    @APIResponse(responseCode = "409", description = "A migration of the tenant is already running (Retry-After), its writes in flight did not"
+            + " finish in time, the tenant is not ACTIVE, or it already carries the target's fingerprint")
+    public Response migrate(@PathParam("id") String id, String body) {
+        Tenant tenant = tenants.find(id).orElse(null);
+        if (tenant == null) {
+            return TenantViews.notFound(id);
+        }
+        TenantDefinition target;
+        try {
+            target = tenantsConfig.validator().parse("request", withEmbedder(tenant, body));
+        } catch (InvalidTenantDefinitionException e) {
+            lifecycle.recordRefusal(TenantViews.actor(caller), id, ACTION, e.getMessage());
+            return TenantViews.invalid(e.problems());
+        } catch (IllegalArgumentException e) {
+            lifecycle.recordRefusal(TenantViews.actor(caller), id, ACTION, e.getMessage());
+            return TenantViews.badRequest(e.getMessage());
+        }
+        IngestJob job;
+        try {
+            job = migrations.start(TenantViews.actor(caller), tenant, target.embedder());
+        } catch (IllegalArgumentException e) {
+            return TenantViews.badRequest(e.getMessage()); // e.g. no such embedder provider
+        }
+        return Response.accepted(Json.job(job))
+                .location(uri.getBaseUriBuilder().path("admin/v1/tenants/{id}/jobs/{job}").build(id, job.id())).build();
+    }
+
+    @GET
+    @Path(TenantsResource.TENANT_ID + "/jobs/{job}")
+    @Operation(summary = "One job of the tenant (e.g. its re-embed migration): kind, status, percent, counts, outcomes")
+    @APIResponse(responseCode = "200", description = "The job")
+    @APIResponse(responseCode = "404", description = "The tenant, or a job with this id of the tenant, does not exist")
+    public Response job(@PathParam("id") String id, @PathParam("job") String jobId) {
+        if (tenants.find(id).isEmpty()) {
+            return TenantViews.notFound(id);
+        }
+        return jobs.find(id, jobId).map(job -> Response.ok(Json.job(job)).build()).orElseGet(() ->
+                Problem.response(404, "job-not-found", "Job not found", "no job '" + jobId + "' for tenant '" + id + "'"));
+    }
+
+    /** The tenant's current document with the body's {@code embedder} in place of its own, for the usual validation. */
+    private static JsonNode withEmbedder(Tenant tenant, String body) {
+        JsonNode request;
+        try {
+            request = body == null || body.isBlank() ? null : JSON.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("the body is not valid JSON: " + e.getOriginalMessage());
+        }
+        if (request == null || !request.path("embedder").isObject()) {
+            throw new IllegalArgumentException("the body must be {\"embedder\": {\"provider\": …, \"config\": {…}}}");
+        }
+        ObjectNode document = TenantDefinitionCodec.toJson(tenant.definition());
+        document.set("embedder", request.get("embedder"));
+        return document;
+    }
+}

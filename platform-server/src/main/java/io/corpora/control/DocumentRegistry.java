@@ -43,6 +43,15 @@ public interface DocumentRegistry {
     DocumentRecord activateVersion(Namespace namespace, String documentId, int version, String contentHash, int chunkCount, String text,
                                    DocumentDescription description);
 
+    /**
+     * Documents whose older versions' chunks may still be in the store: an activation marks the document (when an
+     * older version ever existed) and {@link #cleanedUp} clears it once they are deleted. What a crash in between leaves.
+     */
+    List<String> awaitingCleanup(Namespace namespace);
+
+    /** Clears the cleanup marker, if {@code activeVersion} is still the active one (a newer activation keeps its own). */
+    void cleanedUp(Namespace namespace, String documentId, int activeVersion);
+
     /** Records a failed version; the previous active version (if any) stays active. */
     void failVersion(Namespace namespace, String documentId, int version, String error);
 

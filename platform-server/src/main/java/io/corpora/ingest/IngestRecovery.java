@@ -68,6 +68,17 @@ public final class IngestRecovery {
                             registry.failVersion(namespace, document.documentId(), document.pendingVersion(), INTERRUPTED);
                             versionsFailed++;
                         }
+                        // A crash between an activation and the deletion of the older versions' chunks left them behind.
+                        for (String documentId : registry.awaitingCleanup(namespace)) {
+                            DocumentRecord document = registry.find(namespace, documentId).orElse(null);
+                            if (document == null || document.activeVersion() == 0) {
+                                continue;
+                            }
+                            if (store == null) {
+                                store = stores.apply(tenant);
+                            }
+                            chunksRemoved += SupersededChunks.remove(store, registry, namespace, documentId, document.activeVersion());
+                        }
                     }
                 } catch (RuntimeException e) {
                     problems.add("tenant " + tenant.id() + ": " + e);

@@ -114,9 +114,16 @@ public final class IngestionService {
                     "document '" + request.documentId() + "' could not be stored (" + e.getClass().getSimpleName()
                             + "); the previous version, if any, is unchanged", e);
         }
-        // The new version serves from here; chunks of older versions are now invisible and can go.
-        store.deleteWhere(namespace, MetadataFilter.and(MetadataFilter.eq(ReservedKeys.DOCUMENT, request.documentId()),
-                MetadataFilter.not(MetadataFilter.eq(ReservedKeys.VERSION, version))));
+        // The new version serves from here; chunks of older versions are now invisible and can go. If that fails, the
+        // registry's cleanup marker stays set and the next restart removes them: the new version is stored either way.
+        if (version > 1) {
+            try {
+                SupersededChunks.remove(store, registry, namespace, request.documentId(), version);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "'" + request.documentId() + "' v" + version + " in " + namespace
+                        + " is stored, but its older versions' chunks could not be removed yet; a restart will", e);
+            }
+        }
         return new IngestJob.Outcome(request.documentId(), "stored", version, chunks.size(), 201, null);
     }
 

@@ -34,6 +34,9 @@ public class DocumentEntity {
     int activeVersion;
     @Column(name = "pending_version", nullable = false)
     int pendingVersion;
+    /** Older versions' chunks may still be in the store (see DocumentRegistry#awaitingCleanup). */
+    @Column(name = "cleanup_pending", nullable = false)
+    boolean cleanupPending;
     /** The highest version ever begun; never reused, even after a failure. */
     @Column(name = "last_version", nullable = false)
     int lastVersion;

@@ -95,6 +95,7 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         }
         row.activeVersion = version;
         row.pendingVersion = 0;
+        row.cleanupPending = version > 1; // chunks of an earlier version may be in the store until the caller deletes them
         row.status = DocumentStatus.ACTIVE.name();
         row.contentHash = contentHash;
         row.chunkCount = chunkCount;
@@ -111,6 +112,22 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         row.mediaType = description.mediaType();
         row.metadata = JsonText.write(description.metadata());
         row.bytes = description.bytes();
+    }
+
+    @Override
+    public List<String> awaitingCleanup(Namespace namespace) {
+        return em.createQuery("SELECT d.documentId FROM DocumentEntity d WHERE d.tenantId = :t AND d.partitionId = :p"
+                        + " AND d.cleanupPending = TRUE ORDER BY d.documentId", String.class)
+                .setParameter("t", namespace.tenant()).setParameter("p", namespace.partitionKey()).getResultList();
+    }
+
+    @Override
+    public void cleanedUp(Namespace namespace, String documentId, int activeVersion) {
+        DocumentEntity row = em.find(DocumentEntity.class, key(namespace, documentId), LockModeType.PESSIMISTIC_WRITE);
+        if (row != null && row.activeVersion == activeVersion && row.cleanupPending) {
+            row.cleanupPending = false;
+            em.flush();
+        }
     }
 
     /** A stale version (superseded by a newer begin) is ignored: the newer writer owns the document's status. */

@@ -89,6 +89,44 @@ class IngestRecoveryTest {
         }
     }
 
+    @Test
+    void chunksOfAVersionSupersededJustBeforeACrashAreRemovedAtRestart() throws Exception {
+        try (ControlPlaneJpa jpa = ControlPlaneJpa.h2(data)) {
+            Clock clock = Clock.systemUTC();
+            TenantRepository tenants = jpa.transactional(TenantRepository.class, jpa.tenants(clock));
+            DocumentRegistry registry = jpa.transactional(DocumentRegistry.class, jpa.documents(clock));
+            JobRepository jobs = jpa.transactional(JobRepository.class, jpa.jobs(clock));
+            tenants.create(new TenantDefinition("acme", null, null, new PluginChoice("reference", Map.of()),
+                    new PluginChoice("onnx", Map.of()), null, null, null, null));
+            Namespace namespace = Namespace.of("acme");
+            ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, 2);
+            DocumentDescription description = new DocumentDescription("policy.md", "text/markdown", Map.of(), 10);
+
+            int v1 = registry.beginVersion(namespace, "policy", "policy.md", "text/markdown", Map.of(), 10);
+            write(store, namespace, v1, "old text");
+            registry.activateVersion(namespace, "policy", v1, "hash-1", 1, "old text", description);
+            assertEquals(List.of(), registry.awaitingCleanup(namespace), "a first version supersedes nothing");
+            int v2 = registry.beginVersion(namespace, "policy", "policy.md", "text/markdown", Map.of(), 10);
+            writeAs(store, namespace, "policy:1", v2, "new text");
+            registry.activateVersion(namespace, "policy", v2, "hash-2", 1, "new text", description);
+            // …and the process dies before v1's chunk is deleted.
+            assertEquals(List.of("policy"), registry.awaitingCleanup(namespace));
+
+            IngestRecovery.Report report = IngestRecovery.recover(tenants, registry, jobs, t -> store);
+
+            assertEquals(1, report.chunksRemoved());
+            assertEquals(List.of("new text"), store.documentChunks(namespace, "policy").stream().map(Chunk::text).toList());
+            assertEquals(List.of(), registry.awaitingCleanup(namespace));
+            assertEquals(new IngestRecovery.Report(0, 0, 0, List.of()), IngestRecovery.recover(tenants, registry, jobs, t -> store),
+                    "recovery is idempotent");
+        }
+    }
+
+    private static void writeAs(ReferenceVectorStore store, Namespace namespace, String chunkId, int version, String text) {
+        Chunk chunk = ReservedKeyStamper.stamp(new Chunk(chunkId, "policy", 0, text, List.of(), Map.of()), namespace, "policy", version);
+        store.upsert(namespace, List.of(new EmbeddedChunk(chunk, new float[] {1, 0})));
+    }
+
     private static void write(ReferenceVectorStore store, Namespace namespace, int version, String text) {
         Chunk chunk = ReservedKeyStamper.stamp(new Chunk("policy:0", "policy", 0, text, List.of(), Map.of()), namespace, "policy", version);
         store.upsert(namespace, List.of(new EmbeddedChunk(chunk, new float[] {1, 0})));

@@ -12,6 +12,7 @@ import io.corpora.engine.index.ChunkIndexer;
 import io.corpora.engine.retrieve.HeadingContextualizer;
 import io.corpora.engine.retrieve.PassageKeys;
 import io.corpora.runtime.TenantRuntime;
+import io.corpora.runtime.guard.PluginUnavailableException;
 import io.corpora.spi.Chunk;
 import io.corpora.spi.Metadata;
 import io.corpora.spi.MetadataFilter;
@@ -46,12 +47,27 @@ public final class IngestionService {
     private final TenantRepository tenants;
     private final DocumentLoaders loaders;
     private final IngestLimits limits;
+    private final IngestListener listener;
+
+    /** Told about each document version stored (for throughput metrics); must be cheap and must not throw. */
+    @FunctionalInterface
+    public interface IngestListener {
+        void stored(String tenantId, int chunks);
+
+        IngestListener NONE = (tenantId, chunks) -> {};
+    }
 
     public IngestionService(DocumentRegistry registry, TenantRepository tenants, DocumentLoaders loaders, IngestLimits limits) {
+        this(registry, tenants, loaders, limits, IngestListener.NONE);
+    }
+
+    public IngestionService(DocumentRegistry registry, TenantRepository tenants, DocumentLoaders loaders, IngestLimits limits,
+                            IngestListener listener) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.tenants = Objects.requireNonNull(tenants, "tenants");
         this.loaders = Objects.requireNonNull(loaders, "loaders");
         this.limits = Objects.requireNonNull(limits, "limits");
+        this.listener = Objects.requireNonNull(listener, "listener");
     }
 
     public IngestJob.Outcome ingest(Tenant tenant, TenantRuntime runtime, Namespace namespace, IngestRequest request) {
@@ -97,6 +113,10 @@ public final class IngestionService {
             registry.activateVersion(namespace, request.documentId(), version, contentHash, stamped.size(), fullText(loaded));
         } catch (RuntimeException e) {
             discardVersion(store, namespace, request.documentId(), version, e);
+            if (e instanceof PluginUnavailableException unavailable) {
+                throw new IngestException(503, "plugin-unavailable", "document '" + request.documentId() + "' could not be stored: "
+                        + unavailable.getMessage() + "; the previous version, if any, is unchanged", unavailable);
+            }
             throw e instanceof IngestException ? e : new IngestException(500, "ingest-failed",
                     "document '" + request.documentId() + "' could not be stored (" + e.getClass().getSimpleName()
                             + "); the previous version, if any, is unchanged", e);
@@ -104,6 +124,7 @@ public final class IngestionService {
         // The new version serves from here; chunks of older versions are now invisible and can go.
         store.deleteWhere(namespace, MetadataFilter.and(MetadataFilter.eq(ReservedKeys.DOCUMENT, request.documentId()),
                 MetadataFilter.not(MetadataFilter.eq(ReservedKeys.VERSION, version))));
+        listener.stored(tenant.id(), chunks.size());
         return new IngestJob.Outcome(request.documentId(), "stored", version, chunks.size(), 201, null);
     }
 

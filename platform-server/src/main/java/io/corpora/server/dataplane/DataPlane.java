@@ -11,6 +11,11 @@ import io.corpora.ingest.IngestionService;
 import io.corpora.retrieval.RetrievalService;
 import io.corpora.runtime.TenantRuntime;
 import io.corpora.runtime.TenantRuntimes;
+import io.corpora.runtime.guard.GuardContext;
+import io.corpora.runtime.guard.GuardPolicy;
+import io.corpora.runtime.guard.PluginGuards;
+import io.corpora.server.metrics.IngestMetrics;
+import io.corpora.server.metrics.PluginCallMetrics;
 import io.corpora.server.plugins.PluginService;
 import io.corpora.server.rest.ProblemException;
 import io.corpora.server.security.CallerScope;
@@ -18,6 +23,8 @@ import io.corpora.spi.filter.Actor;
 import io.corpora.tenancy.RateLimiter;
 import io.corpora.spi.Namespace;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -44,6 +51,16 @@ public class DataPlane {
 
     @Inject
     Instance<JobRepository> jobRepository;
+
+    @Inject
+    PluginCallMetrics pluginCallMetrics;
+
+    @Inject
+    IngestMetrics ingestMetrics;
+
+    /** Runs guarded plugin calls, so a caller can stop waiting at the timeout (the container's threads keep its context). */
+    @Resource
+    ManagedExecutorService pluginCallExecutor;
 
     @Inject
     @ConfigProperty(name = "corpora.data.dir")
@@ -73,11 +90,14 @@ public class DataPlane {
             synchronized (this) {
                 if (services == null) {
                     Path data = dataDirectory();
-                    TenantRuntimes runtimes = new TenantRuntimes(plugins.registry(), data,
-                            key -> ConfigProvider.getConfig().getOptionalValue(key, String.class));
+                    java.util.function.Function<String, Optional<String>> config =
+                            key -> ConfigProvider.getConfig().getOptionalValue(key, String.class);
+                    PluginGuards guards = new PluginGuards(kind -> GuardPolicy.configured(kind, config),
+                            GuardContext.system(pluginCallExecutor, pluginCallMetrics));
+                    TenantRuntimes runtimes = new TenantRuntimes(plugins.registry(), data, config, guards);
                     DocumentLoaders loaders = new DocumentLoaders(plugins.registry(), data);
                     IngestLimits limits = new IngestLimits(maxDocumentBytes, maxChunksPerDocument, IngestLimits.DEFAULT.embedBatchSize());
-                    services = new Services(runtimes, new IngestionService(registry(), tenants(), loaders, limits),
+                    services = new Services(runtimes, new IngestionService(registry(), tenants(), loaders, limits, ingestMetrics),
                             new RetrievalService((namespace, ids) -> registry().activeVersions(namespace, ids), overFetch));
                 }
                 current = services;

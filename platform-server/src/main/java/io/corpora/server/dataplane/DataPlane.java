@@ -24,7 +24,7 @@ import io.corpora.tenancy.RateLimiter;
 import io.corpora.spi.Namespace;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -58,9 +58,15 @@ public class DataPlane {
     @Inject
     IngestMetrics ingestMetrics;
 
-    /** Runs guarded plugin calls, so a caller can stop waiting at the timeout (the container's threads keep its context). */
+    /**
+     * Threads for guarded plugin calls (so a caller can stop waiting at the timeout), with the application's context.
+     * A pool of their own: on Liberty's shared pool, request threads waiting for plugin calls queued behind them starve
+     * until the pool grows. The pool is unbounded by design; the per-tenant bulkheads bound it.
+     */
     @Resource
-    ManagedExecutorService pluginCallExecutor;
+    ManagedThreadFactory pluginThreadFactory;
+
+    private java.util.concurrent.ExecutorService pluginCalls;
 
     @Inject
     @ConfigProperty(name = "corpora.data.dir")
@@ -92,8 +98,9 @@ public class DataPlane {
                     Path data = dataDirectory();
                     java.util.function.Function<String, Optional<String>> config =
                             key -> ConfigProvider.getConfig().getOptionalValue(key, String.class);
+                    pluginCalls = java.util.concurrent.Executors.newCachedThreadPool(pluginThreadFactory);
                     PluginGuards guards = new PluginGuards(kind -> GuardPolicy.configured(kind, config),
-                            GuardContext.system(pluginCallExecutor, pluginCallMetrics));
+                            GuardContext.system(pluginCalls, pluginCallMetrics));
                     TenantRuntimes runtimes = new TenantRuntimes(plugins.registry(), data, config, guards);
                     DocumentLoaders loaders = new DocumentLoaders(plugins.registry(), data);
                     IngestLimits limits = new IngestLimits(maxDocumentBytes, maxChunksPerDocument, IngestLimits.DEFAULT.embedBatchSize());
@@ -214,6 +221,9 @@ public class DataPlane {
     void close() {
         if (services != null) {
             services.runtimes().close();
+        }
+        if (pluginCalls != null) {
+            pluginCalls.shutdownNow();
         }
     }
 }

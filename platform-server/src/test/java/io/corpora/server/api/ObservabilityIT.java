@@ -68,6 +68,8 @@ class ObservabilityIT {
         assertEquals(3, metrics.value("corpora_request_duration_seconds_count", ofTenant, retrieve));
         double seconds = metrics.value("corpora_request_duration_seconds_sum", ofTenant, retrieve);
         assertTrue(seconds > 0 && seconds < 60, "3 retrievals took " + seconds + " s in total");
+        assertEquals(3, metrics.value("corpora_request_duration_seconds_bucket", ofTenant, retrieve, "le=\"10.0\""),
+                "the configured latency buckets: " + metrics.about(tenant));
         assertEquals(3, metrics.value("corpora_retrieve_passages_count", ofTenant, retrieve));
         assertTrue(metrics.value("corpora_retrieve_passages_sum", ofTenant, retrieve) >= 3, "each retrieval returned the document's passage");
         assertTrue(metrics.value("corpora_plugin_call_seconds_count", ofTenant, "kind=\"embedder\"", "operation=\"embedQuery\"",

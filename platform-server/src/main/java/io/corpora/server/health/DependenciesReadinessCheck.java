@@ -32,7 +32,11 @@ public class DependenciesReadinessCheck implements HealthCheck {
     public HealthCheckResponse call() {
         Map<String, CompletionStage<Void>> running = new LinkedHashMap<>();
         running.put("control-plane-db", start(probes::controlPlane));
-        dataPlane.runtimes().stores().forEach((key, store) -> running.put("store:" + shortName(key), start(() -> probes.store(store))));
+        try {
+            dataPlane.runtimes().stores().forEach((key, store) -> running.put("store:" + shortName(key), start(() -> probes.store(store))));
+        } catch (RuntimeException e) { // the data plane is not wired yet (plugins still loading): not ready, and say why
+            running.put("stores", java.util.concurrent.CompletableFuture.failedFuture(e));
+        }
         HealthCheckResponseBuilder response = HealthCheckResponse.named("dependencies");
         boolean up = true;
         for (Map.Entry<String, CompletionStage<Void>> probe : running.entrySet()) {

@@ -207,7 +207,7 @@ class FaultToleranceIT {
 
     private Timed retrieve(String tenant, String token, Map<String, Object> body) {
         long start = System.nanoTime();
-        ServerClient.Response response = client.post("api/v1/tenants/" + tenant + "/retrieve", token, body);
+        ObservabilityHttp.Reply response = ObservabilityHttp.post("api/v1/tenants/" + tenant + "/retrieve", token, body, Map.of());
         return new Timed(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), response.status(), response.body(),
                 response.status() == 200 ? response.json() : null);
     }

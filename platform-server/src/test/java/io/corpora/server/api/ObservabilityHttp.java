@@ -17,11 +17,16 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
 
-/** HTTP with arbitrary request headers and every response header, and the server's JSON messages.log, for observability tests. */
+/**
+ * HTTP with arbitrary request headers and every response header, and the server's JSON messages.log, for observability
+ * and fault tests. HTTP/1.1 on purpose: the JDK client's default h2c upgrade against Liberty, with concurrent requests on
+ * the upgraded connection, got GOAWAY and stalled requests for up to the request timeout, which a latency test cannot have.
+ */
 final class ObservabilityHttp {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
 
     private ObservabilityHttp() {}
 

@@ -170,10 +170,33 @@ class FaultToleranceIT {
                 ObservabilityHttp.Reply ready = ObservabilityHttp.get("health/ready", null, Map.of());
                 assertEquals(503, ready.status(), ready.body());
                 assertTrue(ready.body().contains("pgvector/") && ready.body().contains("DOWN"), ready.body());
+
+                ObservabilityHttp.Reply ingest = ObservabilityHttp.post("api/v1/tenants/" + tenant + "/documents",
+                        client.token("w", tenant, Roles.WRITER), Map.of("id", "doc-new", "text", "Nets are mended at noon."), Map.of());
+                assertEquals(503, ingest.status(), ingest.body());
+                assertNotNull(ingest.header("Retry-After"), "an ingest refused for an unavailable store says when to retry");
+
+                ObservabilityHttp.Reply open = null;
+                for (int i = 0; i < 5 && (open == null || !open.body().contains("circuit_open")); i++) {
+                    open = ObservabilityHttp.post("api/v1/tenants/" + tenant + "/retrieve", reader, query, Map.of());
+                }
+                assertTrue(open.body().contains("\"reason\":\"circuit_open\""), "repeated failures open the store's breaker: " + open.body());
+                long retryAfter = Long.parseLong(open.header("Retry-After"));
+                assertTrue(retryAfter >= 1 && retryAfter <= 5, "Retry-After is the time until the breaker half-opens: " + retryAfter);
             } finally {
                 execute(db, "ALTER TABLE " + table + "_away RENAME TO " + table);
             }
-            assertEquals(200, retrieve(tenant, reader, query).status, "the store is back: a few failures did not open the breaker");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            int status = 0;
+            while (status != 200 && System.nanoTime() < deadline) {
+                Timed answer = retrieve(tenant, reader, query);
+                status = answer.status;
+                if (status != 200) {
+                    assertEquals(503, status, answer.body);
+                    pause(500); // the breaker lets a trial through after its delay (5 s)
+                }
+            }
+            assertEquals(200, status, "the store is back: the breaker closes after a successful trial");
             assertEquals(200, ObservabilityHttp.get("health/ready", null, Map.of()).status());
             int deleted = client.delete("admin/v1/tenants/" + tenant, admin).status();
             assertTrue(deleted >= 200 && deleted < 300, "tenant deleted: " + deleted);

@@ -48,6 +48,15 @@ public final class IngestionService {
     private final DocumentLoaders loaders;
     private final IngestLimits limits;
     private final IngestListener listener;
+    private final LoaderGuard loaderGuard;
+
+    /** Puts a tenant's loader calls behind that tenant's guard (timeouts, bulkhead); identity when there is none. */
+    @FunctionalInterface
+    public interface LoaderGuard {
+        DocumentLoader guard(String tenantId, String provider, DocumentLoader loader);
+
+        LoaderGuard NONE = (tenantId, provider, loader) -> loader;
+    }
 
     /** Told about each document version stored (for throughput metrics); must be cheap and must not throw. */
     @FunctionalInterface
@@ -58,16 +67,17 @@ public final class IngestionService {
     }
 
     public IngestionService(DocumentRegistry registry, TenantRepository tenants, DocumentLoaders loaders, IngestLimits limits) {
-        this(registry, tenants, loaders, limits, IngestListener.NONE);
+        this(registry, tenants, loaders, limits, IngestListener.NONE, LoaderGuard.NONE);
     }
 
     public IngestionService(DocumentRegistry registry, TenantRepository tenants, DocumentLoaders loaders, IngestLimits limits,
-                            IngestListener listener) {
+                            IngestListener listener, LoaderGuard loaderGuard) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.tenants = Objects.requireNonNull(tenants, "tenants");
         this.loaders = Objects.requireNonNull(loaders, "loaders");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.listener = Objects.requireNonNull(listener, "listener");
+        this.loaderGuard = Objects.requireNonNull(loaderGuard, "loaderGuard");
     }
 
     public IngestJob.Outcome ingest(Tenant tenant, TenantRuntime runtime, Namespace namespace, IngestRequest request) {
@@ -82,7 +92,7 @@ public final class IngestionService {
             throw new IngestException(413, "document-too-large", "document '" + request.documentId() + "' is "
                     + request.content().length + " bytes; the limit is " + limits.maxDocumentBytes());
         }
-        LoadedDocument loaded = withCallerMetadata(load(request), request.metadata(), request.source());
+        LoadedDocument loaded = withCallerMetadata(load(tenant, request), request.metadata(), request.source());
         String contentHash = ContentFingerprint.of(loaded, request.source(), runtime.chunking(), embedderId);
 
         DocumentRecord existing = registry.find(namespace, request.documentId()).orElse(null);
@@ -174,10 +184,11 @@ public final class IngestionService {
         return registry.delete(namespace, documentId);
     }
 
-    private LoadedDocument load(IngestRequest request) {
-        DocumentLoader loader = loaders.find(request.mediaType(), request.fileName()).orElseThrow(() -> new IngestException(415,
+    private LoadedDocument load(Tenant tenant, IngestRequest request) {
+        DocumentLoader found = loaders.find(request.mediaType(), request.fileName()).orElseThrow(() -> new IngestException(415,
                 "unsupported-media-type", "no loader reads '" + request.mediaType() + "' (document '" + request.documentId()
                 + "'); supported: " + loaders.mediaTypes()));
+        DocumentLoader loader = loaderGuard.guard(tenant.id(), loaders.providerOf(found), found);
         try {
             LoadedDocument loaded = loader.load(new LoadRequest(request.content(), request.mediaType(), request.charset(), request.fileName()));
             if (loaded.sections().stream().allMatch(s -> s.text().isBlank())) {
@@ -188,6 +199,9 @@ public final class IngestionService {
             int status = e.reason() == DocumentLoadException.Reason.TOO_LARGE ? 413 : 422;
             throw new IngestException(status, "unreadable-document", "document '" + request.documentId() + "' ("
                     + request.fileName() + ") cannot be read: " + e.getMessage(), e);
+        } catch (PluginUnavailableException e) {
+            throw new IngestException(503, "plugin-unavailable", "document '" + request.documentId() + "' could not be read: "
+                    + e.getMessage(), e);
         }
     }
 

@@ -40,7 +40,7 @@ public record GuardPolicy(Duration timeout, int maxRetries, Duration delay, Dura
     /**
      * The built-in defaults. Store and embedder calls are retried twice (reads, searches, upserts and deletes by id are
      * idempotent); a reranker is not retried, since its fallback (the base order) is immediate while a retry would make
-     * the caller wait for a slow reranker twice.
+     * the caller wait for a slow reranker twice. Nor is a loader: parsing is deterministic, and its own limits bound it.
      */
     public static GuardPolicy defaults(CallKind kind) {
         return switch (kind) {
@@ -52,6 +52,8 @@ public record GuardPolicy(Duration timeout, int maxRetries, Duration delay, Dura
                     Duration.ofSeconds(5), 1, 8, 8);
             case FILTER_HOOK -> new GuardPolicy(Duration.ofSeconds(2), 1, Duration.ofMillis(50), Duration.ofMillis(25), 10, 0.5,
                     Duration.ofSeconds(5), 1, 16, 32);
+            case LOADER -> new GuardPolicy(Duration.ofSeconds(60), 0, Duration.ofMillis(100), Duration.ofMillis(50), 10, 0.5,
+                    Duration.ofSeconds(5), 1, 4, 16);
         };
     }
 

@@ -17,9 +17,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * plugin call really ends, so a plugin that ignores interrupts still holds at most {@code bulkhead} threads.
  *
  * <p>Failures are retried with delay ± jitter; an open breaker and a full bulkhead are not (retrying overload adds to it).
- * {@link IllegalArgumentException}s are the caller's errors (e.g. input beyond the model's limit): they pass through
- * unchanged, unretried, and count as successes for the breaker, like MP FT's {@code skipOn}. Every other outcome
- * that gives no answer becomes a {@link PluginUnavailableException}.
+ * The caller's errors ({@link CallKind#isCallerError}, e.g. input beyond the model's limit) pass through unchanged,
+ * unretried, and count as successes for the breaker, like MP FT's {@code skipOn}. Every other outcome that gives no
+ * answer becomes a {@link PluginUnavailableException}.
  */
 public final class PluginCallGuard {
 
@@ -77,7 +77,7 @@ public final class PluginCallGuard {
                 breaker.onSuccess();
                 observe(operation, "success", start, items);
                 return result;
-            } catch (IllegalArgumentException callerError) {
+            } catch (RuntimeException callerError) { // attempt() lets only the caller's errors through
                 breaker.onSuccess();
                 observe(operation, "success", start, items);
                 throw callerError;
@@ -128,8 +128,8 @@ public final class PluginCallGuard {
             throw new Failure(PluginUnavailableException.Reason.FAILED, "cancelled", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            if (cause instanceof IllegalArgumentException callerError) {
-                throw callerError;
+            if (cause instanceof RuntimeException runtime && key.kind().isCallerError(runtime)) {
+                throw runtime;
             }
             if (cause instanceof Error error) {
                 throw error;

@@ -11,7 +11,9 @@ import io.corpora.ingest.IngestionService;
 import io.corpora.retrieval.RetrievalService;
 import io.corpora.runtime.TenantRuntime;
 import io.corpora.runtime.TenantRuntimes;
+import io.corpora.runtime.guard.CallKind;
 import io.corpora.runtime.guard.GuardContext;
+import io.corpora.runtime.guard.GuardedDocumentLoader;
 import io.corpora.runtime.guard.GuardPolicy;
 import io.corpora.runtime.guard.PluginGuards;
 import io.corpora.server.metrics.IngestMetrics;
@@ -98,13 +100,16 @@ public class DataPlane {
                     Path data = dataDirectory();
                     java.util.function.Function<String, Optional<String>> config =
                             key -> ConfigProvider.getConfig().getOptionalValue(key, String.class);
-                    pluginCalls = java.util.concurrent.Executors.newCachedThreadPool(pluginThreadFactory);
+                    if (pluginCalls == null) {
+                        pluginCalls = java.util.concurrent.Executors.newCachedThreadPool(pluginThreadFactory);
+                    }
                     PluginGuards guards = new PluginGuards(kind -> GuardPolicy.configured(kind, config),
                             GuardContext.system(pluginCalls, pluginCallMetrics));
                     TenantRuntimes runtimes = new TenantRuntimes(plugins.registry(), data, config, guards);
                     DocumentLoaders loaders = new DocumentLoaders(plugins.registry(), data);
                     IngestLimits limits = new IngestLimits(maxDocumentBytes, maxChunksPerDocument, IngestLimits.DEFAULT.embedBatchSize());
-                    services = new Services(runtimes, new IngestionService(registry(), tenants(), loaders, limits, ingestMetrics),
+                    services = new Services(runtimes, new IngestionService(registry(), tenants(), loaders, limits, ingestMetrics,
+                            (tenant, provider, loader) -> new GuardedDocumentLoader(loader, guards.guard(tenant, CallKind.LOADER, provider))),
                             new RetrievalService((namespace, ids) -> registry().activeVersions(namespace, ids), overFetch));
                 }
                 current = services;

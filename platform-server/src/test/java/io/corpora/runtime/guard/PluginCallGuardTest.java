@@ -98,6 +98,24 @@ class PluginCallGuardTest {
     }
 
     @Test
+    void anUnreadableDocumentIsTheCallersErrorForALoaderOnly() {
+        io.corpora.spi.loader.DocumentLoadException malformed =
+                new io.corpora.spi.loader.DocumentLoadException(io.corpora.spi.loader.DocumentLoadException.Reason.MALFORMED, "not a PDF");
+        PluginCallGuard loader = new PluginCallGuard(new GuardKey("a", CallKind.LOADER, "pdf"), policy, context);
+        for (int i = 0; i < 6; i++) {
+            assertSame(malformed, assertThrows(io.corpora.spi.loader.DocumentLoadException.class, () -> loader.call("load", 1, () -> {
+                throw malformed;
+            })));
+        }
+        assertEquals(CircuitBreaker.State.CLOSED, loader.breakerState(), "bad documents say nothing about the loader's health");
+        assertTrue(pauses.isEmpty(), "and are not retried");
+        PluginUnavailableException asStoreFailure = assertThrows(PluginUnavailableException.class, () -> guard("a").call("search", 1, () -> {
+            throw malformed;
+        }));
+        assertSame(malformed, asStoreFailure.getCause());
+    }
+
+    @Test
     void aHungCallTimesOutAndIsInterrupted() throws Exception {
         CountDownLatch interrupted = new CountDownLatch(1);
         GuardPolicy once = new GuardPolicy(Duration.ofMillis(50), 0, Duration.ZERO, Duration.ZERO, 4, 0.5, Duration.ofSeconds(5), 1, 1, 0);

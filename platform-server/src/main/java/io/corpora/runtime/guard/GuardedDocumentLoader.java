@@ -21,6 +21,6 @@ public final class GuardedDocumentLoader implements DocumentLoader {
 
     @Override
     public LoadedDocument load(LoadRequest request) throws DocumentLoadException {
-        return guard.call("load", 1, () -> delegate.load(request));
+        return guard.call("load", () -> delegate.load(request));
     }
 }

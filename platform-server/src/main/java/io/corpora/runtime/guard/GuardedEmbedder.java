@@ -29,17 +29,17 @@ public final class GuardedEmbedder implements Embedder {
 
     @Override
     public List<float[]> embedDocuments(List<String> texts) {
-        return guard.call("embedDocuments", texts.size(), () -> delegate.embedDocuments(texts));
+        return guard.call("embedDocuments", () -> delegate.embedDocuments(texts));
     }
 
     @Override
     public float[] embedQuery(String query) {
-        return guard.call("embedQuery", 1, () -> delegate.embedQuery(query));
+        return guard.call("embedQuery", () -> delegate.embedQuery(query));
     }
 
     @Override
     public List<float[]> embedQueries(List<String> queries) {
-        return guard.call("embedQueries", queries.size(), () -> delegate.embedQueries(queries));
+        return guard.call("embedQueries", () -> delegate.embedQueries(queries));
     }
 
     @Override

@@ -20,6 +20,6 @@ public final class GuardedFilterHook implements RetrievalFilterHook {
 
     @Override
     public MetadataFilter filterFor(Actor actor) {
-        return guard.call("filterFor", 1, () -> delegate.filterFor(actor));
+        return guard.call("filterFor", () -> delegate.filterFor(actor));
     }
 }

@@ -16,7 +16,7 @@ public final class GuardedReranker implements Reranker {
 
     @Override
     public double[] score(String query, List<String> texts) {
-        return guard.call("score", texts.size(), () -> delegate.score(query, texts));
+        return guard.call("score", () -> delegate.score(query, texts));
     }
 
     /** The shared instance is closed by its owner. */

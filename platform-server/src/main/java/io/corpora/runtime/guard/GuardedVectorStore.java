@@ -34,47 +34,47 @@ public final class GuardedVectorStore implements VectorStore {
 
     @Override
     public void upsert(Namespace namespace, List<EmbeddedChunk> chunks) {
-        guard.run("upsert", chunks.size(), () -> delegate.upsert(namespace, chunks));
+        guard.run("upsert", () -> delegate.upsert(namespace, chunks));
     }
 
     @Override
     public List<ScoredChunk> search(Namespace namespace, SearchRequest request) {
-        return guard.call("search", 1, () -> delegate.search(namespace, request));
+        return guard.call("search", () -> delegate.search(namespace, request));
     }
 
     @Override
     public int deleteChunks(Namespace namespace, Collection<String> chunkIds) {
-        return guard.call("deleteChunks", chunkIds.size(), () -> delegate.deleteChunks(namespace, chunkIds));
+        return guard.call("deleteChunks", () -> delegate.deleteChunks(namespace, chunkIds));
     }
 
     @Override
     public int deleteDocument(Namespace namespace, String documentId) {
-        return guard.call("deleteDocument", 1, () -> delegate.deleteDocument(namespace, documentId));
+        return guard.call("deleteDocument", () -> delegate.deleteDocument(namespace, documentId));
     }
 
     @Override
     public int deleteWhere(Namespace namespace, MetadataFilter filter) {
-        return guard.call("deleteWhere", 1, () -> delegate.deleteWhere(namespace, filter));
+        return guard.call("deleteWhere", () -> delegate.deleteWhere(namespace, filter));
     }
 
     @Override
     public void deleteNamespace(Namespace namespace) {
-        guard.run("deleteNamespace", 1, () -> delegate.deleteNamespace(namespace));
+        guard.run("deleteNamespace", () -> delegate.deleteNamespace(namespace));
     }
 
     @Override
     public List<Chunk> documentChunks(Namespace namespace, String documentId) {
-        return guard.call("documentChunks", 1, () -> delegate.documentChunks(namespace, documentId));
+        return guard.call("documentChunks", () -> delegate.documentChunks(namespace, documentId));
     }
 
     @Override
     public ChunkPage list(Namespace namespace, String afterId, int limit) {
-        return guard.call("list", 1, () -> delegate.list(namespace, afterId, limit));
+        return guard.call("list", () -> delegate.list(namespace, afterId, limit));
     }
 
     @Override
     public long count(Namespace namespace, MetadataFilter filter) {
-        return guard.call("count", 1, () -> delegate.count(namespace, filter));
+        return guard.call("count", () -> delegate.count(namespace, filter));
     }
 
     @Override

@@ -52,14 +52,14 @@ public final class PluginCallGuard {
         return breaker.state();
     }
 
-    public void run(String operation, int items, Runnable call) {
-        call(operation, items, () -> {
+    public void run(String operation, Runnable call) {
+        call(operation, () -> {
             call.run();
             return null;
         });
     }
 
-    public <T> T call(String operation, int items, Callable<T> call) {
+    public <T> T call(String operation, Callable<T> call) {
         long start = context.nanoClock().getAsLong();
         PluginUnavailableException last = null;
         for (int attempt = 0; attempt <= policy.maxRetries(); attempt++) {
@@ -75,11 +75,11 @@ public final class PluginCallGuard {
             try {
                 T result = attempt(call);
                 breaker.onSuccess();
-                observe(operation, "success", start, items);
+                observe(operation, "success", start);
                 return result;
             } catch (RuntimeException callerError) { // attempt() lets only the caller's errors through
                 breaker.onSuccess();
-                observe(operation, "success", start, items);
+                observe(operation, "success", start);
                 throw callerError;
             } catch (Failure failure) {
                 breaker.onFailure();
@@ -91,7 +91,7 @@ public final class PluginCallGuard {
                 }
             }
         }
-        observe(operation, last.reason().name().toLowerCase(java.util.Locale.ROOT), start, items);
+        observe(operation, last.reason().name().toLowerCase(java.util.Locale.ROOT), start);
         throw last;
     }
 
@@ -172,8 +172,8 @@ public final class PluginCallGuard {
         }
     }
 
-    private void observe(String operation, String outcome, long start, int items) {
-        context.observer().completed(key, operation, outcome, context.nanoClock().getAsLong() - start, items);
+    private void observe(String operation, String outcome, long start) {
+        context.observer().completed(key, operation, outcome, context.nanoClock().getAsLong() - start);
     }
 
     private static long seconds(long nanos) {

@@ -4,8 +4,8 @@ package io.corpora.runtime.guard;
 @FunctionalInterface
 public interface PluginCallObserver {
 
-    /** {@code outcome} is "success" or a {@link PluginUnavailableException.Reason} name in lower case; {@code items} the batch size. */
-    void completed(GuardKey key, String operation, String outcome, long nanos, int items);
+    /** {@code outcome} is "success" or a {@link PluginUnavailableException.Reason} name in lower case; retries are included in {@code nanos}. */
+    void completed(GuardKey key, String operation, String outcome, long nanos);
 
-    PluginCallObserver NONE = (key, operation, outcome, nanos, items) -> {};
+    PluginCallObserver NONE = (key, operation, outcome, nanos) -> {};
 }

@@ -32,6 +32,9 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -68,7 +71,7 @@ public class DataPlane {
     @Resource
     ManagedThreadFactory pluginThreadFactory;
 
-    private java.util.concurrent.ExecutorService pluginCalls;
+    private ExecutorService pluginCalls;
 
     @Inject
     @ConfigProperty(name = "corpora.data.dir")
@@ -98,10 +101,10 @@ public class DataPlane {
             synchronized (this) {
                 if (services == null) {
                     Path data = dataDirectory();
-                    java.util.function.Function<String, Optional<String>> config =
+                    Function<String, Optional<String>> config =
                             key -> ConfigProvider.getConfig().getOptionalValue(key, String.class);
                     if (pluginCalls == null) {
-                        pluginCalls = java.util.concurrent.Executors.newCachedThreadPool(pluginThreadFactory);
+                        pluginCalls = Executors.newCachedThreadPool(pluginThreadFactory);
                     }
                     PluginGuards guards = new PluginGuards(kind -> GuardPolicy.configured(kind, config),
                             GuardContext.system(pluginCalls, pluginCallMetrics));

@@ -25,7 +25,7 @@ public class PluginCallMetrics implements PluginCallObserver {
     MetricRegistry registry;
 
     @Override
-    public void completed(GuardKey key, String operation, String outcome, long nanos, int items) {
+    public void completed(GuardKey key, String operation, String outcome, long nanos) {
         registry.timer(CALLS, new Tag("tenant", key.tenant()), new Tag("kind", key.kind().label()), new Tag("operation", operation),
                 new Tag("outcome", outcome)).update(Duration.ofNanos(nanos));
     }

@@ -31,7 +31,7 @@ class PluginCallGuardTest {
     private final List<Duration> pauses = Collections.synchronizedList(new ArrayList<>());
     private final List<String> outcomes = Collections.synchronizedList(new ArrayList<>());
     private final GuardContext context = new GuardContext(executor, now::get, pauses::add, () -> 0.75,
-            (key, operation, outcome, nanos, items) -> outcomes.add(key.tenant() + ":" + operation + ":" + outcome));
+            (key, operation, outcome, nanos) -> outcomes.add(key.tenant() + ":" + operation + ":" + outcome));
 
     /** timeout 200 ms, 2 retries with 100 ms ± 40 ms, breaker of 4 at 0.5 open for 5 s, bulkhead 1 with no queue. */
     private final GuardPolicy policy = new GuardPolicy(Duration.ofMillis(200), 2, Duration.ofMillis(100), Duration.ofMillis(40),
@@ -48,7 +48,7 @@ class PluginCallGuardTest {
 
     @Test
     void aSuccessfulCallPassesItsResultThrough() {
-        assertEquals("answer", guard("a").call("search", 1, () -> "answer"));
+        assertEquals("answer", guard("a").call("search", () -> "answer"));
         assertEquals(List.of("a:search:success"), outcomes);
     }
 
@@ -56,7 +56,7 @@ class PluginCallGuardTest {
     void failuresAreRetriedWithDelayAndJitterThenReportedWithTheirCause() {
         AtomicInteger calls = new AtomicInteger();
         IllegalStateException broken = new IllegalStateException("disk gone");
-        PluginUnavailableException e = assertThrows(PluginUnavailableException.class, () -> guard("a").call("search", 1, () -> {
+        PluginUnavailableException e = assertThrows(PluginUnavailableException.class, () -> guard("a").call("search", () -> {
             calls.incrementAndGet();
             throw broken;
         }));
@@ -73,7 +73,7 @@ class PluginCallGuardTest {
     @Test
     void aRetrySucceedingAfterAFailureAnswers() {
         AtomicInteger calls = new AtomicInteger();
-        assertEquals(2, guard("a").call("search", 1, () -> {
+        assertEquals(2, guard("a").call("search", () -> {
             if (calls.incrementAndGet() == 1) {
                 throw new IllegalStateException("transient");
             }
@@ -87,7 +87,7 @@ class PluginCallGuardTest {
         PluginCallGuard guard = guard("a");
         AtomicInteger calls = new AtomicInteger();
         for (int i = 0; i < 6; i++) {
-            assertThrows(IllegalArgumentException.class, () -> guard.call("embed", 1, () -> {
+            assertThrows(IllegalArgumentException.class, () -> guard.call("embed", () -> {
                 calls.incrementAndGet();
                 throw new IllegalArgumentException("query longer than 512 tokens");
             }));
@@ -103,13 +103,13 @@ class PluginCallGuardTest {
                 new io.corpora.spi.loader.DocumentLoadException(io.corpora.spi.loader.DocumentLoadException.Reason.MALFORMED, "not a PDF");
         PluginCallGuard loader = new PluginCallGuard(new GuardKey("a", CallKind.LOADER, "pdf"), policy, context);
         for (int i = 0; i < 6; i++) {
-            assertSame(malformed, assertThrows(io.corpora.spi.loader.DocumentLoadException.class, () -> loader.call("load", 1, () -> {
+            assertSame(malformed, assertThrows(io.corpora.spi.loader.DocumentLoadException.class, () -> loader.call("load", () -> {
                 throw malformed;
             })));
         }
         assertEquals(CircuitBreaker.State.CLOSED, loader.breakerState(), "bad documents say nothing about the loader's health");
         assertTrue(pauses.isEmpty(), "and are not retried");
-        PluginUnavailableException asStoreFailure = assertThrows(PluginUnavailableException.class, () -> guard("a").call("search", 1, () -> {
+        PluginUnavailableException asStoreFailure = assertThrows(PluginUnavailableException.class, () -> guard("a").call("search", () -> {
             throw malformed;
         }));
         assertSame(malformed, asStoreFailure.getCause());
@@ -121,7 +121,7 @@ class PluginCallGuardTest {
         GuardPolicy once = new GuardPolicy(Duration.ofMillis(50), 0, Duration.ZERO, Duration.ZERO, 4, 0.5, Duration.ofSeconds(5), 1, 1, 0);
         PluginCallGuard guard = new PluginCallGuard(new GuardKey("slow", CallKind.RERANKER, "probe"), once, context);
         long start = System.nanoTime();
-        PluginUnavailableException e = assertThrows(PluginUnavailableException.class, () -> guard.call("score", 3, () -> {
+        PluginUnavailableException e = assertThrows(PluginUnavailableException.class, () -> guard.call("score", () -> {
             try {
                 new CountDownLatch(1).await(); // hangs until interrupted
             } catch (InterruptedException stop) {
@@ -140,7 +140,7 @@ class PluginCallGuardTest {
         PluginCallGuard guard = guard("a");
         AtomicInteger calls = new AtomicInteger();
         for (int i = 0; i < 2; i++) { // 2 calls × 3 attempts: the window of 4 fills with failures and opens
-            assertThrows(PluginUnavailableException.class, () -> guard.call("search", 1, () -> {
+            assertThrows(PluginUnavailableException.class, () -> guard.call("search", () -> {
                 calls.incrementAndGet();
                 throw new IllegalStateException("down");
             }));
@@ -149,7 +149,7 @@ class PluginCallGuardTest {
         assertEquals(CircuitBreaker.State.OPEN, guard.breakerState());
 
         now.addAndGet(TimeUnit.MILLISECONDS.toNanos(1500));
-        PluginUnavailableException open = assertThrows(PluginUnavailableException.class, () -> guard.call("search", 1, () -> {
+        PluginUnavailableException open = assertThrows(PluginUnavailableException.class, () -> guard.call("search", () -> {
             calls.incrementAndGet();
             return "unreachable";
         }));
@@ -159,7 +159,7 @@ class PluginCallGuardTest {
         assertEquals(4, calls.get());
 
         now.addAndGet(TimeUnit.SECONDS.toNanos(4));
-        assertEquals("back", guard.call("search", 1, () -> "back"), "a trial call after the delay");
+        assertEquals("back", guard.call("search", () -> "back"), "a trial call after the delay");
         assertEquals(CircuitBreaker.State.CLOSED, guard.breakerState());
     }
 
@@ -168,13 +168,13 @@ class PluginCallGuardTest {
         PluginGuards guards = new PluginGuards(kind -> policy, context);
         PluginCallGuard slow = guards.guard("slow", CallKind.STORE, "probe");
         for (int i = 0; i < 2; i++) {
-            assertThrows(PluginUnavailableException.class, () -> slow.call("search", 1, () -> {
+            assertThrows(PluginUnavailableException.class, () -> slow.call("search", () -> {
                 throw new IllegalStateException("down");
             }));
         }
         assertSame(slow, guards.guard("slow", CallKind.STORE, "probe"));
         assertEquals(CircuitBreaker.State.OPEN, slow.breakerState());
-        assertEquals("fine", guards.guard("healthy", CallKind.STORE, "probe").call("search", 1, () -> "fine"));
+        assertEquals("fine", guards.guard("healthy", CallKind.STORE, "probe").call("search", () -> "fine"));
         assertEquals(CircuitBreaker.State.CLOSED, guards.guard("slow", CallKind.EMBEDDER, "probe").breakerState());
         guards.forget("slow");
         assertEquals(CircuitBreaker.State.CLOSED, guards.guard("slow", CallKind.STORE, "probe").breakerState());
@@ -185,7 +185,7 @@ class PluginCallGuardTest {
         PluginCallGuard guard = guard("a");
         CountDownLatch running = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Future<String> holder = executor.submit(() -> guard.call("search", 1, () -> {
+        Future<String> holder = executor.submit(() -> guard.call("search", () -> {
             running.countDown();
             release.await();
             return "first";
@@ -193,13 +193,13 @@ class PluginCallGuardTest {
         assertTrue(running.await(5, TimeUnit.SECONDS));
         AtomicInteger calls = new AtomicInteger();
         PluginUnavailableException full = assertThrows(PluginUnavailableException.class,
-                () -> guard.call("search", 1, calls::incrementAndGet));
+                () -> guard.call("search", calls::incrementAndGet));
         assertEquals(PluginUnavailableException.Reason.BULKHEAD_FULL, full.reason());
         assertEquals(0, calls.get());
         assertTrue(pauses.isEmpty(), "overload is not retried");
         release.countDown();
         assertEquals("first", holder.get(5, TimeUnit.SECONDS));
-        assertEquals(1, guard.call("search", 1, calls::incrementAndGet));
+        assertEquals(1, guard.call("search", calls::incrementAndGet));
     }
 
     @Test
@@ -208,13 +208,13 @@ class PluginCallGuardTest {
         PluginCallGuard guard = new PluginCallGuard(new GuardKey("a", CallKind.EMBEDDER, "probe"), queued, context);
         CountDownLatch running = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Future<String> holder = executor.submit(() -> guard.call("embed", 1, () -> {
+        Future<String> holder = executor.submit(() -> guard.call("embed", () -> {
             running.countDown();
             release.await();
             return "first";
         }));
         assertTrue(running.await(5, TimeUnit.SECONDS));
-        Future<String> waiter = executor.submit(() -> guard.call("embed", 1, () -> "second"));
+        Future<String> waiter = executor.submit(() -> guard.call("embed", () -> "second"));
         release.countDown();
         assertEquals("first", holder.get(5, TimeUnit.SECONDS));
         assertEquals("second", waiter.get(5, TimeUnit.SECONDS));
@@ -226,7 +226,7 @@ class PluginCallGuardTest {
         PluginCallGuard guard = new PluginCallGuard(new GuardKey("a", CallKind.RERANKER, "stubborn"), once, context);
         AtomicBoolean wake = new AtomicBoolean();
         CountDownLatch ended = new CountDownLatch(1);
-        PluginUnavailableException timeout = assertThrows(PluginUnavailableException.class, () -> guard.call("score", 1, () -> {
+        PluginUnavailableException timeout = assertThrows(PluginUnavailableException.class, () -> guard.call("score", () -> {
             while (!wake.get()) {
                 Thread.onSpinWait(); // ignores interrupts
             }
@@ -235,7 +235,7 @@ class PluginCallGuardTest {
         }));
         assertEquals(PluginUnavailableException.Reason.TIMEOUT, timeout.reason());
         assertEquals(PluginUnavailableException.Reason.BULKHEAD_FULL,
-                assertThrows(PluginUnavailableException.class, () -> guard.call("score", 1, () -> "x")).reason(),
+                assertThrows(PluginUnavailableException.class, () -> guard.call("score", () -> "x")).reason(),
                 "the stubborn call still holds the only slot");
         wake.set(true);
         assertTrue(ended.await(5, TimeUnit.SECONDS));
@@ -243,7 +243,7 @@ class PluginCallGuardTest {
         String answer = null;
         while (answer == null && System.nanoTime() < deadline) {
             try {
-                answer = guard.call("score", 1, () -> "free again");
+                answer = guard.call("score", () -> "free again");
             } catch (PluginUnavailableException stillReleasing) {
                 Thread.onSpinWait(); // the slot is freed in the worker's finally, right after ended counted down
             }

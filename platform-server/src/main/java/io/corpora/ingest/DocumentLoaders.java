@@ -16,12 +16,14 @@ public final class DocumentLoaders {
 
     private final Map<String, DocumentLoader> byMediaType = new TreeMap<>();
     private final Map<String, DocumentLoader> byExtension = new TreeMap<>();
+    private final Map<DocumentLoader, String> providers = new java.util.IdentityHashMap<>();
 
     public DocumentLoaders(PluginRegistry plugins, Path dataDirectory) {
         for (DocumentLoaderProvider provider : plugins.providers(DocumentLoaderProvider.class)) {
             DocumentLoader loader = plugins.create(DocumentLoaderProvider.class, provider.name(),
                     PluginContext.of(dataDirectory.resolve("document-loader").resolve(provider.name()), "corpora.plugin." + provider.name()),
                     Map.of());
+            providers.put(loader, provider.name());
             provider.mediaTypes().forEach(t -> byMediaType.putIfAbsent(t.toLowerCase(Locale.ROOT), loader));
             provider.fileExtensions().forEach(e -> byExtension.putIfAbsent(e.toLowerCase(Locale.ROOT), loader));
         }
@@ -35,6 +37,11 @@ public final class DocumentLoaders {
         }
         int dot = fileName == null ? -1 : fileName.lastIndexOf('.');
         return dot < 0 ? Optional.empty() : Optional.ofNullable(byExtension.get(fileName.substring(dot + 1).toLowerCase(Locale.ROOT)));
+    }
+
+    /** The provider name of a loader this returned (e.g. for keying its fault-tolerance guard). */
+    public String providerOf(DocumentLoader loader) {
+        return providers.getOrDefault(loader, loader.getClass().getName());
     }
 
     public TreeSet<String> mediaTypes() {

@@ -13,6 +13,7 @@ import io.corpora.engine.index.ChunkIndexer;
 import io.corpora.engine.retrieve.HeadingContextualizer;
 import io.corpora.engine.retrieve.PassageKeys;
 import io.corpora.runtime.TenantRuntime;
+import io.corpora.runtime.guard.PluginUnavailableException;
 import io.corpora.spi.Chunk;
 import io.corpora.spi.Metadata;
 import io.corpora.spi.MetadataFilter;
@@ -48,12 +49,37 @@ public final class IngestionService {
     private final DocumentLoaders loaders;
     private final IngestLimits limits;
     private final TenantWriteGate writeGate = new TenantWriteGate();
+    private final IngestListener listener;
+    private final LoaderGuard loaderGuard;
+
+    /** Puts a tenant's loader calls behind that tenant's guard (timeouts, bulkhead); identity when there is none. */
+    @FunctionalInterface
+    public interface LoaderGuard {
+        DocumentLoader guard(String tenantId, String provider, DocumentLoader loader);
+
+        LoaderGuard NONE = (tenantId, provider, loader) -> loader;
+    }
+
+    /** Told about each document version stored (for throughput metrics); must be cheap and must not throw. */
+    @FunctionalInterface
+    public interface IngestListener {
+        void stored(String tenantId, int chunks);
+
+        IngestListener NONE = (tenantId, chunks) -> {};
+    }
 
     public IngestionService(DocumentRegistry registry, TenantRepository tenants, DocumentLoaders loaders, IngestLimits limits) {
+        this(registry, tenants, loaders, limits, IngestListener.NONE, LoaderGuard.NONE);
+    }
+
+    public IngestionService(DocumentRegistry registry, TenantRepository tenants, DocumentLoaders loaders, IngestLimits limits,
+                            IngestListener listener, LoaderGuard loaderGuard) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.tenants = Objects.requireNonNull(tenants, "tenants");
         this.loaders = Objects.requireNonNull(loaders, "loaders");
         this.limits = Objects.requireNonNull(limits, "limits");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.loaderGuard = Objects.requireNonNull(loaderGuard, "loaderGuard");
     }
 
     /** Ingests, deletes and rebuilds pass this gate; a re-embed migration claims it for its tenant. */
@@ -77,7 +103,7 @@ public final class IngestionService {
             throw new IngestException(413, "document-too-large", "document '" + request.documentId() + "' is "
                     + request.content().length + " bytes; the limit is " + limits.maxDocumentBytes());
         }
-        LoadedDocument loaded = withCallerMetadata(load(request), request.metadata(), request.source());
+        LoadedDocument loaded = withCallerMetadata(load(tenant, request), request.metadata(), request.source());
         String contentHash = ContentFingerprint.of(loaded, request.source(), runtime.chunking(), embedderId);
 
         DocumentRecord existing = registry.find(namespace, request.documentId()).orElse(null);
@@ -110,6 +136,10 @@ public final class IngestionService {
             registry.activateVersion(namespace, request.documentId(), version, contentHash, stamped.size(), fullText(loaded), description);
         } catch (RuntimeException e) {
             discardVersion(store, namespace, request.documentId(), version, e);
+            if (e instanceof PluginUnavailableException unavailable) {
+                throw new IngestException(503, "plugin-unavailable", "document '" + request.documentId() + "' could not be stored: "
+                        + unavailable.getMessage() + "; the previous version, if any, is unchanged", unavailable);
+            }
             throw e instanceof IngestException ? e : new IngestException(500, "ingest-failed",
                     "document '" + request.documentId() + "' could not be stored (" + e.getClass().getSimpleName()
                             + "); the previous version, if any, is unchanged", e);
@@ -124,6 +154,7 @@ public final class IngestionService {
                         + " is stored, but its older versions' chunks could not be removed yet; a restart will", e);
             }
         }
+        listener.stored(tenant.id(), chunks.size());
         return new IngestJob.Outcome(request.documentId(), "stored", version, chunks.size(), 201, null);
     }
 
@@ -178,10 +209,11 @@ public final class IngestionService {
         });
     }
 
-    private LoadedDocument load(IngestRequest request) {
-        DocumentLoader loader = loaders.find(request.mediaType(), request.fileName()).orElseThrow(() -> new IngestException(415,
+    private LoadedDocument load(Tenant tenant, IngestRequest request) {
+        DocumentLoader found = loaders.find(request.mediaType(), request.fileName()).orElseThrow(() -> new IngestException(415,
                 "unsupported-media-type", "no loader reads '" + request.mediaType() + "' (document '" + request.documentId()
                 + "'); supported: " + loaders.mediaTypes()));
+        DocumentLoader loader = loaderGuard.guard(tenant.id(), loaders.providerOf(found), found);
         try {
             LoadedDocument loaded = loader.load(new LoadRequest(request.content(), request.mediaType(), request.charset(), request.fileName()));
             if (loaded.sections().stream().allMatch(s -> s.text().isBlank())) {
@@ -192,6 +224,9 @@ public final class IngestionService {
             int status = e.reason() == DocumentLoadException.Reason.TOO_LARGE ? 413 : 422;
             throw new IngestException(status, "unreadable-document", "document '" + request.documentId() + "' ("
                     + request.fileName() + ") cannot be read: " + e.getMessage(), e);
+        } catch (PluginUnavailableException e) {
+            throw new IngestException(503, "plugin-unavailable", "document '" + request.documentId() + "' could not be read: "
+                    + e.getMessage(), e);
         }
     }
 

@@ -5,6 +5,12 @@ import io.corpora.control.TenantDefinition;
 import io.corpora.engine.chunk.ChunkingOptions;
 import io.corpora.plugins.PluginKind;
 import io.corpora.plugins.PluginRegistry;
+import io.corpora.runtime.guard.CallKind;
+import io.corpora.runtime.guard.GuardedEmbedder;
+import io.corpora.runtime.guard.GuardedFilterHook;
+import io.corpora.runtime.guard.GuardedReranker;
+import io.corpora.runtime.guard.GuardedVectorStore;
+import io.corpora.runtime.guard.PluginGuards;
 import io.corpora.spi.PluginProvider;
 import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.embed.Embedder;
@@ -32,6 +38,10 @@ import java.util.logging.Logger;
  * Builds and caches {@link TenantRuntime}s. Plugin instances are shared by (kind, provider, configuration), so ten
  * tenants on the default store and embedder share one Lucene store and one ONNX model; a tenant's runtime is
  * released when it becomes inactive or its definition changes.
+ *
+ * <p>A runtime never hands out the shared instances themselves: each is wrapped in a decorator bound to the tenant's own
+ * {@link PluginGuards guard} (timeouts, retries, circuit breaker, bulkhead), so one tenant's hung or failing plugin trips
+ * only that tenant's breaker and fills only that tenant's bulkhead, even when the instance is shared.
  */
 public final class TenantRuntimes implements AutoCloseable {
 
@@ -42,13 +52,15 @@ public final class TenantRuntimes implements AutoCloseable {
     private final PluginRegistry plugins;
     private final Path dataDirectory;
     private final Function<String, Optional<String>> configSource;
+    private final PluginGuards guards;
     private final Map<String, Object> instances = new ConcurrentHashMap<>();
     private final Map<String, TenantRuntime> runtimes = new ConcurrentHashMap<>();
 
-    public TenantRuntimes(PluginRegistry plugins, Path dataDirectory, Function<String, Optional<String>> configSource) {
+    public TenantRuntimes(PluginRegistry plugins, Path dataDirectory, Function<String, Optional<String>> configSource, PluginGuards guards) {
         this.plugins = plugins;
         this.dataDirectory = dataDirectory;
         this.configSource = configSource;
+        this.guards = java.util.Objects.requireNonNull(guards, "guards");
     }
 
     /** The runtime for this definition, rebuilt if the definition changed since it was cached. */
@@ -65,6 +77,16 @@ public final class TenantRuntimes implements AutoCloseable {
     /** Forgets a tenant's runtime (shared plugin instances stay for other tenants). */
     public void release(String tenantId) {
         runtimes.remove(tenantId);
+    }
+
+    /** Forgets a deleted tenant: its runtime and its breakers and bulkheads. */
+    public void forget(String tenantId) {
+        runtimes.remove(tenantId);
+        guards.forget(tenantId);
+    }
+
+    public PluginGuards guards() {
+        return guards;
     }
 
     /** The shared store instances, e.g. for readiness checks. */
@@ -93,7 +115,13 @@ public final class TenantRuntimes implements AutoCloseable {
         if (embedder.tokenCounter().isPresent() && embedder.maxInputTokens() > SPECIAL_TOKENS) {
             chunking = chunking.withTokenLimit(embedder.tokenCounter().get(), embedder.maxInputTokens() - SPECIAL_TOKENS);
         }
-        return new TenantRuntime(definition, store, embedder, reranker, hook, chunking);
+        String tenant = definition.id();
+        return new TenantRuntime(definition,
+                new GuardedVectorStore(store, guards.guard(tenant, CallKind.STORE, definition.store().provider())),
+                new GuardedEmbedder(embedder, guards.guard(tenant, CallKind.EMBEDDER, definition.embedder().provider())),
+                reranker == null ? null : new GuardedReranker(reranker, guards.guard(tenant, CallKind.RERANKER, definition.reranker().provider())),
+                hook == null ? null : new GuardedFilterHook(hook, guards.guard(tenant, CallKind.FILTER_HOOK, definition.access().filterHook().provider())),
+                chunking);
     }
 
     @SuppressWarnings("unchecked")

@@ -11,6 +11,13 @@ import io.corpora.ingest.IngestionService;
 import io.corpora.retrieval.RetrievalService;
 import io.corpora.runtime.TenantRuntime;
 import io.corpora.runtime.TenantRuntimes;
+import io.corpora.runtime.guard.CallKind;
+import io.corpora.runtime.guard.GuardContext;
+import io.corpora.runtime.guard.GuardedDocumentLoader;
+import io.corpora.runtime.guard.GuardPolicy;
+import io.corpora.runtime.guard.PluginGuards;
+import io.corpora.server.metrics.IngestMetrics;
+import io.corpora.server.metrics.PluginCallMetrics;
 import io.corpora.server.plugins.PluginService;
 import io.corpora.server.rest.ProblemException;
 import io.corpora.server.security.CallerScope;
@@ -18,11 +25,16 @@ import io.corpora.spi.filter.Actor;
 import io.corpora.tenancy.RateLimiter;
 import io.corpora.spi.Namespace;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -44,6 +56,22 @@ public class DataPlane {
 
     @Inject
     Instance<JobRepository> jobRepository;
+
+    @Inject
+    PluginCallMetrics pluginCallMetrics;
+
+    @Inject
+    IngestMetrics ingestMetrics;
+
+    /**
+     * Threads for guarded plugin calls (so a caller can stop waiting at the timeout), with the application's context.
+     * A pool of their own: on Liberty's shared pool, request threads waiting for plugin calls queued behind them starve
+     * until the pool grows. The pool is unbounded by design; the per-tenant bulkheads bound it.
+     */
+    @Resource
+    ManagedThreadFactory pluginThreadFactory;
+
+    private ExecutorService pluginCalls;
 
     @Inject
     @ConfigProperty(name = "corpora.data.dir")
@@ -73,11 +101,18 @@ public class DataPlane {
             synchronized (this) {
                 if (services == null) {
                     Path data = dataDirectory();
-                    TenantRuntimes runtimes = new TenantRuntimes(plugins.registry(), data,
-                            key -> ConfigProvider.getConfig().getOptionalValue(key, String.class));
+                    Function<String, Optional<String>> config =
+                            key -> ConfigProvider.getConfig().getOptionalValue(key, String.class);
+                    if (pluginCalls == null) {
+                        pluginCalls = Executors.newCachedThreadPool(pluginThreadFactory);
+                    }
+                    PluginGuards guards = new PluginGuards(kind -> GuardPolicy.configured(kind, config),
+                            GuardContext.system(pluginCalls, pluginCallMetrics));
+                    TenantRuntimes runtimes = new TenantRuntimes(plugins.registry(), data, config, guards);
                     DocumentLoaders loaders = new DocumentLoaders(plugins.registry(), data);
                     IngestLimits limits = new IngestLimits(maxDocumentBytes, maxChunksPerDocument, IngestLimits.DEFAULT.embedBatchSize());
-                    services = new Services(runtimes, new IngestionService(registry(), tenants(), loaders, limits),
+                    services = new Services(runtimes, new IngestionService(registry(), tenants(), loaders, limits, ingestMetrics,
+                            (tenant, provider, loader) -> new GuardedDocumentLoader(loader, guards.guard(tenant, CallKind.LOADER, provider))),
                             new RetrievalService((namespace, ids) -> registry().activeVersions(namespace, ids), overFetch));
                 }
                 current = services;
@@ -198,6 +233,9 @@ public class DataPlane {
     void close() {
         if (services != null) {
             services.runtimes().close();
+        }
+        if (pluginCalls != null) {
+            pluginCalls.shutdownNow();
         }
     }
 }

@@ -37,7 +37,7 @@ public class StorePurger implements TenantPurger {
         for (Namespace namespace : namespaces) {
             runtime.store().deleteNamespace(namespace);
         }
-        dataPlane.runtimes().release(tenantId);
+        dataPlane.runtimes().forget(tenantId);
         LOG.info("purged store namespaces " + namespaces + " of tenant " + tenantId);
     }
 

@@ -2,6 +2,7 @@ package io.corpora.server.rest;
 
 import io.corpora.ingest.IngestException;
 import io.corpora.retrieval.RetrievalService;
+import io.corpora.runtime.guard.PluginUnavailableException;
 import io.corpora.server.security.ForbiddenException;
 import io.corpora.spi.config.InvalidConfigException;
 import io.corpora.tenancy.AccessFilters;
@@ -59,6 +60,9 @@ public final class DataPlaneExceptionMappers {
             if (e.status() == 429) {
                 return Response.fromResponse(response).header("Retry-After", "60").build();
             }
+            if (e.getCause() instanceof PluginUnavailableException unavailable) {
+                return Response.fromResponse(response).header("Retry-After", Long.toString(unavailable.retryAfterSeconds())).build();
+            }
             return response;
         }
 
@@ -71,9 +75,25 @@ public final class DataPlaneExceptionMappers {
                 case 422 -> "Unprocessable document";
                 case 429 -> "Quota exceeded";
                 case 409 -> "Conflict";
+                case 503 -> "Service unavailable";
                 case 504 -> "Upstream timeout";
                 default -> status >= 500 ? "Ingest failed" : "Invalid document";
             };
+        }
+    }
+
+    /**
+     * A store or embedder (or any guarded plugin whose caller does not degrade) timed out, kept failing, has an open
+     * breaker or a full bulkhead: 503, with Retry-After telling when the breaker lets calls through again.
+     */
+    @Provider
+    public static class PluginUnavailable implements ExceptionMapper<PluginUnavailableException> {
+        @Override
+        public Response toResponse(PluginUnavailableException e) {
+            LOG.log(Level.WARNING, e.getMessage(), e.getCause());
+            Response response = Problem.response(503, "plugin-unavailable", "Service unavailable", e.getMessage(),
+                    Map.of("plugin", e.kind().label(), "reason", e.reason().name().toLowerCase(java.util.Locale.ROOT)));
+            return Response.fromResponse(response).header("Retry-After", Long.toString(e.retryAfterSeconds())).build();
         }
     }
 

@@ -52,7 +52,7 @@ public final class ProblemExceptionMappers {
                 return new IllegalArgument().toResponse(iae);
             }
             String incident = UUID.randomUUID().toString();
-            LOG.log(Level.SEVERE, "incident " + incident, e);
+            LOG.log(Level.SEVERE, "incident " + incident + " (request " + RequestIds.current() + ")", e);
             return Problem.response(500, "internal-error", "Internal server error",
                     "An unexpected error occurred; quote incident " + incident + " to the operator.",
                     java.util.Map.of("incident", incident));

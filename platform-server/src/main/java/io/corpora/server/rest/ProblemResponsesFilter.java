@@ -78,6 +78,7 @@ public class ProblemResponsesFilter implements OASFilter {
             add(responses, "404", path.contains("{id}") ? "The tenant, or the document or job with this id, does not exist"
                     : "The tenant does not exist");
             add(responses, "409", "The tenant is not ACTIVE (INACTIVE or being deleted)");
+            add503(responses);
         }
     }
 
@@ -87,6 +88,19 @@ public class ProblemResponsesFilter implements OASFilter {
         }
         APIResponse response = OASFactory.createAPIResponse().description(description).content(problemContent());
         responses.addAPIResponse(code, response);
+    }
+
+    /** Data-plane routes call the tenant's store and embedder through the fault-tolerance guard. */
+    private static void add503(APIResponses responses) {
+        if (responses.hasAPIResponse("503")) {
+            return;
+        }
+        responses.addAPIResponse("503", OASFactory.createAPIResponse()
+                .description("A plugin the route needs (store, embedder) timed out, kept failing, or its circuit breaker is open or"
+                        + " its bulkhead full for this tenant; retry after Retry-After seconds")
+                .content(problemContent())
+                .addHeader("Retry-After", OASFactory.createHeader().description("Seconds until the call may succeed (e.g. the breaker half-opens)")
+                        .schema(OASFactory.createSchema().type(Schema.SchemaType.INTEGER))));
     }
 
     private static Content problemContent() {
@@ -103,6 +117,8 @@ public class ProblemResponsesFilter implements OASFilter {
                 .addProperty("title", OASFactory.createSchema().type(Schema.SchemaType.STRING).description("Short summary of the kind of problem"))
                 .addProperty("status", OASFactory.createSchema().type(Schema.SchemaType.INTEGER).format("int32").description("The HTTP status"))
                 .addProperty("detail", OASFactory.createSchema().type(Schema.SchemaType.STRING).description("What went wrong in this request"))
+                .addProperty("requestId", OASFactory.createSchema().type(Schema.SchemaType.STRING)
+                        .description("The request's id (the caller's X-Request-Id, or generated), also in the X-Request-Id response header and the server log"))
                 .addRequired("type").addRequired("title").addRequired("status")
                 .additionalPropertiesBoolean(Boolean.TRUE)
                 .example(Map.of("type", "https://corpora.dev/problems/tenant-not-found", "title", "Tenant not found", "status", 404,

@@ -1,0 +1,195 @@
+package io.corpora.runtime.guard;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Guards the calls of one tenant to one plugin, in MicroProfile Fault Tolerance's order: Retry around CircuitBreaker
+ * around Timeout around Bulkhead. Each attempt asks the breaker, takes a bulkhead slot (waiting in its queue at most the
+ * timeout), runs on the executor and is waited for at most the timeout (then interrupted). A slot is held until the
+ * plugin call really ends, so a plugin that ignores interrupts still holds at most {@code bulkhead} threads.
+ *
+ * <p>Failures are retried with delay ± jitter; an open breaker and a full bulkhead are not (retrying overload adds to it).
+ * The caller's errors ({@link CallKind#isCallerError}, e.g. input beyond the model's limit) pass through unchanged,
+ * unretried, and count as successes for the breaker, like MP FT's {@code skipOn}. Every other outcome that gives no
+ * answer becomes a {@link PluginUnavailableException}.
+ */
+public final class PluginCallGuard {
+
+    /** Retry-After when nothing better is known (the breaker is still closed). */
+    static final long DEFAULT_RETRY_AFTER_SECONDS = 2;
+
+    private final GuardKey key;
+    private final GuardPolicy policy;
+    private final GuardContext context;
+    private final CircuitBreaker breaker;
+    private final Bulkhead bulkhead;
+
+    public PluginCallGuard(GuardKey key, GuardPolicy policy, GuardContext context) {
+        this.key = key;
+        this.policy = policy;
+        this.context = context;
+        this.breaker = CircuitBreaker.of(policy, context.nanoClock());
+        this.bulkhead = new Bulkhead(policy.bulkhead(), policy.waitingTaskQueue());
+    }
+
+    public GuardKey key() {
+        return key;
+    }
+
+    public GuardPolicy policy() {
+        return policy;
+    }
+
+    public CircuitBreaker.State breakerState() {
+        return breaker.state();
+    }
+
+    public void run(String operation, Runnable call) {
+        call(operation, () -> {
+            call.run();
+            return null;
+        });
+    }
+
+    public <T> T call(String operation, Callable<T> call) {
+        long start = context.nanoClock().getAsLong();
+        PluginUnavailableException last = null;
+        for (int attempt = 0; attempt <= policy.maxRetries(); attempt++) {
+            if (attempt > 0) {
+                pause();
+            }
+            long blockedNanos = breaker.admit();
+            if (blockedNanos > 0) {
+                last = new PluginUnavailableException(key, PluginUnavailableException.Reason.CIRCUIT_OPEN, seconds(blockedNanos),
+                        null, last == null ? null : last.getCause());
+                break;
+            }
+            try {
+                T result = attempt(call);
+                breaker.onSuccess();
+                observe(operation, "success", start);
+                return result;
+            } catch (RuntimeException callerError) { // attempt() lets only the caller's errors through
+                breaker.onSuccess();
+                observe(operation, "success", start);
+                throw callerError;
+            } catch (Failure failure) {
+                breaker.onFailure();
+                long blocked = breaker.openRemainingNanos();
+                last = new PluginUnavailableException(key, failure.reason, blocked > 0 ? seconds(blocked) : DEFAULT_RETRY_AFTER_SECONDS,
+                        failure.detail, failure.getCause());
+                if (failure.reason == PluginUnavailableException.Reason.BULKHEAD_FULL) {
+                    break;
+                }
+            }
+        }
+        observe(operation, last.reason().name().toLowerCase(java.util.Locale.ROOT), start);
+        throw last;
+    }
+
+    private <T> T attempt(Callable<T> call) throws Failure {
+        long timeoutNanos = policy.timeout().toNanos();
+        long begin = context.nanoClock().getAsLong();
+        try {
+            if (!bulkhead.acquire(timeoutNanos)) {
+                throw new Failure(PluginUnavailableException.Reason.BULKHEAD_FULL, policy.bulkhead() + " calls running, "
+                        + policy.waitingTaskQueue() + " waiting", null);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Failure(PluginUnavailableException.Reason.FAILED, "interrupted while waiting for a bulkhead slot", e);
+        }
+        FutureTask<T> task = slotReleasingTask(call);
+        try {
+            context.executor().execute(task);
+        } catch (RejectedExecutionException e) {
+            task.cancel(false);
+            throw new Failure(PluginUnavailableException.Reason.BULKHEAD_FULL, "the executor refused the call", e);
+        }
+        long remaining = timeoutNanos - (context.nanoClock().getAsLong() - begin);
+        try {
+            return task.get(Math.max(remaining, 0), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            task.cancel(true);
+            throw new Failure(PluginUnavailableException.Reason.TIMEOUT, "no answer within " + policy.timeout().toMillis() + " ms", null);
+        } catch (InterruptedException e) {
+            task.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new Failure(PluginUnavailableException.Reason.FAILED, "interrupted", e);
+        } catch (CancellationException e) {
+            throw new Failure(PluginUnavailableException.Reason.FAILED, "cancelled", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException runtime && key.kind().isCallerError(runtime)) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new Failure(PluginUnavailableException.Reason.FAILED, cause.getClass().getSimpleName() + ": " + cause.getMessage(), cause);
+        }
+    }
+
+    /** The call as a task that frees its bulkhead slot exactly once: when the call ends, or when cancelled before it began. */
+    private <T> FutureTask<T> slotReleasingTask(Callable<T> call) {
+        AtomicBoolean claimed = new AtomicBoolean();
+        Callable<T> body = () -> {
+            if (!claimed.compareAndSet(false, true)) {
+                return null; // cancelled before it started; done() already freed the slot
+            }
+            try {
+                return call.call();
+            } finally {
+                bulkhead.release();
+            }
+        };
+        return new FutureTask<>(body) {
+            @Override
+            protected void done() {
+                if (claimed.compareAndSet(false, true)) {
+                    bulkhead.release();
+                }
+            }
+        };
+    }
+
+    private void pause() {
+        long delay = policy.delay().toNanos();
+        long jitter = policy.jitter().toNanos();
+        long wait = Math.max(0, delay + Math.round((context.random().getAsDouble() * 2 - 1) * jitter));
+        try {
+            context.sleeper().sleep(Duration.ofNanos(wait));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void observe(String operation, String outcome, long start) {
+        context.observer().completed(key, operation, outcome, context.nanoClock().getAsLong() - start);
+    }
+
+    private static long seconds(long nanos) {
+        return Math.max(1, (nanos + 999_999_999L) / 1_000_000_000L);
+    }
+
+    /** An attempt that gave no answer, with why. */
+    private static final class Failure extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final PluginUnavailableException.Reason reason;
+        private final String detail;
+
+        Failure(PluginUnavailableException.Reason reason, String detail, Throwable cause) {
+            super(detail, cause, false, false);
+            this.reason = reason;
+            this.detail = detail;
+        }
+    }
+}

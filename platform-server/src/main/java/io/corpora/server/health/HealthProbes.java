@@ -1,0 +1,45 @@
+package io.corpora.server.health;
+
+import io.corpora.spi.store.VectorStore;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import javax.sql.DataSource;
+import org.eclipse.microprofile.faulttolerance.Asynchronous;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+
+/**
+ * The dependency checks behind readiness, each asynchronous with a MicroProfile Fault Tolerance {@code @Timeout}: a hung
+ * database or store completes the probe exceptionally at the timeout instead of hanging the health endpoint. MP FT fits
+ * here (one policy per method, no tenant in sight); plugin calls use the keyed guard instead. The timeouts can be changed
+ * with MP FT's configuration, e.g. {@code io.corpora.server.health.HealthProbes/store/Timeout/value=5000}.
+ */
+@ApplicationScoped
+public class HealthProbes {
+
+    @Resource(lookup = "jdbc/corpora-control-plane")
+    DataSource controlPlane;
+
+    @Asynchronous
+    @Timeout(2000)
+    public CompletionStage<Void> controlPlane() {
+        try (Connection connection = controlPlane.getConnection(); Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(2);
+            statement.execute("SELECT 1");
+            return CompletableFuture.completedFuture(null);
+        } catch (SQLException e) {
+            throw new IllegalStateException("control-plane database: " + e.getMessage(), e);
+        }
+    }
+
+    @Asynchronous
+    @Timeout(2000)
+    public CompletionStage<Void> store(VectorStore store) {
+        store.checkHealth();
+        return CompletableFuture.completedFuture(null);
+    }
+}

@@ -1,0 +1,29 @@
+package io.corpora.server.metrics;
+
+import io.corpora.ingest.IngestionService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.metrics.Metadata;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.MetricUnits;
+import org.eclipse.microprofile.metrics.Tag;
+
+/** Ingest throughput per tenant: {@code corpora.ingest.documents} and {@code corpora.ingest.chunks} stored (counters). */
+@ApplicationScoped
+public class IngestMetrics implements IngestionService.IngestListener {
+
+    static final Metadata DOCUMENTS = Metadata.builder().withName("corpora.ingest.documents")
+            .withDescription("Document versions stored, by tenant").withUnit(MetricUnits.NONE).build();
+    static final Metadata CHUNKS = Metadata.builder().withName("corpora.ingest.chunks")
+            .withDescription("Chunks embedded and stored, by tenant").withUnit(MetricUnits.NONE).build();
+
+    @Inject
+    MetricRegistry registry;
+
+    @Override
+    public void stored(String tenantId, int chunks) {
+        Tag tenant = new Tag("tenant", tenantId);
+        registry.counter(DOCUMENTS, tenant).inc();
+        registry.counter(CHUNKS, tenant).inc(chunks);
+    }
+}

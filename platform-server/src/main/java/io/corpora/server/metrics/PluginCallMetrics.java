@@ -1,0 +1,32 @@
+package io.corpora.server.metrics;
+
+import io.corpora.runtime.guard.GuardKey;
+import io.corpora.runtime.guard.PluginCallObserver;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import org.eclipse.microprofile.metrics.Metadata;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.MetricUnits;
+import org.eclipse.microprofile.metrics.Tag;
+
+/**
+ * Times every guarded plugin call (embedder, store, reranker, filter hook) per tenant, kind, operation and outcome:
+ * {@code corpora.plugin.call} (a timer; outcome is success, timeout, failed, circuit_open or bulkhead_full).
+ */
+@ApplicationScoped
+public class PluginCallMetrics implements PluginCallObserver {
+
+    static final Metadata CALLS = Metadata.builder().withName("corpora.plugin.call")
+            .withDescription("Guarded plugin calls by tenant, kind, operation and outcome, with their duration (retries included)")
+            .withUnit(MetricUnits.NANOSECONDS).build();
+
+    @Inject
+    MetricRegistry registry;
+
+    @Override
+    public void completed(GuardKey key, String operation, String outcome, long nanos) {
+        registry.timer(CALLS, new Tag("tenant", key.tenant()), new Tag("kind", key.kind().label()), new Tag("operation", operation),
+                new Tag("outcome", outcome)).update(Duration.ofNanos(nanos));
+    }
+}

@@ -1,0 +1,109 @@
+package io.corpora.server.metrics;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ContainerResponseFilter;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.ext.Provider;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.metrics.Metadata;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.MetricUnits;
+import org.eclipse.microprofile.metrics.Tag;
+
+/**
+ * Per tenant and route: {@code corpora.requests} (counter, also tagged with the status class), {@code corpora.request.duration}
+ * (timer), and for retrievals {@code corpora.retrieve.passages} (histogram of passages returned per query),
+ * {@code corpora.retrieve.refusals} and {@code corpora.retrieve.degraded} (counters). The route is the matched resource
+ * template (e.g. {@code POST /api/v1/tenants/{tenant}/retrieve}); the tenant tag is the path's tenant only once the call
+ * was authorized and the tenant exists (401/403/404 are counted under "-"), so forged paths cannot mint new series.
+ */
+@Provider
+public class RequestMetricsFilter implements ContainerRequestFilter, ContainerResponseFilter {
+
+    private static final String STARTED = RequestMetricsFilter.class.getName() + ".started";
+    static final Metadata REQUESTS = Metadata.builder().withName("corpora.requests")
+            .withDescription("HTTP requests by tenant, route and status class").withUnit(MetricUnits.NONE).build();
+    static final Metadata DURATION = Metadata.builder().withName("corpora.request.duration")
+            .withDescription("HTTP request latency by tenant and route (until the response body is written)")
+            .withUnit(MetricUnits.NANOSECONDS).build();
+    static final Metadata PASSAGES = Metadata.builder().withName("corpora.retrieve.passages")
+            .withDescription("Passages returned per retrieval query, by tenant and route").withUnit(MetricUnits.NONE).build();
+    static final Metadata REFUSALS = Metadata.builder().withName("corpora.retrieve.refusals")
+            .withDescription("Passages refused by the retrieval (minScore, maxChars…), by tenant and route").withUnit(MetricUnits.NONE).build();
+    static final Metadata DEGRADED = Metadata.builder().withName("corpora.retrieve.degraded")
+            .withDescription("Retrieval queries answered degraded (e.g. reranker failed), by tenant and route").withUnit(MetricUnits.NONE).build();
+
+    @Inject
+    MetricRegistry registry;
+
+    @Context
+    ResourceInfo resource;
+
+    @Override
+    public void filter(ContainerRequestContext request) {
+        request.setProperty(STARTED, System.nanoTime());
+    }
+
+    @Override
+    public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+        Object started = request.getProperty(STARTED);
+        if (!(started instanceof Long start)) {
+            return;
+        }
+        int status = response.getStatus();
+        String tenantParam = request.getUriInfo().getPathParameters().getFirst("tenant");
+        String tenant = tenantParam == null || status == 401 || status == 403 || status == 404 ? "-" : tenantParam;
+        Tag tenantTag = new Tag("tenant", tenant);
+        Tag routeTag = new Tag("route", route(request.getMethod()));
+        registry.counter(REQUESTS, tenantTag, routeTag, new Tag("status", (status / 100) + "xx")).inc();
+        registry.timer(DURATION, tenantTag, routeTag).update(Duration.ofNanos(System.nanoTime() - start));
+        if (status == 200 && response.getEntity() instanceof Map<?, ?> body) {
+            Object batch = body.get("results");
+            if (batch instanceof List<?> results) {
+                results.forEach(result -> recordRetrieval(result, tenantTag, routeTag));
+            } else if (body.containsKey("passages") && body.containsKey("diagnostics")) {
+                recordRetrieval(body, tenantTag, routeTag);
+            }
+        }
+    }
+
+    private void recordRetrieval(Object result, Tag tenant, Tag route) {
+        if (!(result instanceof Map<?, ?> body) || !(body.get("passages") instanceof List<?> passages)) {
+            return;
+        }
+        registry.histogram(PASSAGES, tenant, route).update(passages.size());
+        if (body.get("diagnostics") instanceof Map<?, ?> diagnostics) {
+            if (diagnostics.get("refusals") instanceof List<?> refusals) {
+                registry.counter(REFUSALS, tenant, route).inc(refusals.size());
+            }
+            if (Boolean.TRUE.equals(diagnostics.get("degraded"))) {
+                registry.counter(DEGRADED, tenant, route).inc();
+            }
+        }
+    }
+
+    private String route(String httpMethod) {
+        Class<?> type = resource == null ? null : resource.getResourceClass();
+        Method method = resource == null ? null : resource.getResourceMethod();
+        if (type == null || method == null) {
+            return httpMethod + " (unmatched)";
+        }
+        return httpMethod + " " + join(join("", type.getAnnotation(Path.class)), method.getAnnotation(Path.class));
+    }
+
+    private static String join(String prefix, Path path) {
+        if (path == null) {
+            return prefix;
+        }
+        String segment = path.value().startsWith("/") ? path.value() : "/" + path.value();
+        return (prefix + segment).replaceAll("/+$", "").replace("//", "/");
+    }
+}

@@ -1,0 +1,268 @@
+package io.corpora.server.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.corpora.server.Deployments;
+import io.corpora.server.Roles;
+import io.corpora.server.ServerClient;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Misbehaving plugins, for real: the probe-current reranker hanging (delay 30 s) or throwing, and a pgvector store whose
+ * table disappears. The hung reranker times out (3 s default) and degrades, its tenant's breaker opens and answers at
+ * once, and another tenant served meanwhile keeps its latency; a failing store is a 503 with Retry-After.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class FaultToleranceIT {
+
+    /** The reranker's default timeout (corpora.ft.reranker.timeout) and what the test allows on top on a busy machine. */
+    private static final long RERANKER_TIMEOUT_MILLIS = 3000;
+    private static final long MARGIN_MILLIS = 3000;
+    private static final int HAMMER_THREADS = 4;
+
+    private final ServerClient client = ServerClient.fromBuild();
+    private final String admin = client.token("ops", null, Roles.PLATFORM_ADMIN);
+
+    @Deployment(testable = false)
+    static WebArchive corpora() {
+        return Deployments.corporaWar();
+    }
+
+    @Test
+    void aHungRerankerTimesOutOpensItsBreakerAndLeavesOtherTenantsUnaffected() throws Exception {
+        String healthy = TenantFixtures.uniqueId("ft-healthy");
+        String slow = TenantFixtures.uniqueId("ft-slow");
+        create(healthy, Map.of("provider", "lucene"), null);
+        create(slow, Map.of("provider", "lucene"), Map.of("provider", "probe-current", "config", Map.of("delay", "30s")));
+        ingest(healthy);
+        ingest(slow);
+        String healthyReader = client.token("r", healthy, Roles.READER);
+        String slowReader = client.token("r", slow, Roles.READER);
+        Map<String, Object> healthyQuery = Map.of("query", "when are lanterns lit", "mode", "hybrid");
+        Map<String, Object> slowQuery = Map.of("query", "when are lanterns lit", "mode", "keyword", "rerank", true);
+
+        for (int i = 0; i < 5; i++) {
+            retrieve(healthy, healthyReader, healthyQuery); // warm-up: JIT, model, index readers
+        }
+        List<Long> baseline = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            baseline.add(retrieve(healthy, healthyReader, healthyQuery).millis);
+        }
+
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Timed> slowAnswers = Collections.synchronizedList(new ArrayList<>());
+        ExecutorService hammer = Executors.newFixedThreadPool(HAMMER_THREADS);
+        List<Future<?>> hammers = new ArrayList<>();
+        for (int t = 0; t < HAMMER_THREADS; t++) {
+            hammers.add(hammer.submit(() -> {
+                while (!stop.get()) {
+                    slowAnswers.add(retrieve(slow, slowReader, slowQuery));
+                    pause(50); // once the breaker is open answers are instant: keep the test about isolation, not a CPU benchmark
+                }
+                return null;
+            }));
+        }
+        List<Long> underFault = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (System.nanoTime() < deadline && (underFault.size() < 20 || circuitOpenAnswers(slowAnswers) < 5)) {
+            underFault.add(retrieve(healthy, healthyReader, healthyQuery).millis);
+            pause(100);
+        }
+        stop.set(true);
+        for (Future<?> f : hammers) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+        hammer.shutdown();
+
+        long baselineMedian = median(baseline);
+        long underFaultMedian = median(underFault);
+        List<Timed> answers = List.copyOf(slowAnswers);
+        long slowest = answers.stream().mapToLong(a -> a.millis).max().orElseThrow();
+        List<Long> openLatencies = answers.stream().filter(a -> a.reason().contains("circuit open")).map(a -> a.millis).sorted().toList();
+        System.out.printf(Locale.ROOT, "FaultToleranceIT: healthy median baseline %d ms (n=%d), under fault %d ms (n=%d), ratio %.2f; "
+                        + "slow tenant: %d answers, slowest %d ms, %d circuit-open answers with median %d ms%n",
+                baselineMedian, baseline.size(), underFaultMedian, underFault.size(), (double) underFaultMedian / Math.max(1, baselineMedian),
+                answers.size(), slowest, openLatencies.size(), openLatencies.isEmpty() ? -1 : openLatencies.get(openLatencies.size() / 2));
+
+        for (Timed answer : answers) {
+            assertEquals(200, answer.status, answer.body);
+            assertTrue(answer.json.at("/diagnostics/degraded").asBoolean(), answer.body);
+            assertFalse(answer.json.get("passages").isEmpty(), "the answer survives in base order: " + answer.body);
+        }
+        assertTrue(slowest <= RERANKER_TIMEOUT_MILLIS + MARGIN_MILLIS, "a hung reranker is abandoned at its timeout; slowest " + slowest + " ms");
+        assertTrue(answers.stream().anyMatch(a -> a.reason().contains("timed out")), "the first calls time out");
+        assertTrue(openLatencies.size() >= 5, "the breaker opened: " + openLatencies.size() + " circuit-open answers");
+        assertTrue(openLatencies.get(openLatencies.size() / 2) < 1000,
+                "with the breaker open the answer is immediate, not another timeout: " + openLatencies);
+        assertTrue(underFaultMedian <= 1.5 * baselineMedian,
+                "the healthy tenant keeps its latency: baseline " + baselineMedian + " ms, under fault " + underFaultMedian + " ms");
+    }
+
+    @Test
+    void aThrowingRerankerDegradesWithItsReason() {
+        String failing = TenantFixtures.uniqueId("ft-fail");
+        create(failing, Map.of("provider", "lucene"), Map.of("provider", "probe-current", "config", Map.of("fail", "true")));
+        ingest(failing);
+        Timed answer = retrieve(failing, client.token("r", failing, Roles.READER), Map.of("query", "lanterns", "mode", "keyword", "rerank", true));
+        assertEquals(200, answer.status, answer.body);
+        assertTrue(answer.json.at("/diagnostics/degraded").asBoolean(), answer.body);
+        assertTrue(answer.reason().contains("configured to fail"), answer.reason());
+        assertFalse(answer.json.get("passages").isEmpty(), answer.body);
+    }
+
+    @Test
+    void aFailingStoreIs503WithRetryAfterAndShowsInReadiness() throws Exception {
+        String pgUrl = System.getenv("CORPORA_TEST_PG_URL");
+        assumeTrue(pgUrl != null && !pgUrl.isBlank(), "CORPORA_TEST_PG_URL is not set: no PostgreSQL to break a store with");
+        String tenant = TenantFixtures.uniqueId("ft-pg");
+        String table = "ft_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        create(tenant, Map.of("provider", "pgvector", "config", Map.of("jdbcUrl", pgUrl, "table", table, "ensureSchema", "true")), null);
+        ingest(tenant);
+        String reader = client.token("r", tenant, Roles.READER);
+        Map<String, Object> query = Map.of("query", "lanterns", "mode", "vector");
+        assertEquals(200, retrieve(tenant, reader, query).status);
+
+        try (Connection db = DriverManager.getConnection(pgUrl)) {
+            execute(db, "ALTER TABLE " + table + " RENAME TO " + table + "_away");
+            try {
+                String requestId = "ft-" + UUID.randomUUID();
+                ObservabilityHttp.Reply failed = ObservabilityHttp.post("api/v1/tenants/" + tenant + "/retrieve", reader, query,
+                        Map.of("X-Request-Id", requestId));
+                assertEquals(503, failed.status(), failed.body());
+                assertEquals("application/problem+json", failed.header("Content-Type"));
+                JsonNode problem = failed.json();
+                assertEquals("https://corpora.dev/problems/plugin-unavailable", problem.get("type").asText());
+                assertEquals("store", problem.get("plugin").asText());
+                assertEquals(requestId, problem.get("requestId").asText(), "the problem names the request");
+                assertEquals(requestId, failed.header("X-Request-Id"));
+                assertNotNull(failed.header("Retry-After"), "503 says when to come back");
+                assertTrue(Long.parseLong(failed.header("Retry-After")) >= 1);
+                assertTrue(ObservabilityHttp.jsonLogRecords().anyMatch(r -> requestId.equals(r.path("ext_requestId").asText())
+                        && r.path("message").asText().contains(tenant)), "the JSON log record of the failure carries the request id");
+
+                ObservabilityHttp.Reply ready = ObservabilityHttp.get("health/ready", null, Map.of());
+                assertEquals(503, ready.status(), ready.body());
+                assertTrue(ready.body().contains("pgvector/") && ready.body().contains("DOWN"), ready.body());
+
+                ObservabilityHttp.Reply ingest = ObservabilityHttp.post("api/v1/tenants/" + tenant + "/documents",
+                        client.token("w", tenant, Roles.WRITER), Map.of("id", "doc-new", "text", "Nets are mended at noon."), Map.of());
+                assertEquals(503, ingest.status(), ingest.body());
+                assertNotNull(ingest.header("Retry-After"), "an ingest refused for an unavailable store says when to retry");
+
+                ObservabilityHttp.Reply open = null;
+                for (int i = 0; i < 5 && (open == null || !open.body().contains("circuit_open")); i++) {
+                    open = ObservabilityHttp.post("api/v1/tenants/" + tenant + "/retrieve", reader, query, Map.of());
+                }
+                assertTrue(open.body().contains("\"reason\":\"circuit_open\""), "repeated failures open the store's breaker: " + open.body());
+                long retryAfter = Long.parseLong(open.header("Retry-After"));
+                assertTrue(retryAfter >= 1 && retryAfter <= 5, "Retry-After is the time until the breaker half-opens: " + retryAfter);
+            } finally {
+                execute(db, "ALTER TABLE " + table + "_away RENAME TO " + table);
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            int status = 0;
+            while (status != 200 && System.nanoTime() < deadline) {
+                Timed answer = retrieve(tenant, reader, query);
+                status = answer.status;
+                if (status != 200) {
+                    assertEquals(503, status, answer.body);
+                    pause(500); // the breaker lets a trial through after its delay (5 s)
+                }
+            }
+            assertEquals(200, status, "the store is back: the breaker closes after a successful trial");
+            assertEquals(200, ObservabilityHttp.get("health/ready", null, Map.of()).status());
+            int deleted = client.delete("admin/v1/tenants/" + tenant, admin).status();
+            assertTrue(deleted >= 200 && deleted < 300, "tenant deleted: " + deleted);
+            execute(db, "DROP TABLE IF EXISTS " + table);
+        }
+    }
+
+    private void create(String id, Map<String, Object> store, Map<String, Object> reranker) {
+        Map<String, Object> definition = new LinkedHashMap<>();
+        definition.put("id", id);
+        definition.put("store", store);
+        definition.put("embedder", Map.of("provider", "onnx"));
+        if (reranker != null) {
+            definition.put("reranker", reranker);
+        }
+        definition.put("retrieval", Map.of("mode", "hybrid", "topK", 5));
+        definition.put("access", Map.of("partitions", List.of()));
+        ServerClient.Response created = client.post("admin/v1/tenants", admin, definition);
+        assertTrue(created.status() == 201 || created.status() == 200, "create " + id + ": " + created.status() + " " + created.body());
+    }
+
+    private void ingest(String tenant) {
+        String writer = client.token("w", tenant, Roles.WRITER);
+        List<String> texts = List.of("Lanterns are lit at dusk by the night watch.", "The harbour closes when the lanterns are lit.",
+                "Bread is baked before dawn in the lower town.");
+        for (int i = 0; i < texts.size(); i++) {
+            ServerClient.Response stored = client.post("api/v1/tenants/" + tenant + "/documents", writer, Map.of("id", "doc-" + i, "text", texts.get(i)));
+            assertEquals(201, stored.status(), stored.body());
+        }
+    }
+
+    private Timed retrieve(String tenant, String token, Map<String, Object> body) {
+        long start = System.nanoTime();
+        ObservabilityHttp.Reply response = ObservabilityHttp.post("api/v1/tenants/" + tenant + "/retrieve", token, body, Map.of());
+        return new Timed(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), response.status(), response.body(),
+                response.status() == 200 ? response.json() : null);
+    }
+
+    private static long circuitOpenAnswers(List<Timed> answers) {
+        synchronized (answers) {
+            return answers.stream().filter(a -> a.reason().contains("circuit open")).count();
+        }
+    }
+
+    private static long median(List<Long> values) {
+        List<Long> sorted = values.stream().sorted().toList();
+        return sorted.get(sorted.size() / 2);
+    }
+
+    private static void execute(Connection db, String sql) throws SQLException {
+        try (Statement statement = db.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private record Timed(long millis, int status, String body, JsonNode json) {
+        String reason() {
+            return json == null ? "" : json.at("/diagnostics/degradedReason").asText("");
+        }
+    }
+}

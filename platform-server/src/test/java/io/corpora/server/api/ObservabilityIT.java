@@ -1,0 +1,103 @@
+package io.corpora.server.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.corpora.server.Deployments;
+import io.corpora.server.Roles;
+import io.corpora.server.ServerClient;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Request ids, per-tenant metrics at /metrics and the dependency readiness check, against the running server. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class ObservabilityIT {
+
+    private final ServerClient client = ServerClient.fromBuild();
+
+    @Deployment(testable = false)
+    static WebArchive corpora() {
+        return Deployments.corporaWar();
+    }
+
+    @Test
+    void theRequestIdIsEchoedAndNamedInProblems() {
+        String missing = TenantFixtures.uniqueId("nobody");
+        String token = client.token("r", missing, Roles.READER);
+        String id = "client-" + UUID.randomUUID();
+        ObservabilityHttp.Reply notFound = ObservabilityHttp.post("api/v1/tenants/" + missing + "/retrieve", token,
+                Map.of("query", "x"), Map.of("X-Request-Id", id));
+        assertEquals(404, notFound.status(), notFound.body());
+        assertEquals(id, notFound.header("X-Request-Id"));
+        assertEquals(id, notFound.json().get("requestId").asText());
+
+        ObservabilityHttp.Reply generated = ObservabilityHttp.get("admin/v1/plugins", client.token("ops", null, Roles.PLATFORM_ADMIN), Map.of());
+        assertEquals(200, generated.status());
+        assertEquals(36, generated.header("X-Request-Id").length(), "a UUID when the caller sent none: " + generated.header("X-Request-Id"));
+
+        ObservabilityHttp.Reply forged = ObservabilityHttp.get("admin/v1/plugins", null, Map.of("X-Request-Id", "a b\"}{"));
+        assertNotEquals("a b\"}{", forged.header("X-Request-Id"), "ids that could forge log records are replaced");
+        assertEquals(36, forged.header("X-Request-Id").length());
+    }
+
+    @Test
+    void retrievalsAndIngestsAreMeasuredPerTenantAndRoute() {
+        String tenant = TenantFixtures.uniqueId("metrics");
+        new TenantFixtures(client).create(tenant, List.of(), false);
+        assertEquals(201, client.post("api/v1/tenants/" + tenant + "/documents", client.token("w", tenant, Roles.WRITER),
+                Map.of("id", "doc", "text", "Lanterns are lit at dusk. The harbour closes at night.")).status());
+        String reader = client.token("r", tenant, Roles.READER);
+        for (int i = 0; i < 3; i++) {
+            assertEquals(200, client.post("api/v1/tenants/" + tenant + "/retrieve", reader, Map.of("query", "lanterns")).status());
+        }
+
+        PrometheusText metrics = PrometheusText.parse(ObservabilityHttp.get("metrics", null, Map.of()).body());
+        String retrieve = "route=\"POST /api/v1/tenants/{tenant}/retrieve\"";
+        String ofTenant = "tenant=\"" + tenant + "\"";
+        assertEquals(3, metrics.value("corpora_requests_total", ofTenant, retrieve, "status=\"2xx\""), metrics.about(tenant));
+        assertEquals(3, metrics.value("corpora_request_duration_seconds_count", ofTenant, retrieve));
+        double seconds = metrics.value("corpora_request_duration_seconds_sum", ofTenant, retrieve);
+        assertTrue(seconds > 0 && seconds < 60, "3 retrievals took " + seconds + " s in total");
+        assertEquals(3, metrics.value("corpora_request_duration_seconds_bucket", ofTenant, retrieve, "le=\"10.0\""),
+                "the configured latency buckets: " + metrics.about(tenant));
+        assertEquals(3, metrics.value("corpora_retrieve_passages_count", ofTenant, retrieve));
+        assertTrue(metrics.value("corpora_retrieve_passages_sum", ofTenant, retrieve) >= 3, "each retrieval returned the document's passage");
+        assertTrue(metrics.value("corpora_plugin_call_seconds_count", ofTenant, "kind=\"embedder\"", "operation=\"embedQuery\"",
+                "outcome=\"success\"") >= 3, metrics.about(tenant));
+        assertTrue(metrics.value("corpora_plugin_call_seconds_count", ofTenant, "kind=\"store\"", "operation=\"search\"") >= 3);
+        assertEquals(1, metrics.value("corpora_ingest_documents_total", ofTenant));
+        assertTrue(metrics.value("corpora_ingest_chunks_total", ofTenant) >= 1);
+    }
+
+    @Test
+    void readinessChecksTheControlPlaneDatabaseAndTheStores() {
+        String tenant = TenantFixtures.uniqueId("ready");
+        new TenantFixtures(client).create(tenant, List.of(), false);
+        client.post("api/v1/tenants/" + tenant + "/retrieve", client.token("r", tenant, Roles.READER), Map.of("query", "x"));
+        ObservabilityHttp.Reply ready = ObservabilityHttp.get("health/ready", null, Map.of());
+        JsonNode dependencies = null;
+        for (JsonNode check : ready.json().get("checks")) {
+            if (check.get("name").asText().equals("dependencies")) {
+                dependencies = check;
+            }
+        }
+        assertTrue(dependencies != null, ready.body());
+        assertEquals("UP", dependencies.get("status").asText(), ready.body());
+        assertEquals("UP", dependencies.at("/data/control-plane-db").asText(), ready.body());
+        boolean luceneChecked = false;
+        for (var field : (Iterable<Map.Entry<String, JsonNode>>) dependencies.get("data")::fields) {
+            luceneChecked |= field.getKey().startsWith("store:lucene/") && field.getValue().asText().equals("UP");
+        }
+        assertTrue(luceneChecked, "the Lucene store the tenant uses is probed: " + ready.body());
+    }
+}

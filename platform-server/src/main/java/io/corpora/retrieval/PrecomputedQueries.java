@@ -1,34 +1,26 @@
 package io.corpora.retrieval;
 
-import io.corpora.spi.EmbedderFingerprint;
+import io.corpora.engine.embed.ForwardingEmbedder;
 import io.corpora.spi.embed.Embedder;
-import io.corpora.spi.embed.TokenCounter;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * An embedder whose query vectors for a batch were computed in one {@link Embedder#embedQueries} call, so a batch of
  * retrievals embeds its queries together; anything else goes to the wrapped embedder. Same fingerprint, same vectors.
  */
-final class PrecomputedQueries implements Embedder {
+final class PrecomputedQueries extends ForwardingEmbedder {
 
-    private final Embedder delegate;
     private final Map<String, float[]> vectors = new HashMap<>();
 
     PrecomputedQueries(Embedder delegate, List<String> queries) {
-        this.delegate = delegate;
+        super(delegate);
         List<String> distinct = queries.stream().distinct().toList();
         List<float[]> embedded = delegate.embedQueries(distinct);
         for (int i = 0; i < distinct.size(); i++) {
             vectors.put(distinct.get(i), embedded.get(i));
         }
-    }
-
-    @Override
-    public EmbedderFingerprint fingerprint() {
-        return delegate.fingerprint();
     }
 
     @Override
@@ -41,18 +33,4 @@ final class PrecomputedQueries implements Embedder {
         float[] vector = vectors.get(query);
         return vector != null ? vector.clone() : delegate.embedQuery(query);
     }
-
-    @Override
-    public int maxInputTokens() {
-        return delegate.maxInputTokens();
-    }
-
-    @Override
-    public Optional<TokenCounter> tokenCounter() {
-        return delegate.tokenCounter();
-    }
-
-    /** The shared embedder outlives the batch. */
-    @Override
-    public void close() {}
 }

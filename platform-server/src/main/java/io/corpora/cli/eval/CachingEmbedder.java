@@ -1,8 +1,7 @@
 package io.corpora.cli.eval;
 
-import io.corpora.spi.EmbedderFingerprint;
+import io.corpora.engine.embed.ForwardingEmbedder;
 import io.corpora.spi.embed.Embedder;
-import io.corpora.spi.embed.TokenCounter;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -22,7 +21,6 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * An embedder that remembers vectors on disk so evaluation reruns skip the model: one append-only file per
@@ -31,11 +29,10 @@ import java.util.Optional;
  * last record (a crash mid-write) is ignored. Same fingerprint ⇒ same model bytes ⇒ same vectors, so the cache
  * never serves a vector another model made.
  */
-public final class CachingEmbedder implements Embedder {
+public final class CachingEmbedder extends ForwardingEmbedder {
 
     private static final int KEY_BYTES = 32;
 
-    private final Embedder delegate;
     private final Path file;
     private final int dimension;
     private final Map<String, float[]> vectors = new HashMap<>();
@@ -44,7 +41,7 @@ public final class CachingEmbedder implements Embedder {
     private int misses;
 
     public CachingEmbedder(Embedder delegate, Path directory) {
-        this.delegate = delegate;
+        super(delegate);
         this.dimension = delegate.fingerprint().dimension();
         this.file = directory.resolve(delegate.fingerprint().id() + ".vectors");
         try {
@@ -77,11 +74,6 @@ public final class CachingEmbedder implements Embedder {
                 vectors.put(HexFormat.of().formatHex(key), v);
             }
         }
-    }
-
-    @Override
-    public EmbedderFingerprint fingerprint() {
-        return delegate.fingerprint();
     }
 
     @Override
@@ -150,16 +142,6 @@ public final class CachingEmbedder implements Embedder {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required by every JDK", e);
         }
-    }
-
-    @Override
-    public int maxInputTokens() {
-        return delegate.maxInputTokens();
-    }
-
-    @Override
-    public Optional<TokenCounter> tokenCounter() {
-        return delegate.tokenCounter();
     }
 
     public synchronized int hits() {

@@ -33,8 +33,11 @@ class PluginCallGuardTest {
     private final GuardContext context = new GuardContext(executor, now::get, pauses::add, () -> 0.75,
             (key, operation, outcome, nanos) -> outcomes.add(key.tenant() + ":" + operation + ":" + outcome));
 
-    /** timeout 200 ms, 2 retries with 100 ms ± 40 ms, breaker of 4 at 0.5 open for 5 s, bulkhead 1 with no queue. */
-    private final GuardPolicy policy = new GuardPolicy(Duration.ofMillis(200), 2, Duration.ofMillis(100), Duration.ofMillis(40),
+    /**
+     * timeout 5 s (generous: a loaded CI machine must not turn a held bulkhead slot into a timeout; the timeout tests
+     * use their own 50 ms policy), 2 retries with 100 ms ± 40 ms, breaker of 4 at 0.5 open for 5 s, bulkhead 1, no queue.
+     */
+    private final GuardPolicy policy = new GuardPolicy(Duration.ofSeconds(5), 2, Duration.ofMillis(100), Duration.ofMillis(40),
             4, 0.5, Duration.ofSeconds(5), 1, 1, 0);
 
     @AfterEach

@@ -25,8 +25,6 @@ import io.corpora.spi.filter.Actor;
 import io.corpora.tenancy.RateLimiter;
 import io.corpora.spi.Namespace;
 import jakarta.annotation.PreDestroy;
-import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -64,13 +62,12 @@ public class DataPlane {
     IngestMetrics ingestMetrics;
 
     /**
-     * Threads for guarded plugin calls (so a caller can stop waiting at the timeout), with the application's context.
-     * A pool of their own: on Liberty's shared pool, request threads waiting for plugin calls queued behind them starve
-     * until the pool grows. The pool is unbounded by design; the per-tenant bulkheads bound it.
+     * Threads for guarded plugin calls (so a caller can stop waiting at the timeout). A pool of their own: on Liberty's
+     * shared pool, request threads waiting for plugin calls queued behind them starve until the pool grows. Plain
+     * daemon threads, not a ManagedThreadFactory's: plugins see only the SPI and the JDK, so they need no container
+     * context, and Liberty defers contextual tasks until the application has started, so boot-time recovery (which
+     * runs before that) would wait out its own guard's timeout. Unbounded by design; the per-tenant bulkheads bound it.
      */
-    @Resource
-    ManagedThreadFactory pluginThreadFactory;
-
     private ExecutorService pluginCalls;
 
     @Inject
@@ -104,7 +101,7 @@ public class DataPlane {
                     Function<String, Optional<String>> config =
                             key -> ConfigProvider.getConfig().getOptionalValue(key, String.class);
                     if (pluginCalls == null) {
-                        pluginCalls = Executors.newCachedThreadPool(pluginThreadFactory);
+                        pluginCalls = Executors.newCachedThreadPool(pluginCallThreads());
                     }
                     PluginGuards guards = new PluginGuards(kind -> GuardPolicy.configured(kind, config),
                             GuardContext.system(pluginCalls, pluginCallMetrics));
@@ -119,6 +116,15 @@ public class DataPlane {
             }
         }
         return current;
+    }
+
+    private static java.util.concurrent.ThreadFactory pluginCallThreads() {
+        java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+        return task -> {
+            Thread thread = new Thread(task, "corpora-plugin-call-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     public Path dataDirectory() {

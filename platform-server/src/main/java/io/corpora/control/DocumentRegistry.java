@@ -40,8 +40,18 @@ public interface DocumentRegistry {
     int beginVersion(Namespace namespace, String documentId, String source, String mediaType, Map<String, Object> metadata, long bytes);
 
     /** Makes {@code version} the active one, with what was stored and its description; the caller then deletes older chunks. */
+    default DocumentRecord activateVersion(Namespace namespace, String documentId, int version, String contentHash, int chunkCount, String text,
+                                           DocumentDescription description) {
+        return activateVersion(namespace, documentId, version, contentHash, chunkCount, text, description, null);
+    }
+
+    /**
+     * Activates {@code version} as above and, when {@code embedderId} is given (the fingerprint its chunks were embedded
+     * with), first checks under a lock on the tenant's row that it is still the tenant's active embedder and that no
+     * re-embed migration is unfinished; otherwise throws {@link WriteRefusedException} and changes nothing.
+     */
     DocumentRecord activateVersion(Namespace namespace, String documentId, int version, String contentHash, int chunkCount, String text,
-                                   DocumentDescription description);
+                                   DocumentDescription description, String embedderId);
 
     /**
      * Documents whose older versions' chunks may still be in the store: an activation marks the document (when an

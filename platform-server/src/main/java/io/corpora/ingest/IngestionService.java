@@ -8,6 +8,7 @@ import io.corpora.control.IngestJob;
 import io.corpora.control.Quotas;
 import io.corpora.control.Tenant;
 import io.corpora.control.TenantRepository;
+import io.corpora.control.WriteRefusedException;
 import io.corpora.engine.chunk.Chunkers;
 import io.corpora.engine.index.ChunkIndexer;
 import io.corpora.engine.retrieve.HeadingContextualizer;
@@ -133,9 +134,18 @@ public final class IngestionService {
             if (tenant.activeEmbedder() == null) {
                 tenants.setActiveEmbedder(tenant.id(), embedderId);
             }
-            registry.activateVersion(namespace, request.documentId(), version, contentHash, stamped.size(), fullText(loaded), description);
+            registry.activateVersion(namespace, request.documentId(), version, contentHash, stamped.size(), fullText(loaded), description,
+                    embedderId);
         } catch (RuntimeException e) {
             discardVersion(store, namespace, request.documentId(), version, e);
+            if (e instanceof WriteRefusedException refused) {
+                throw refused.reason() == WriteRefusedException.Reason.MIGRATION_IN_PROGRESS
+                        ? new IngestException(409, "migration-in-progress", "document '" + request.documentId() + "' was not stored: "
+                                + refused.getMessage() + "; the previous version, if any, is unchanged", refused)
+                                .retryAfter(TenantWriteGate.RETRY_AFTER_SECONDS)
+                        : new IngestException(409, "embedder-mismatch", "document '" + request.documentId() + "' was not stored: "
+                                + refused.getMessage() + "; send it again to embed it with the new model", refused);
+            }
             if (e instanceof PluginUnavailableException unavailable) {
                 throw new IngestException(503, "plugin-unavailable", "document '" + request.documentId() + "' could not be stored: "
                         + unavailable.getMessage() + "; the previous version, if any, is unchanged", unavailable);

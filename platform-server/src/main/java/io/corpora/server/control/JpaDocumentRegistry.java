@@ -4,6 +4,9 @@ import io.corpora.control.DocumentDescription;
 import io.corpora.control.DocumentRecord;
 import io.corpora.control.DocumentRegistry;
 import io.corpora.control.DocumentStatus;
+import io.corpora.control.JobKind;
+import io.corpora.control.JobStatus;
+import io.corpora.control.WriteRefusedException;
 import io.corpora.spi.Identifiers;
 import io.corpora.spi.Namespace;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -87,7 +90,10 @@ public class JpaDocumentRegistry implements DocumentRegistry {
 
     @Override
     public DocumentRecord activateVersion(Namespace namespace, String documentId, int version, String contentHash, int chunkCount, String text,
-                                          DocumentDescription description) {
+                                          DocumentDescription description, String embedderId) {
+        if (embedderId != null) {
+            requireWritable(namespace.tenant(), embedderId);
+        }
         DocumentEntity row = lock(namespace, documentId);
         if (row.pendingVersion != version) {
             throw new IllegalStateException("version " + version + " of document '" + documentId + "' in " + namespace
@@ -105,6 +111,30 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         row.updatedAt = Timestamps.now(clock);
         em.flush();
         return toRecord(row);
+    }
+
+    /**
+     * The tenant row's lock orders this activation against a migration's start (JpaJobRepository#createReembed takes the
+     * same lock) and its switch: an activation committed before a migration starts is seen by its copy, and one after
+     * it is refused, on whichever server either runs.
+     */
+    private void requireWritable(String tenantId, String embedderId) {
+        TenantEntity tenant = em.find(TenantEntity.class, tenantId, LockModeType.PESSIMISTIC_WRITE);
+        if (tenant == null) {
+            throw new NoSuchElementException("tenant '" + tenantId + "' does not exist");
+        }
+        long migrations = em.createQuery("SELECT COUNT(j) FROM IngestJobEntity j WHERE j.tenantId = :t AND j.kind = :kind"
+                        + " AND j.status IN :open", Long.class)
+                .setParameter("t", tenantId).setParameter("kind", JobKind.REEMBED.name())
+                .setParameter("open", List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name())).getSingleResult();
+        if (migrations > 0) {
+            throw new WriteRefusedException(WriteRefusedException.Reason.MIGRATION_IN_PROGRESS, "tenant '" + tenantId
+                    + "' is being re-embedded; its documents cannot change until the migration ends");
+        }
+        if (tenant.activeEmbedder != null && !tenant.activeEmbedder.equals(embedderId)) {
+            throw new WriteRefusedException(WriteRefusedException.Reason.EMBEDDER_CHANGED, "tenant '" + tenantId
+                    + "' switched to embedder " + tenant.activeEmbedder + " while this version was embedded by " + embedderId);
+        }
     }
 
     private static void describe(DocumentEntity row, DocumentDescription description) {

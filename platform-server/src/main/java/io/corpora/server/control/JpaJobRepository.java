@@ -41,6 +41,8 @@ public class JpaJobRepository implements JobRepository {
 
     @Override
     public IngestJob createReembed(String tenant, int total, IngestJob.Reembed target) {
+        // Orders the start against document activations on every server (JpaDocumentRegistry#requireWritable).
+        em.find(TenantEntity.class, tenant, jakarta.persistence.LockModeType.PESSIMISTIC_WRITE);
         IngestJobEntity row = newRow(tenant, total, JobKind.REEMBED);
         row.targetEmbedderProvider = target.targetEmbedder().provider();
         row.targetEmbedderConfig = JsonText.write(target.targetEmbedder().config());

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.corpora.control.DocumentDescription;
+import io.corpora.control.DocumentRegistry;
 import io.corpora.control.IngestJob;
 import io.corpora.control.JobKind;
 import io.corpora.control.JobRepository;
@@ -12,6 +14,8 @@ import io.corpora.control.JobStatus;
 import io.corpora.control.PluginChoice;
 import io.corpora.control.Tenant;
 import io.corpora.control.TenantRepository;
+import io.corpora.control.WriteRefusedException;
+import io.corpora.spi.Namespace;
 import jakarta.persistence.EntityManager;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -112,5 +116,31 @@ class ReembedControlPlaneTest {
         } finally {
             em.getTransaction().rollback();
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void anActivationIsRefusedWhileAMigrationIsUnfinishedAndAfterTheEmbedderChanged(String database) throws Exception {
+        open(database);
+        DocumentRegistry documents = jpa.transactional(DocumentRegistry.class, jpa.documents(Clock.systemUTC()));
+        Namespace namespace = Namespace.of("acme");
+        DocumentDescription description = new DocumentDescription("doc.txt", "text/plain", Map.of(), 10);
+        int v1 = documents.beginVersion(namespace, "doc", "doc.txt", "text/plain", Map.of(), 10);
+        documents.activateVersion(namespace, "doc", v1, "h1", 1, "first", description, "old.384.aaaa");
+
+        // Another server embedded version 2 with the old model; the migration started before it could activate it.
+        int v2 = documents.beginVersion(namespace, "doc", "doc.txt", "text/plain", Map.of(), 10);
+        IngestJob migration = jobs.createReembed("acme", 1, new IngestJob.Reembed(TARGET, "old.384.aaaa", "new.384.bbbb"));
+        WriteRefusedException during = assertThrows(WriteRefusedException.class,
+                () -> documents.activateVersion(namespace, "doc", v2, "h2", 1, "second", description, "old.384.aaaa"));
+        assertEquals(WriteRefusedException.Reason.MIGRATION_IN_PROGRESS, during.reason());
+        assertEquals(v1, documents.find(namespace, "doc").orElseThrow().activeVersion(), "the refusal changed nothing");
+
+        tenants.switchEmbedder("acme", "old.384.aaaa", TARGET, "new.384.bbbb");
+        jobs.finish(migration.id());
+        WriteRefusedException after = assertThrows(WriteRefusedException.class,
+                () -> documents.activateVersion(namespace, "doc", v2, "h2", 1, "second", description, "old.384.aaaa"));
+        assertEquals(WriteRefusedException.Reason.EMBEDDER_CHANGED, after.reason(), "old-model vectors never activate after the switch");
+        assertEquals(v2, documents.activateVersion(namespace, "doc", v2, "h2", 1, "second", description, "new.384.bbbb").activeVersion());
     }
 }

@@ -43,12 +43,11 @@ class IngestRecoveryTest {
     @Test
     void anInterruptedReplaceIsFailedItsChunksRemovedAndThePreviousVersionStillServes() throws Exception {
         try (ControlPlaneJpa jpa = ControlPlaneJpa.h2(data)) {
-            Clock clock = Clock.systemUTC();
-            TenantRepository tenants = jpa.transactional(TenantRepository.class, jpa.tenants(clock));
-            DocumentRegistry registry = jpa.transactional(DocumentRegistry.class, jpa.documents(clock));
-            JobRepository jobs = jpa.transactional(JobRepository.class, jpa.jobs(clock));
-            Tenant tenant = tenants.create(new TenantDefinition("acme", null, null, new PluginChoice("reference", Map.of()),
-                    new PluginChoice("onnx", Map.of()), null, null, null, null));
+            Repositories repositories = Repositories.withTenantAcme(jpa);
+            TenantRepository tenants = repositories.tenants();
+            DocumentRegistry registry = repositories.registry();
+            JobRepository jobs = repositories.jobs();
+            Tenant tenant = repositories.tenant();
             Namespace namespace = Namespace.of("acme");
             ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, 2);
 
@@ -92,12 +91,10 @@ class IngestRecoveryTest {
     @Test
     void chunksOfAVersionSupersededJustBeforeACrashAreRemovedAtRestart() throws Exception {
         try (ControlPlaneJpa jpa = ControlPlaneJpa.h2(data)) {
-            Clock clock = Clock.systemUTC();
-            TenantRepository tenants = jpa.transactional(TenantRepository.class, jpa.tenants(clock));
-            DocumentRegistry registry = jpa.transactional(DocumentRegistry.class, jpa.documents(clock));
-            JobRepository jobs = jpa.transactional(JobRepository.class, jpa.jobs(clock));
-            tenants.create(new TenantDefinition("acme", null, null, new PluginChoice("reference", Map.of()),
-                    new PluginChoice("onnx", Map.of()), null, null, null, null));
+            Repositories repositories = Repositories.withTenantAcme(jpa);
+            TenantRepository tenants = repositories.tenants();
+            DocumentRegistry registry = repositories.registry();
+            JobRepository jobs = repositories.jobs();
             Namespace namespace = Namespace.of("acme");
             ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, 2);
             DocumentDescription description = new DocumentDescription("policy.md", "text/markdown", Map.of(), 10);
@@ -119,6 +116,18 @@ class IngestRecoveryTest {
             assertEquals(List.of(), registry.awaitingCleanup(namespace));
             assertEquals(new IngestRecovery.Report(0, 0, 0, List.of()), IngestRecovery.recover(tenants, registry, jobs, t -> store),
                     "recovery is idempotent");
+        }
+    }
+
+    /** The JPA repositories on H2 with tenant {@code acme} created. */
+    private record Repositories(TenantRepository tenants, DocumentRegistry registry, JobRepository jobs, Tenant tenant) {
+        static Repositories withTenantAcme(ControlPlaneJpa jpa) {
+            Clock clock = Clock.systemUTC();
+            TenantRepository tenants = jpa.transactional(TenantRepository.class, jpa.tenants(clock));
+            Tenant tenant = tenants.create(new TenantDefinition("acme", null, null, new PluginChoice("reference", Map.of()),
+                    new PluginChoice("onnx", Map.of()), null, null, null, null));
+            return new Repositories(tenants, jpa.transactional(DocumentRegistry.class, jpa.documents(clock)),
+                    jpa.transactional(JobRepository.class, jpa.jobs(clock)), tenant);
         }
     }
 

@@ -246,9 +246,7 @@ public class DocumentsResource {
     @Operation(summary = "One document's metadata, version, chunk count and status")
     public Map<String, Object> get(@PathParam("tenant") String tenantId, @PathParam("id") String id, @QueryParam("partition") String partition) {
         DataPlane.Scope scope = dataPlane.scope(caller, tenantId, partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
-        Tenant tenant = scope.tenant();
-        Namespace namespace = scope.namespace();
-        return Json.document(find(namespace, id));
+        return Json.document(find(scope.namespace(), id));
     }
 
     @GET

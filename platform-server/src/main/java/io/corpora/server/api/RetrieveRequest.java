@@ -1,5 +1,7 @@
 package io.corpora.server.api;
 
+import io.corpora.retrieval.RetrieveCommand;
+import io.corpora.spi.MetadataFilter;
 import java.util.Map;
 
 /**
@@ -18,4 +20,10 @@ public class RetrieveRequest {
     public Integer expandNeighbors;
     /** MMR λ in [0, 1]; absent for no diversity selection. */
     public Double mmr;
+
+    /** What the retrieval service runs; the partition is the scope's, not the command's. */
+    RetrieveCommand toCommand() {
+        return new RetrieveCommand(query, mode, topK, MetadataFilter.fromMap(filter), minScore, maxChars, rerank,
+                expandNeighbors == null ? 0 : expandNeighbors, mmr);
+    }
 }

@@ -4,7 +4,6 @@ import io.corpora.retrieval.RetrieveCommand;
 import io.corpora.server.Roles;
 import io.corpora.server.dataplane.DataPlane;
 import io.corpora.server.security.CallerScope;
-import io.corpora.spi.MetadataFilter;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -49,8 +48,7 @@ public class RetrieveResource {
         if (request == null) {
             throw new BadRequestException("a JSON body with a query is required");
         }
-        RetrieveCommand command = new RetrieveCommand(request.query, request.mode, request.topK, MetadataFilter.fromMap(request.filter),
-                request.minScore, request.maxChars, request.rerank, request.expandNeighbors == null ? 0 : request.expandNeighbors, request.mmr);
+        RetrieveCommand command = request.toCommand();
         DataPlane.Scope scope = dataPlane.scope(caller, tenantId, request.partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
         return Json.retrieval(dataPlane.retrieval().retrieve(scope.tenant(), dataPlane.runtime(scope.tenant()), scope.namespace(),
                 scope.actor(), command));
@@ -79,8 +77,7 @@ public class RetrieveResource {
             if (query.partition != null && !query.partition.equals(request.partition)) {
                 throw new BadRequestException("give the partition once for the whole batch, not per query");
             }
-            commands.add(new RetrieveCommand(query.query, query.mode, query.topK, MetadataFilter.fromMap(query.filter), query.minScore,
-                    query.maxChars, query.rerank, query.expandNeighbors == null ? 0 : query.expandNeighbors, query.mmr));
+            commands.add(query.toCommand());
         }
         DataPlane.Scope scope = dataPlane.scope(caller, tenantId, request.partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
         List<Map<String, Object>> results = dataPlane.retrieval().retrieveBatch(scope.tenant(), dataPlane.runtime(scope.tenant()),

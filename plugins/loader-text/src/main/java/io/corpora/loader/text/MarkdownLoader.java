@@ -37,9 +37,8 @@ final class MarkdownLoader implements DocumentLoader {
     public LoadedDocument load(LoadRequest upload) {
         LoaderLimits.Admitted admitted = limits.admit(upload);
         LoadRequest request = admitted.request();
+        TextDecoder.DecodedText decoded = TextDecoder.decode(admitted);
         Deadline deadline = admitted.deadline();
-        TextDecoder.DecodedText decoded = TextDecoder.decode(request);
-        deadline.check("decoding the text");
         FrontMatter.Split split = FrontMatter.split(decoded.text(), request.fileName());
         deadline.check("reading the front matter");
         if (split.body().isBlank()) {

@@ -1,5 +1,6 @@
 package io.corpora.loader.text;
 
+import io.corpora.loader.common.LoaderLimits;
 import io.corpora.spi.loader.DocumentLoadException;
 import io.corpora.spi.loader.DocumentLoadException.Reason;
 import io.corpora.spi.loader.LoadRequest;
@@ -30,6 +31,13 @@ final class TextDecoder {
     private static final Charset UTF_32LE = Charset.forName("UTF-32LE");
 
     private TextDecoder() {}
+
+    /** Decodes an admitted request, within its deadline: the first step of every text loader. */
+    static DecodedText decode(LoaderLimits.Admitted admitted) {
+        DecodedText decoded = decode(admitted.request());
+        admitted.deadline().check("decoding the text");
+        return decoded;
+    }
 
     static DecodedText decode(LoadRequest request) {
         byte[] bytes = request.bytes();

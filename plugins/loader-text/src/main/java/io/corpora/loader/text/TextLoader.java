@@ -1,6 +1,5 @@
 package io.corpora.loader.text;
 
-import io.corpora.loader.common.Deadline;
 import io.corpora.loader.common.LoadFailures;
 import io.corpora.loader.common.LoaderLimits;
 import io.corpora.spi.loader.ContentFormat;
@@ -24,9 +23,7 @@ final class TextLoader implements DocumentLoader {
     public LoadedDocument load(LoadRequest upload) {
         LoaderLimits.Admitted admitted = limits.admit(upload);
         LoadRequest request = admitted.request();
-        Deadline deadline = admitted.deadline();
-        TextDecoder.DecodedText decoded = TextDecoder.decode(request);
-        deadline.check("decoding the text");
+        TextDecoder.DecodedText decoded = TextDecoder.decode(admitted);
         if (decoded.text().isBlank()) {
             throw LoadFailures.noText(request.fileName(), "the file is empty or only whitespace");
         }

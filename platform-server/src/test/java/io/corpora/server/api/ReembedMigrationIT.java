@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.corpora.server.Deployments;
+import io.corpora.server.Poll;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import io.corpora.tenancy.NamespacedChunkIds;
@@ -84,10 +85,10 @@ class ReembedMigrationIT {
         assertEquals(409, again.status(), "one migration at a time: " + again.body());
         assertTrue(again.body().contains("migration-in-progress"), again.body());
 
-        String jobPath = started.location().substring(started.location().indexOf("admin/v1/"));
+        String jobPath = TenantFixtures.serverPath(started.location());
         List<String> servedBy = new ArrayList<>();
         Instant deadline = Instant.now().plus(Duration.ofMinutes(4));
-        while (!finished(job)) {
+        while (!TenantFixtures.finished(job)) {
             assertTrue(Instant.now().isBefore(deadline), "the migration did not finish within 4 minutes: " + job);
             for (String partition : new String[] {null, "team"}) {
                 JsonNode answer = retrieve(api, reader, partition);
@@ -129,30 +130,14 @@ class ReembedMigrationIT {
 
         assertEquals(201, client.post(api + "documents", writer, Map.of("id", "late", "text", "A late lantern note.")).status(),
                 "writes are accepted again, on the new embedder");
-        assertTrue(audited(tenant, "tenant.embedder.migrate"), "the start is audited");
-        assertTrue(audited(tenant, "tenant.embedder.migrated"), "the end is audited");
+        awaitAudited(tenant, "tenant.embedder.migrate");
+        awaitAudited(tenant, "tenant.embedder.migrated");
     }
 
-    /** Whether the audit log holds a successful {@code action} for the tenant (the end is written just after the job). */
-    private boolean audited(String tenant, String action) {
-        Instant deadline = Instant.now().plusSeconds(10);
-        do {
-            JsonNode entries = client.get("admin/v1/audit?tenant=" + tenant + "&action=" + action, admin).json();
-            if (entries.toString().contains("\"success\"")) {
-                return true;
-            }
-            sleep(200);
-        } while (Instant.now().isBefore(deadline));
-        return false;
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
-        }
+    /** Waits until the audit log holds a successful {@code action} for the tenant (the end is written just after the job). */
+    private void awaitAudited(String tenant, String action) {
+        Poll.until(action + " audited as a success", Duration.ofSeconds(10), () -> client.get("admin/v1/audit?tenant=" + tenant
+                + "&action=" + action, admin).json().toString().contains("\"success\""));
     }
 
     private JsonNode retrieve(String api, String reader, String partition) {
@@ -167,10 +152,5 @@ class ReembedMigrationIT {
         JsonNode body = response.json();
         assertFalse(body.get("passages").isEmpty(), "a query during the migration found nothing: " + body);
         return body;
-    }
-
-    private static boolean finished(JsonNode job) {
-        String status = job.get("status").asText();
-        return !status.equals("QUEUED") && !status.equals("RUNNING");
     }
 }

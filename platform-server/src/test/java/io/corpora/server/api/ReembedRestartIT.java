@@ -6,13 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.corpora.server.Deployments;
+import io.corpora.server.Poll;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -63,7 +64,7 @@ class ReembedRestartIT {
             ServerClient.Response started = client.post("admin/v1/tenants/" + tenant + "/embedder:migrate", admin,
                     Map.of("embedder", OtherOnnxEmbedder.meanPooledBge(models)));
             assertEquals(202, started.status(), started.body());
-            String jobPath = started.location().substring(started.location().indexOf("admin/v1/"));
+            String jobPath = TenantFixtures.serverPath(started.location());
             String after = started.json().at("/reembed/to").asText();
             JsonNode job = awaitProgress(jobPath);
             assertEquals("RUNNING", job.get("status").asText(), "the migration must still run when the application stops: " + job);
@@ -71,7 +72,7 @@ class ReembedRestartIT {
             deployer.undeploy(DEPLOYMENT);
             deployer.deploy(DEPLOYMENT);
 
-            job = awaitEnd(jobPath);
+            job = new TenantFixtures(client).awaitJob(jobPath, admin, Duration.ofMinutes(4));
             JsonNode definition = client.get("admin/v1/tenants/" + tenant, admin).json();
             String activeEmbedder = definition.get("activeEmbedder").asText();
             if (job.get("status").asText().equals("SUCCEEDED")) {
@@ -101,28 +102,11 @@ class ReembedRestartIT {
         }
     }
 
-    /** Waits until the migration has re-embedded at least one document. */
-    private JsonNode awaitProgress(String jobPath) throws InterruptedException {
-        Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
-        while (Instant.now().isBefore(deadline)) {
+    /** Waits until the migration has re-embedded at least one document (or ended). */
+    private JsonNode awaitProgress(String jobPath) {
+        return Poll.until("the migration re-embeds a document", Duration.ofMinutes(2), () -> {
             JsonNode job = client.get(jobPath, admin).json();
-            if (job.get("succeeded").asInt() > 0 || !job.get("status").asText().matches("QUEUED|RUNNING")) {
-                return job;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the migration made no progress within 2 minutes");
-    }
-
-    private JsonNode awaitEnd(String jobPath) throws InterruptedException {
-        Instant deadline = Instant.now().plus(Duration.ofMinutes(4));
-        while (Instant.now().isBefore(deadline)) {
-            JsonNode job = client.get(jobPath, admin).json();
-            if (!job.get("status").asText().matches("QUEUED|RUNNING")) {
-                return job;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("the migration did not end within 4 minutes of the restart");
+            return job.get("succeeded").asInt() > 0 || TenantFixtures.finished(job) ? Optional.of(job) : Optional.empty();
+        });
     }
 }

@@ -3,13 +3,14 @@ package io.corpora.server.api;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.corpora.server.Poll;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /** Creates tenants through the admin API and waits on jobs, for the data-plane integration tests. */
@@ -59,21 +60,26 @@ public final class TenantFixtures {
 
     /** Polls a job until it finishes (deadline 2 minutes); returns its final JSON. */
     public JsonNode awaitJob(String location, String token) {
-        Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
-        String path = location.substring(location.indexOf("api/v1/"));
-        while (Instant.now().isBefore(deadline)) {
+        return awaitJob(location, token, Duration.ofMinutes(2));
+    }
+
+    /** Polls a job ({@code api/v1/…} or {@code admin/v1/…} location) until it finishes; returns its final JSON. */
+    public JsonNode awaitJob(String location, String token, Duration timeout) {
+        String path = serverPath(location);
+        return Poll.until("job " + location + " finished", timeout, () -> {
             JsonNode job = client.get(path, token).json();
-            String status = job.get("status").asText();
-            if (!status.equals("QUEUED") && !status.equals("RUNNING")) {
-                return job;
-            }
-            try {
-                Thread.sleep(50); // polling, not spinning: CI has two cores
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted while waiting for job " + location, e);
-            }
-        }
-        throw new AssertionError("job " + location + " did not finish within 2 minutes");
+            return finished(job) ? Optional.of(job) : Optional.empty();
+        });
+    }
+
+    /** A job is finished once it left QUEUED and RUNNING. */
+    public static boolean finished(JsonNode job) {
+        String status = job.get("status").asText();
+        return !status.equals("QUEUED") && !status.equals("RUNNING");
+    }
+
+    /** A Location header (absolute or not) as a path relative to the server root. */
+    public static String serverPath(String location) {
+        return location.replaceFirst("^https?://[^/]+", "").replaceFirst("^/", "");
     }
 }

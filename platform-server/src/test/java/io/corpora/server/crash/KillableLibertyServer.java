@@ -1,5 +1,6 @@
 package io.corpora.server.crash;
 
+import io.corpora.server.Poll;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -11,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -95,17 +95,12 @@ final class KillableLibertyServer implements AutoCloseable {
                 .redirectErrorStream(true).redirectOutput(console.toFile());
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         process = builder.start();
-        Instant deadline = Instant.now().plus(START_TIMEOUT);
-        while (Instant.now().isBefore(deadline)) {
+        Poll.until("server " + name + " ready; see " + console, START_TIMEOUT, () -> {
             if (!process.isAlive()) {
                 throw new IllegalStateException("server " + name + " exited with " + process.exitValue() + " while starting; see " + console);
             }
-            if (answers("health/ready") && answers("console/index.html")) { // the feature, then the WAR itself
-                return;
-            }
-            Thread.sleep(250);
-        }
-        throw new IllegalStateException("server " + name + " was not ready within " + START_TIMEOUT + "; see " + console);
+            return answers("health/ready") && answers("console/index.html"); // the feature, then the WAR itself
+        });
     }
 
     /**

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.corpora.server.Poll;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import io.corpora.server.api.TenantFixtures;
@@ -41,6 +42,8 @@ class ServerKillIT {
     private static final String MEMO = "memo";
     /** Large enough that embedding version 2 on CPU takes far longer than the test waits before killing. */
     private static final int V2_PARAGRAPHS = 3000;
+    /** How long a kill moment may take to arrive: generous, CI machines are shared. */
+    private static final Duration KILL_MOMENT_TIMEOUT = Duration.ofMinutes(2);
 
     private static KillableLibertyServer server;
     private static ServerClient client;
@@ -92,7 +95,7 @@ class ServerKillIT {
     @Order(2)
     void killedRightAfterVersionTwoBeganThePreviousVersionStillServes() throws Exception {
         String job = startReplace();
-        awaitUntil("version 2 begun", () -> documentStatus().equals("INGESTING") && jobStatus(job).equals("RUNNING"));
+        Poll.until("version 2 begun", KILL_MOMENT_TIMEOUT, () -> documentStatus().equals("INGESTING") && jobStatus(job).equals("RUNNING"));
         killAndRestart("right after version 2 began");
         assertJobClosed(job, "FAILED", 0);
         assertOnlyVersionOneServes(true);
@@ -104,7 +107,7 @@ class ServerKillIT {
         // The batch stores a small new document first: its outcome was recorded before the kill and must survive it.
         String job = startReplace(Map.of("id", MEMO, "text", "A short memo about the cafeteria opening hours.", "source", "memo.txt"));
         // verify counts chunks of a non-active version as stale: here, the version-2 chunks written so far.
-        awaitUntil("a hundred version-2 chunks stored", () -> staleChunks() >= 100);
+        Poll.until("a hundred version-2 chunks stored", KILL_MOMENT_TIMEOUT, () -> staleChunks() >= 100);
         long stored = staleChunks();
         assertEquals("RUNNING", jobStatus(job), "the replace must still be running when the server is killed");
         killAndRestart("with " + stored + " version-2 chunks stored");
@@ -266,16 +269,6 @@ class ServerKillIT {
 
     private static String jobStatus(String job) {
         return client.get(job, writer()).json().get("status").asText();
-    }
-
-    private static void awaitUntil(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
-        Instant deadline = Instant.now().plus(Duration.ofMinutes(2)); // generous: CI machines are shared
-        while (!condition.getAsBoolean()) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("not reached within two minutes: " + what);
-            }
-            Thread.sleep(100);
-        }
     }
 
     private static String recoveryLogLine() throws java.io.IOException {

@@ -55,10 +55,7 @@ public final class ServerClient {
 
     public Response delete(String path, String token) {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60)).DELETE();
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
-        return send(request.build());
+        return send(authorized(request, token).build());
     }
 
     /** A multipart/form-data POST; each part is (name, fileName or null, content type, bytes). */
@@ -80,20 +77,14 @@ public final class ServerClient {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(120))
                 .header("Content-Type", "multipart/form-data; boundary=" + boundary)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()));
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
-        return send(request.build());
+        return send(authorized(request, token).build());
     }
 
     public record Part(String name, String fileName, String contentType, byte[] content) {}
 
     private static HttpRequest.Builder json(HttpRequest.Builder request, String token) {
         request.timeout(Duration.ofSeconds(120)).header("Content-Type", "application/json").header("Accept", "application/json");
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
-        return request;
+        return authorized(request, token);
     }
 
     private static String write(Object body) {
@@ -104,12 +95,41 @@ public final class ServerClient {
         }
     }
 
-    public Response get(String path, String token) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET();
+    /** Any method with an optional JSON body given as text (null: no body). */
+    public Response send(String method, String path, String token, String jsonBody) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60))
+                .method(method, jsonBody == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(jsonBody));
+        if (jsonBody != null) {
+            request.header("Content-Type", "application/json");
+        }
+        return send(authorized(request, token).build());
+    }
+
+    /** A GET with extra request headers (e.g. X-Request-Id). */
+    public Response get(String path, String token, Map<String, String> headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60)).GET();
+        headers.forEach(request::header);
+        return send(authorized(request, token).build());
+    }
+
+    /** A JSON POST with extra request headers. */
+    public Response post(String path, String token, Object jsonBody, Map<String, String> headers) {
+        HttpRequest.Builder request = json(HttpRequest.newBuilder(base.resolve(path)), token)
+                .POST(HttpRequest.BodyPublishers.ofString(write(jsonBody)));
+        headers.forEach(request::header);
+        return send(request.build());
+    }
+
+    private static HttpRequest.Builder authorized(HttpRequest.Builder request, String token) {
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
-        return send(request.build());
+        return request;
+    }
+
+    public Response get(String path, String token) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET();
+        return send(authorized(request, token).build());
     }
 
     /** The absolute URI of a server path, for requests built by hand. */
@@ -121,8 +141,7 @@ public final class ServerClient {
     public Response send(HttpRequest request) {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            return new Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body(),
-                    response.headers().firstValue("Location").orElse(null), response.headers().firstValue("Retry-After").orElse(null));
+            return new Response(response.statusCode(), response.headers().map(), response.body());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -131,10 +150,38 @@ public final class ServerClient {
         }
     }
 
-    /** A response with its JSON body parsed on demand. */
-    public record Response(int status, String contentType, String body, String location, String retryAfter) {
+    /** A response with its headers and its JSON body parsed on demand. */
+    public record Response(int status, Map<String, List<String>> headers, String body) {
+        public Response {
+            headers = headers == null ? Map.of() : headers;
+        }
+
+        /** A response known only by its status, content type and body (e.g. read from a raw socket). */
         public Response(int status, String contentType, String body) {
-            this(status, contentType, body, null, null);
+            this(status, Map.of("Content-Type", List.of(contentType)), body);
+        }
+
+        /** The first value of a header, by case-insensitive name; null when absent. */
+        public String header(String name) {
+            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name) && !e.getValue().isEmpty())
+                    .map(e -> e.getValue().get(0)).findFirst().orElse(null);
+        }
+
+        public String contentType() {
+            String type = header("Content-Type");
+            return type == null ? "" : type;
+        }
+
+        public String location() {
+            return header("Location");
+        }
+
+        public String retryAfter() {
+            return header("Retry-After");
+        }
+
+        public boolean isProblem() {
+            return contentType().startsWith("application/problem+json");
         }
 
         public JsonNode json() {

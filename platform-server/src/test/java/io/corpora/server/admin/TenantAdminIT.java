@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.corpora.server.Deployments;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.time.Instant;
@@ -13,7 +14,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import io.corpora.server.Deployments;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -30,10 +30,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @RunAsClient
 class TenantAdminIT {
 
-    private final ServerClient tokens = ServerClient.fromBuild();
-    private final TenantAdminHttp http = new TenantAdminHttp();
+    private final ServerClient http = ServerClient.fromBuild();
     private final String run = UUID.randomUUID().toString().substring(0, 8);
-    private final String admin = tokens.token("ops-" + run, null, Roles.PLATFORM_ADMIN);
+    private final String admin = http.token("ops-" + run, null, Roles.PLATFORM_ADMIN);
 
     @Deployment(testable = false)
     static WebArchive corpora() {
@@ -49,11 +48,11 @@ class TenantAdminIT {
 
     @Test
     void theBootSyncCreatedThePackagedExampleTenants() {
-        TenantAdminHttp.Reply demo = http.get("admin/v1/tenants/demo", admin);
+        ServerClient.Response demo = http.get("admin/v1/tenants/demo", admin);
         assertEquals(200, demo.status(), demo.body());
         assertEquals("lucene", demo.json().at("/store/provider").asText());
         assertEquals("onnx", demo.json().at("/embedder/provider").asText());
-        TenantAdminHttp.Reply acme = http.get("admin/v1/tenants/acme", admin);
+        ServerClient.Response acme = http.get("admin/v1/tenants/acme", admin);
         assertEquals(200, acme.status(), acme.body());
         assertEquals("audience", acme.json().at("/access/filterHook/provider").asText());
         assertEquals("public,role:{roles},user:{sub},group:{groups}", acme.json().at("/access/filterHook/config/templates").asText());
@@ -62,47 +61,47 @@ class TenantAdminIT {
     @Test
     void aTenantIsCreatedReadUpdatedAndItsStateSet() {
         String id = "it-" + run;
-        TenantAdminHttp.Reply created = http.send("POST", "admin/v1/tenants", admin, tenantJson(id, "First"));
+        ServerClient.Response created = http.send("POST", "admin/v1/tenants", admin, tenantJson(id, "First"));
         assertEquals(201, created.status(), created.body());
         assertTrue(created.location().endsWith("/admin/v1/tenants/" + id), created.location());
         assertEquals("ACTIVE", created.json().get("state").asText());
         long revision = created.json().get("revision").asLong();
 
-        TenantAdminHttp.Reply duplicate = http.send("POST", "admin/v1/tenants", admin, tenantJson(id, "Again"));
+        ServerClient.Response duplicate = http.send("POST", "admin/v1/tenants", admin, tenantJson(id, "Again"));
         assertEquals(409, duplicate.status(), duplicate.body());
         assertTrue(duplicate.isProblem());
 
-        TenantAdminHttp.Reply read = http.get("admin/v1/tenants/" + id, admin);
+        ServerClient.Response read = http.get("admin/v1/tenants/" + id, admin);
         assertEquals(200, read.status());
         assertEquals(7, read.json().at("/retrieval/topK").asInt());
         assertEquals("legal", read.json().at("/access/partitions/0").asText());
 
-        TenantAdminHttp.Reply inactive = http.send("POST", "admin/v1/tenants/" + id + "/state", admin, "{\"state\": \"INACTIVE\"}");
+        ServerClient.Response inactive = http.send("POST", "admin/v1/tenants/" + id + "/state", admin, "{\"state\": \"INACTIVE\"}");
         assertEquals(200, inactive.status(), inactive.body());
         assertEquals("INACTIVE", inactive.json().get("state").asText());
 
         // An update without a state keeps the current one; the revision moves on.
         String renamed = tenantJson(id, "Renamed").replace("\"id\": \"" + id + "\", ", "");
-        TenantAdminHttp.Reply updated = http.send("PUT", "admin/v1/tenants/" + id, admin, renamed);
+        ServerClient.Response updated = http.send("PUT", "admin/v1/tenants/" + id, admin, renamed);
         assertEquals(200, updated.status(), updated.body());
         assertEquals("Renamed", updated.json().get("displayName").asText());
         assertEquals("INACTIVE", updated.json().get("state").asText());
         assertTrue(updated.json().get("revision").asLong() > revision);
 
-        TenantAdminHttp.Reply otherId = http.send("PUT", "admin/v1/tenants/" + id, admin, tenantJson("someone-else", "X"));
+        ServerClient.Response otherId = http.send("PUT", "admin/v1/tenants/" + id, admin, tenantJson("someone-else", "X"));
         assertEquals(400, otherId.status(), otherId.body());
         assertEquals("/id", otherId.json().at("/errors/0/pointer").asText());
 
-        TenantAdminHttp.Reply deletingByState = http.send("POST", "admin/v1/tenants/" + id + "/state", admin, "{\"state\": \"DELETING\"}");
+        ServerClient.Response deletingByState = http.send("POST", "admin/v1/tenants/" + id + "/state", admin, "{\"state\": \"DELETING\"}");
         assertEquals(400, deletingByState.status(), deletingByState.body());
-        TenantAdminHttp.Reply nonsense = http.send("POST", "admin/v1/tenants/" + id + "/state", admin, "{\"state\": \"ASLEEP\"}");
+        ServerClient.Response nonsense = http.send("POST", "admin/v1/tenants/" + id + "/state", admin, "{\"state\": \"ASLEEP\"}");
         assertEquals(400, nonsense.status(), nonsense.body());
         assertTrue(nonsense.json().get("detail").asText().contains("ACTIVE or INACTIVE"), nonsense.body());
     }
 
     @Test
     void unknownTenantsAre404ProblemJson() {
-        for (TenantAdminHttp.Reply reply : List.of(
+        for (ServerClient.Response reply : List.of(
                 http.get("admin/v1/tenants/no-such-" + run, admin),
                 http.send("PUT", "admin/v1/tenants/no-such-" + run, admin, tenantJson("no-such-" + run, "X")),
                 http.send("POST", "admin/v1/tenants/no-such-" + run + "/state", admin, "{\"state\": \"INACTIVE\"}"),
@@ -119,7 +118,7 @@ class TenantAdminIT {
         String body = """
                 {"id": "bad-%s", "store": {"provider": "pgvector", "config": {"password": "hunter2"}}, "colour": "blue"}
                 """.formatted(run);
-        TenantAdminHttp.Reply reply = http.send("POST", "admin/v1/tenants", admin, body);
+        ServerClient.Response reply = http.send("POST", "admin/v1/tenants", admin, body);
         assertEquals(400, reply.status(), reply.body());
         assertTrue(reply.isProblem());
         Set<String> pointers = new HashSet<>();
@@ -131,7 +130,7 @@ class TenantAdminIT {
         assertEquals(Set.of("/embedder", "/colour", "/store/config/password"), pointers, reply.body());
         assertEquals(404, http.get("admin/v1/tenants/bad-" + run, admin).status(), "nothing was created");
 
-        TenantAdminHttp.Reply malformed = http.send("POST", "admin/v1/tenants", admin, "{\"id\": ");
+        ServerClient.Response malformed = http.send("POST", "admin/v1/tenants", admin, "{\"id\": ");
         assertEquals(400, malformed.status(), malformed.body());
         assertTrue(malformed.json().at("/errors/0/reason").asText().startsWith("not valid JSON"), malformed.body());
     }
@@ -141,17 +140,17 @@ class TenantAdminIT {
         String id = "gone-" + run;
         assertEquals(201, http.send("POST", "admin/v1/tenants", admin, tenantJson(id, "Doomed")).status());
 
-        TenantAdminHttp.Reply notYet = http.send("POST", "admin/v1/tenants/" + id + ":purge", admin, null);
+        ServerClient.Response notYet = http.send("POST", "admin/v1/tenants/" + id + ":purge", admin, null);
         assertEquals(409, notYet.status(), "an ACTIVE tenant cannot be purged: " + notYet.body());
 
-        TenantAdminHttp.Reply marked = http.send("DELETE", "admin/v1/tenants/" + id, admin, null);
+        ServerClient.Response marked = http.send("DELETE", "admin/v1/tenants/" + id, admin, null);
         assertEquals(202, marked.status(), marked.body());
         assertEquals("DELETING", marked.json().get("state").asText());
         assertEquals("DELETING", http.get("admin/v1/tenants/" + id, admin).json().get("state").asText(), "step one removes nothing");
         assertEquals(409, http.send("PUT", "admin/v1/tenants/" + id, admin, tenantJson(id, "Revived")).status());
         assertEquals(409, http.send("POST", "admin/v1/tenants/" + id + "/state", admin, "{\"state\": \"ACTIVE\"}").status());
 
-        TenantAdminHttp.Reply purged = http.send("POST", "admin/v1/tenants/" + id + ":purge", admin, null);
+        ServerClient.Response purged = http.send("POST", "admin/v1/tenants/" + id + ":purge", admin, null);
         assertEquals(200, purged.status(), purged.body());
         assertTrue(purged.json().get("purged").asBoolean());
         assertEquals(404, http.get("admin/v1/tenants/" + id, admin).status());
@@ -173,7 +172,7 @@ class TenantAdminIT {
         String after = "";
         int pages = 0;
         while (after != null) {
-            TenantAdminHttp.Reply page = http.get("admin/v1/tenants?limit=2&after=" + after, admin);
+            ServerClient.Response page = http.get("admin/v1/tenants?limit=2&after=" + after, admin);
             assertEquals(200, page.status(), page.body());
             page.json().get("tenants").forEach(t -> seen.add(t.get("id").asText()));
             JsonNode next = page.json().get("next");
@@ -192,7 +191,7 @@ class TenantAdminIT {
         String apiOnly = "api-only-" + run;
         assertEquals(201, http.send("POST", "admin/v1/tenants", admin, tenantJson(apiOnly, "Made by the API")).status());
 
-        TenantAdminHttp.Reply report = http.send("POST", "admin/v1/tenants:sync", admin, null);
+        ServerClient.Response report = http.send("POST", "admin/v1/tenants:sync", admin, null);
         assertEquals(200, report.status(), report.body());
         JsonNode body = report.json();
         Set<String> fromFiles = new HashSet<>();
@@ -206,7 +205,7 @@ class TenantAdminIT {
         assertTrue(onlyInDatabase.contains(apiOnly), body.toString());
         assertEquals(200, http.get("admin/v1/tenants/" + apiOnly, admin).status(), "sync never deletes");
 
-        TenantAdminHttp.Reply again = http.send("POST", "admin/v1/tenants:sync", admin, null);
+        ServerClient.Response again = http.send("POST", "admin/v1/tenants:sync", admin, null);
         assertTrue(again.json().get("created").isEmpty() && again.json().get("updated").isEmpty(), "a second sync changes nothing: " + again.body());
     }
 
@@ -218,7 +217,7 @@ class TenantAdminIT {
         assertEquals(200, http.send("POST", "admin/v1/tenants/" + id + "/state", admin, "{\"state\": \"INACTIVE\"}").status());
         assertEquals(409, http.send("POST", "admin/v1/tenants", admin, tenantJson(id, "Twice")).status());
 
-        TenantAdminHttp.Reply trail = http.get("admin/v1/audit?tenant=" + id + "&since=" + before, admin);
+        ServerClient.Response trail = http.get("admin/v1/audit?tenant=" + id + "&since=" + before, admin);
         assertEquals(200, trail.status(), trail.body());
         List<String> entries = new ArrayList<>();
         trail.json().get("events").forEach(e -> {
@@ -228,10 +227,10 @@ class TenantAdminIT {
         });
         assertEquals(List.of("tenant.create:failure", "tenant.state:success", "tenant.create:success"), entries, "newest first");
 
-        TenantAdminHttp.Reply creates = http.get("admin/v1/audit?tenant=" + id + "&action=tenant.state", admin);
+        ServerClient.Response creates = http.get("admin/v1/audit?tenant=" + id + "&action=tenant.state", admin);
         assertEquals(1, creates.json().get("events").size(), creates.body());
         assertEquals("INACTIVE", creates.json().at("/events/0/details/state").asText());
-        TenantAdminHttp.Reply future = http.get("admin/v1/audit?tenant=" + id + "&since=" + Instant.now().plusSeconds(3600), admin);
+        ServerClient.Response future = http.get("admin/v1/audit?tenant=" + id + "&since=" + Instant.now().plusSeconds(3600), admin);
         assertEquals(0, future.json().get("events").size());
         assertEquals(400, http.get("admin/v1/audit?since=yesterday", admin).status());
         assertEquals(400, http.get("admin/v1/audit?limit=5000", admin).status());
@@ -239,8 +238,8 @@ class TenantAdminIT {
 
     @Test
     void onlyPlatformAdminsMayAdministerTenants() {
-        String tenantAdmin = tokens.token("alice", "acme", Roles.TENANT_ADMIN);
-        String reader = tokens.token("bob", "acme", Roles.READER, Roles.WRITER);
+        String tenantAdmin = http.token("alice", "acme", Roles.TENANT_ADMIN);
+        String reader = http.token("bob", "acme", Roles.READER, Roles.WRITER);
         for (String token : List.of(tenantAdmin, reader)) {
             assertEquals(403, http.get("admin/v1/tenants", token).status());
             assertEquals(403, http.get("admin/v1/tenants/acme", token).status());
@@ -253,7 +252,7 @@ class TenantAdminIT {
             assertEquals(403, http.get("admin/v1/audit", token).status());
         }
         assertEquals(401, http.get("admin/v1/tenants", null).status());
-        TenantAdminHttp.Reply denied = http.get("admin/v1/audit?action=admin.denied&limit=50", admin);
+        ServerClient.Response denied = http.get("admin/v1/audit?action=admin.denied&limit=50", admin);
         List<String> deniedCalls = new ArrayList<>();
         denied.json().get("events").forEach(e -> {
             if (e.get("actor").asText().equals("alice")) {
@@ -261,7 +260,7 @@ class TenantAdminIT {
             }
         });
         assertTrue(deniedCalls.contains("DELETE /admin/v1/tenants/acme:denied"), deniedCalls.toString());
-        TenantAdminHttp.Reply acme = http.get("admin/v1/tenants/acme", admin);
+        ServerClient.Response acme = http.get("admin/v1/tenants/acme", admin);
         assertEquals(200, acme.status());
         assertEquals("ACTIVE", acme.json().get("state").asText(), "none of the refused calls changed acme");
         assertNotNull(acme.json().get("displayName"));

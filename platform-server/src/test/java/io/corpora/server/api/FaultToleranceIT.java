@@ -157,7 +157,7 @@ class FaultToleranceIT {
             execute(db, "ALTER TABLE " + table + " RENAME TO " + table + "_away");
             try {
                 String requestId = "ft-" + UUID.randomUUID();
-                ObservabilityHttp.Reply failed = ObservabilityHttp.post("api/v1/tenants/" + tenant + "/retrieve", reader, query,
+                ServerClient.Response failed = client.post("api/v1/tenants/" + tenant + "/retrieve", reader, query,
                         Map.of("X-Request-Id", requestId));
                 assertEquals(503, failed.status(), failed.body());
                 assertEquals("application/problem+json", failed.header("Content-Type"));
@@ -168,21 +168,21 @@ class FaultToleranceIT {
                 assertEquals(requestId, failed.header("X-Request-Id"));
                 assertNotNull(failed.header("Retry-After"), "503 says when to come back");
                 assertTrue(Long.parseLong(failed.header("Retry-After")) >= 1);
-                assertTrue(ObservabilityHttp.jsonLogRecords().anyMatch(r -> requestId.equals(r.path("ext_requestId").asText())
+                assertTrue(MessagesLog.jsonRecords().anyMatch(r -> requestId.equals(r.path("ext_requestId").asText())
                         && r.path("message").asText().contains(tenant)), "the JSON log record of the failure carries the request id");
 
-                ObservabilityHttp.Reply ready = ObservabilityHttp.get("health/ready", null, Map.of());
+                ServerClient.Response ready = client.get("health/ready", null);
                 assertEquals(503, ready.status(), ready.body());
                 assertTrue(ready.body().contains("pgvector/") && ready.body().contains("DOWN"), ready.body());
 
-                ObservabilityHttp.Reply ingest = ObservabilityHttp.post("api/v1/tenants/" + tenant + "/documents",
-                        client.token("w", tenant, Roles.WRITER), Map.of("id", "doc-new", "text", "Nets are mended at noon."), Map.of());
+                ServerClient.Response ingest = client.post("api/v1/tenants/" + tenant + "/documents",
+                        client.token("w", tenant, Roles.WRITER), Map.of("id", "doc-new", "text", "Nets are mended at noon."));
                 assertEquals(503, ingest.status(), ingest.body());
                 assertNotNull(ingest.header("Retry-After"), "an ingest refused for an unavailable store says when to retry");
 
-                ObservabilityHttp.Reply open = null;
+                ServerClient.Response open = null;
                 for (int i = 0; i < 5 && (open == null || !open.body().contains("circuit_open")); i++) {
-                    open = ObservabilityHttp.post("api/v1/tenants/" + tenant + "/retrieve", reader, query, Map.of());
+                    open = client.post("api/v1/tenants/" + tenant + "/retrieve", reader, query);
                 }
                 assertTrue(open.body().contains("\"reason\":\"circuit_open\""), "repeated failures open the store's breaker: " + open.body());
                 long retryAfter = Long.parseLong(open.header("Retry-After"));
@@ -198,7 +198,7 @@ class FaultToleranceIT {
                 }
                 return answer.status == 200;
             });
-            assertEquals(200, ObservabilityHttp.get("health/ready", null, Map.of()).status());
+            assertEquals(200, client.get("health/ready", null).status());
             int deleted = client.delete("admin/v1/tenants/" + tenant, admin).status();
             assertTrue(deleted >= 200 && deleted < 300, "tenant deleted: " + deleted);
             execute(db, "DROP TABLE IF EXISTS " + table);
@@ -231,7 +231,7 @@ class FaultToleranceIT {
 
     private Timed retrieve(String tenant, String token, Map<String, Object> body) {
         long start = System.nanoTime();
-        ObservabilityHttp.Reply response = ObservabilityHttp.post("api/v1/tenants/" + tenant + "/retrieve", token, body, Map.of());
+        ServerClient.Response response = client.post("api/v1/tenants/" + tenant + "/retrieve", token, body);
         return new Timed(TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - start), response.status(), response.body(),
                 response.status() == 200 ? response.json() : null);
     }

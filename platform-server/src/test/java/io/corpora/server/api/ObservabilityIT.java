@@ -35,17 +35,17 @@ class ObservabilityIT {
         String missing = TenantFixtures.uniqueId("nobody");
         String token = client.token("r", missing, Roles.READER);
         String id = "client-" + UUID.randomUUID();
-        ObservabilityHttp.Reply notFound = ObservabilityHttp.post("api/v1/tenants/" + missing + "/retrieve", token,
+        ServerClient.Response notFound = client.post("api/v1/tenants/" + missing + "/retrieve", token,
                 Map.of("query", "x"), Map.of("X-Request-Id", id));
         assertEquals(404, notFound.status(), notFound.body());
         assertEquals(id, notFound.header("X-Request-Id"));
         assertEquals(id, notFound.json().get("requestId").asText());
 
-        ObservabilityHttp.Reply generated = ObservabilityHttp.get("admin/v1/plugins", client.token("ops", null, Roles.PLATFORM_ADMIN), Map.of());
+        ServerClient.Response generated = client.get("admin/v1/plugins", client.token("ops", null, Roles.PLATFORM_ADMIN));
         assertEquals(200, generated.status());
         assertEquals(36, generated.header("X-Request-Id").length(), "a UUID when the caller sent none: " + generated.header("X-Request-Id"));
 
-        ObservabilityHttp.Reply forged = ObservabilityHttp.get("admin/v1/plugins", null, Map.of("X-Request-Id", "a b\"}{"));
+        ServerClient.Response forged = client.get("admin/v1/plugins", null, Map.of("X-Request-Id", "a b\"}{"));
         assertNotEquals("a b\"}{", forged.header("X-Request-Id"), "ids that could forge log records are replaced");
         assertEquals(36, forged.header("X-Request-Id").length());
     }
@@ -61,7 +61,7 @@ class ObservabilityIT {
             assertEquals(200, client.post("api/v1/tenants/" + tenant + "/retrieve", reader, Map.of("query", "lanterns")).status());
         }
 
-        PrometheusText metrics = PrometheusText.parse(ObservabilityHttp.get("metrics", null, Map.of()).body());
+        PrometheusText metrics = PrometheusText.parse(client.get("metrics", null).body());
         String retrieve = "route=\"POST /api/v1/tenants/{tenant}/retrieve\"";
         String ofTenant = "tenant=\"" + tenant + "\"";
         assertEquals(3, metrics.value("corpora_requests_total", ofTenant, retrieve, "status=\"2xx\""), metrics.about(tenant));
@@ -84,7 +84,7 @@ class ObservabilityIT {
         String tenant = TenantFixtures.uniqueId("ready");
         new TenantFixtures(client).create(tenant, List.of(), false);
         client.post("api/v1/tenants/" + tenant + "/retrieve", client.token("r", tenant, Roles.READER), Map.of("query", "x"));
-        ObservabilityHttp.Reply ready = ObservabilityHttp.get("health/ready", null, Map.of());
+        ServerClient.Response ready = client.get("health/ready", null);
         JsonNode dependencies = null;
         for (JsonNode check : ready.json().get("checks")) {
             if (check.get("name").asText().equals("dependencies")) {

@@ -167,7 +167,7 @@ class ControlPlaneRepositoriesTest {
         DocumentRecord replacing = documents.find(ns, "doc-1").orElseThrow();
         assertEquals(1, replacing.activeVersion(), "the old version still serves while the new one is written");
         assertEquals(2, replacing.pendingVersion());
-        assertEquals("first text", replacing.text());
+        assertEquals("first text", documents.text(ns, "doc-1").orElseThrow(), "the served version keeps its text");
         assertEquals(Map.of("lang", "en"), replacing.metadata(), "the served version keeps its description");
         assertEquals(120, replacing.bytes());
 
@@ -207,7 +207,7 @@ class ControlPlaneRepositoriesTest {
                     new DocumentDescription(ns.key(), "text/plain", Map.of(), 10));
         }
         for (Namespace ns : namespaces) {
-            assertEquals("text of " + ns.key(), documents.find(ns, "same-id").orElseThrow().text());
+            assertEquals("text of " + ns.key(), documents.text(ns, "same-id").orElseThrow());
             assertEquals(ns, documents.find(ns, "same-id").orElseThrow().namespace());
         }
         assertTrue(documents.delete(Namespace.of("a", "legal"), "same-id"));
@@ -247,7 +247,7 @@ class ControlPlaneRepositoriesTest {
         open(database);
         tenants.create(tenant("acme"));
         tenants.create(tenant("other"));
-        IngestJob job = jobs.create("acme", 3);
+        IngestJob job = jobs.create(Namespace.of("acme"), 3);
         assertEquals(JobStatus.QUEUED, job.status());
         assertEquals(List.of(job.id()), jobs.unfinished().stream().map(IngestJob::id).toList());
         jobs.markRunning(job.id());
@@ -267,11 +267,11 @@ class ControlPlaneRepositoriesTest {
         assertThrows(IllegalArgumentException.class, () -> jobs.recordOutcome(job.id(), new IngestJob.Outcome("d", "lost", 0, 0, 500, null)));
 
         tick();
-        IngestJob clean = jobs.create("acme", 1);
+        IngestJob clean = jobs.create(Namespace.of("acme"), 1);
         jobs.recordOutcome(clean.id(), new IngestJob.Outcome("x", "skipped", 2, 0, 200, null));
         assertEquals(JobStatus.SUCCEEDED, jobs.finish(clean.id()).status());
         tick();
-        IngestJob crashed = jobs.create("acme", 2);
+        IngestJob crashed = jobs.create(Namespace.of("acme"), 2);
         assertEquals(JobStatus.FAILED, jobs.finish(crashed.id()).status(), "documents never reported count as failed");
         assertEquals(List.of(crashed.id(), clean.id(), job.id()), jobs.list("acme", 10).stream().map(IngestJob::id).toList());
         assertEquals(List.of(), jobs.list("other", 10));
@@ -284,7 +284,7 @@ class ControlPlaneRepositoriesTest {
         tenants.create(tenant("acme"));
         int workers = 4;
         int perWorker = 15;
-        IngestJob job = jobs.create("acme", workers * perWorker);
+        IngestJob job = jobs.create(Namespace.of("acme"), workers * perWorker);
         ExecutorService pool = Executors.newFixedThreadPool(workers);
         try {
             List<Future<?>> done = new java.util.ArrayList<>();
@@ -319,7 +319,7 @@ class ControlPlaneRepositoriesTest {
     void deletingATenantRequiresAPurgedCorpusAndTakesItsJobs(String database) throws Exception {
         open(database);
         tenants.create(tenant("acme"));
-        IngestJob job = jobs.create("acme", 1);
+        IngestJob job = jobs.create(Namespace.of("acme"), 1);
         jobs.recordOutcome(job.id(), new IngestJob.Outcome("a", "stored", 1, 1, 201, null));
         documents.beginVersion(Namespace.of("acme"), "a", null, null, Map.of(), 1);
 

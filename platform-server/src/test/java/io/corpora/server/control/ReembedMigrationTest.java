@@ -34,6 +34,7 @@ import io.corpora.spi.Namespace;
 import io.corpora.spi.ReservedKeys;
 import io.corpora.spi.VectorSimilarity;
 import io.corpora.spi.filter.Actor;
+import io.corpora.tenancy.AccessDecision;
 import io.corpora.spi.testkit.ReferenceVectorStore;
 import io.corpora.tenancy.IsolationGuard;
 import io.corpora.tenancy.NamespacedChunkIds;
@@ -252,7 +253,7 @@ class ReembedMigrationTest {
     private RetrievalResponse retrieve(RetrievalService retrieval, Namespace namespace) {
         Tenant tenant = tenant();
         Actor actor = new Actor(TENANT, "reader", null, null, null);
-        return retrieval.retrieve(tenant, runtimes.apply(tenant.definition()), namespace, actor,
+        return retrieval.retrieve(AccessDecision.decide(actor, tenant, namespace, null, null), runtimes.apply(tenant.definition()),
                 new RetrieveCommand("who lights the lanterns", "vector", 5, null, null, null, null, 0, null));
     }
 

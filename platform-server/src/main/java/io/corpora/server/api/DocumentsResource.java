@@ -52,6 +52,7 @@ import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.media.SchemaProperty;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -256,7 +257,7 @@ public class DocumentsResource {
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
     @Operation(summary = "One document's metadata, version, chunk count and status (id as one path segment)",
             description = ID_IN_PATH)
-    public Map<String, Object> get(@PathParam("tenant") String tenantId, @PathParam("id") String id, @QueryParam("partition") String partition) {
+    public Map<String, Object> get(@PathParam("tenant") String tenantId, @Parameter(description = ID_SEGMENT) @PathParam("id") String id, @QueryParam("partition") String partition) {
         return Json.document(find(reader(tenantId, partition), id));
     }
 
@@ -266,7 +267,7 @@ public class DocumentsResource {
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
     @Operation(summary = "One document's metadata, version, chunk count and status (any id, as the 'id' query parameter)",
             description = ID_IN_QUERY)
-    public Map<String, Object> getById(@PathParam("tenant") String tenantId, @QueryParam("id") String id, @QueryParam("partition") String partition) {
+    public Map<String, Object> getById(@PathParam("tenant") String tenantId, @Parameter(description = ID_PARAMETER, required = true) @QueryParam("id") String id, @QueryParam("partition") String partition) {
         return get(tenantId, requireId(id), partition);
     }
 
@@ -275,7 +276,7 @@ public class DocumentsResource {
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
     @Operation(summary = "The chunks of a document's active version (id as one path segment)", description = CHUNKS + " " + ID_IN_PATH)
-    public Map<String, Object> chunks(@PathParam("tenant") String tenantId, @PathParam("id") String id, @QueryParam("partition") String partition) {
+    public Map<String, Object> chunks(@PathParam("tenant") String tenantId, @Parameter(description = ID_SEGMENT) @PathParam("id") String id, @QueryParam("partition") String partition) {
         List<Chunk> found = reader(tenantId, partition).chunks(id).orElseThrow(() -> notFound(id));
         List<Map<String, Object>> chunks = new ArrayList<>();
         for (Chunk chunk : found) {
@@ -295,7 +296,7 @@ public class DocumentsResource {
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
     @Operation(summary = "The chunks of a document's active version (any id, as the 'id' query parameter)", description = CHUNKS + " " + ID_IN_QUERY)
-    public Map<String, Object> chunksById(@PathParam("tenant") String tenantId, @QueryParam("id") String id, @QueryParam("partition") String partition) {
+    public Map<String, Object> chunksById(@PathParam("tenant") String tenantId, @Parameter(description = ID_PARAMETER, required = true) @QueryParam("id") String id, @QueryParam("partition") String partition) {
         return chunks(tenantId, requireId(id), partition);
     }
 
@@ -303,7 +304,7 @@ public class DocumentsResource {
     @Path("documents/{id}")
     @RolesAllowed({Roles.WRITER, Roles.TENANT_ADMIN})
     @Operation(summary = "Delete a document and its chunks (id as one path segment)", description = DELETES + " " + ID_IN_PATH)
-    public Response delete(@PathParam("tenant") String tenantId, @PathParam("id") String id, @QueryParam("partition") String partition) {
+    public Response delete(@PathParam("tenant") String tenantId, @Parameter(description = ID_SEGMENT) @PathParam("id") String id, @QueryParam("partition") String partition) {
         TenantView view = dataPlane.view(caller, tenantId, partition, Roles.WRITER, Roles.TENANT_ADMIN);
         if (!view.delete(id)) {
             throw notFound(id);
@@ -315,7 +316,7 @@ public class DocumentsResource {
     @Path("document")
     @RolesAllowed({Roles.WRITER, Roles.TENANT_ADMIN})
     @Operation(summary = "Delete a document and its chunks (any id, as the 'id' query parameter)", description = DELETES + " " + ID_IN_QUERY)
-    public Response deleteById(@PathParam("tenant") String tenantId, @QueryParam("id") String id, @QueryParam("partition") String partition) {
+    public Response deleteById(@PathParam("tenant") String tenantId, @Parameter(description = ID_PARAMETER, required = true) @QueryParam("id") String id, @QueryParam("partition") String partition) {
         return delete(tenantId, requireId(id), partition);
     }
 
@@ -331,6 +332,10 @@ public class DocumentsResource {
                 + rest.replace("/", "%2F") + " (and document/chunks?id=… for its chunks)");
     }
 
+    private static final String ID_PARAMETER = "The document id, any characters (e.g. 'example.com/guides/a.md'), percent-encoded"
+            + " as a query parameter value.";
+    private static final String ID_SEGMENT = "The document id as one percent-encoded path segment; an id containing '/', '\\' or '#',"
+            + " or the id '.' or '..', goes in the 'id' query parameter of the document?id=… form instead.";
     private static final String ID_IN_PATH = "The id is one path segment, percent-encoded. Ids containing '/', '\\' or '#', and the"
             + " ids '.' and '..', cannot be sent this way (servlet containers refuse or rewrite them in a path): use the 'id' query"
             + " parameter form (GET document?id=…, GET document/chunks?id=…, DELETE document?id=…), which takes any id.";

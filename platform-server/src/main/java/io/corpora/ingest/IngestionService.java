@@ -99,14 +99,9 @@ public final class IngestionService {
         return ingest(access.tenant(), runtime, access.namespace(), request, false, access);
     }
 
-    /** A server-side write (tests, tools) that no actor's visibility limits. */
-    public IngestJob.Outcome ingest(Tenant tenant, TenantRuntime runtime, Namespace namespace, IngestRequest request) {
-        return ingest(tenant, runtime, namespace, request, false, null);
-    }
-
     /**
      * @param force  write a new version even when the content is unchanged (rebuilds after store loss or migration)
-     * @param access the writer's decision, or null for the server's own writes (rebuilds)
+     * @param access the writer's decision, or null for a rebuild (the server re-pushing what is registered)
      */
     private IngestJob.Outcome ingest(Tenant tenant, TenantRuntime runtime, Namespace namespace, IngestRequest request, boolean force,
                                      AccessDecision access) {

@@ -2,7 +2,6 @@ package io.corpora.control;
 
 import io.corpora.spi.Namespace;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,10 +12,17 @@ import java.util.Optional;
  */
 public interface DocumentRegistry {
 
+    /** The document's record, without its text. */
     Optional<DocumentRecord> find(Namespace namespace, String documentId);
 
-    /** Documents of a namespace ordered by id, after {@code afterId} (null: first page). */
+    /** Documents of a namespace ordered by id, after {@code afterId} (null: first page), without their text. */
     List<DocumentRecord> list(Namespace namespace, String afterId, int limit);
+
+    /** The given documents' records (those that exist), without their text, looked up together. */
+    List<DocumentRecord> findAll(Namespace namespace, Collection<String> documentIds);
+
+    /** The extracted text of the document's active version, the source a rebuild re-pushes; empty if none is stored. */
+    Optional<String> text(Namespace namespace, String documentId);
 
     /** Every document of a namespace, in id order, paging through {@link #list}. */
     default List<DocumentRecord> all(Namespace namespace) {
@@ -66,16 +72,11 @@ public interface DocumentRegistry {
     void failVersion(Namespace namespace, String documentId, int version, String error);
 
     /**
-     * The active version of each given document that has one. Retrieval drops chunks of any other version, so a
-     * replace in progress (or one that crashed) never shows a mix of versions.
+     * The active version of each given document that has one, looked up together (done per retrieval: never one
+     * lookup per id, never a document body). Retrieval drops chunks of any other version, so a replace in progress
+     * (or one that crashed) never shows a mix of versions.
      */
-    default Map<String, Integer> activeVersions(Namespace namespace, Collection<String> documentIds) {
-        Map<String, Integer> versions = new HashMap<>();
-        for (String id : documentIds) {
-            find(namespace, id).filter(d -> d.activeVersion() > 0).ifPresent(d -> versions.put(id, d.activeVersion()));
-        }
-        return versions;
-    }
+    Map<String, Integer> activeVersions(Namespace namespace, Collection<String> documentIds);
 
     /** Removes the document; false if it did not exist. */
     boolean delete(Namespace namespace, String documentId);
@@ -83,8 +84,11 @@ public interface DocumentRegistry {
     /** Removes every document of the tenant (all partitions); returns how many. */
     int deleteTenant(String tenantId);
 
-    /** Counts per namespace: documents, chunks and bytes of active versions. */
+    /** Counts over the tenant's partitions: documents, chunks and bytes of active versions. */
     CorpusStats stats(String tenantId);
+
+    /** The same counts over one namespace only. */
+    CorpusStats stats(Namespace namespace);
 
     /** Documents counted per partition and status. */
     record CorpusStats(long documents, long chunks, long bytes, Map<String, Long> documentsByPartition, Map<String, Long> documentsByStatus) {}

@@ -6,6 +6,8 @@ import java.util.List;
 /**
  * A background job over documents, with per-document outcomes: an ingest, or a re-embed migration.
  *
+ * @param partition the partition key of the namespace the job writes to; null for a tenant-wide job (a re-embed
+ *                  migration, or one recorded before jobs kept their partition)
  * @param reembed   what a {@link JobKind#REEMBED} job migrates to (persisted, so a restart can resume it); null otherwise
  * @param error     why the job as a whole failed (e.g. a migration rolled back), or null
  * @param total     documents in the job
@@ -13,7 +15,7 @@ import java.util.List;
  * @param skipped   documents unchanged (deduplicated, not re-embedded)
  * @param failed    documents that failed (each listed in {@code outcomes})
  */
-public record IngestJob(String id, String tenant, JobKind kind, JobStatus status, int total, int succeeded, int skipped, int failed,
+public record IngestJob(String id, String tenant, String partition, JobKind kind, JobStatus status, int total, int succeeded, int skipped, int failed,
                         List<Outcome> outcomes, Reembed reembed, String error, Instant created, Instant updated) {
     public IngestJob {
         outcomes = outcomes == null ? List.of() : List.copyOf(outcomes);

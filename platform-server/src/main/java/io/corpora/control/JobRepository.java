@@ -1,13 +1,14 @@
 package io.corpora.control;
 
+import io.corpora.spi.Namespace;
 import java.util.List;
 import java.util.Optional;
 
 /** Background jobs: ingests and re-embed migrations (JPA-backed in the server). */
 public interface JobRepository {
 
-    /** A QUEUED ingest job. */
-    IngestJob create(String tenant, int total);
+    /** A QUEUED ingest (or rebuild) job writing to one namespace. */
+    IngestJob create(Namespace namespace, int total);
 
     /** A QUEUED re-embed migration job, persisting its target so a restart can resume or roll it back. */
     IngestJob createReembed(String tenant, int total, IngestJob.Reembed target);

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Compares a namespace's store content with the registry, without repairing anything: documents whose active
@@ -35,9 +36,10 @@ public final class IndexVerifier {
     /** A registered document whose active version has fewer chunks in the store than recorded. */
     public record MissingChunks(String documentId, int version, int expected, int found) {}
 
-    public static Report verify(DocumentRegistry registry, VectorStore store, Namespace namespace) {
+    /** @param visible whether the caller may see a document (by its registry metadata) or a chunk (by its own) */
+    public static Report verify(DocumentRegistry registry, VectorStore store, Namespace namespace, Predicate<Map<String, ?>> visible) {
         Map<String, DocumentRecord> documents = new HashMap<>();
-        registry.all(namespace).forEach(d -> documents.put(d.documentId(), d));
+        registry.all(namespace).stream().filter(d -> visible.test(d.metadata())).forEach(d -> documents.put(d.documentId(), d));
         Map<String, Integer> activeChunksFound = new HashMap<>();
         List<String> orphaned = new ArrayList<>();
         List<String> stale = new ArrayList<>();
@@ -46,7 +48,7 @@ public final class IndexVerifier {
         long staleCount = 0;
         long unstampedCount = 0;
         long chunks = 0;
-        for (Chunk chunk : (Iterable<Chunk>) chunksOf(store, namespace)::iterator) {
+        for (Chunk chunk : (Iterable<Chunk>) chunksOf(store, namespace).filter(c -> visible.test(c.metadata()))::iterator) {
             chunks++;
             if (!namespace.tenant().equals(chunk.metadata().get(ReservedKeys.TENANT))
                     || !namespace.partitionKey().equals(chunk.metadata().get(ReservedKeys.PARTITION))) {

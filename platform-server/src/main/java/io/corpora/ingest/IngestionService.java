@@ -25,6 +25,7 @@ import io.corpora.spi.loader.DocumentLoader;
 import io.corpora.spi.loader.LoadRequest;
 import io.corpora.spi.loader.LoadedDocument;
 import io.corpora.spi.loader.Section;
+import io.corpora.tenancy.AccessDecision;
 import io.corpora.tenancy.IsolationGuard;
 import io.corpora.tenancy.ReservedKeyStamper;
 import java.util.LinkedHashMap;
@@ -88,17 +89,28 @@ public final class IngestionService {
         return writeGate;
     }
 
-    public IngestJob.Outcome ingest(Tenant tenant, TenantRuntime runtime, Namespace namespace, IngestRequest request) {
-        return ingest(tenant, runtime, namespace, request, false);
+    /**
+     * Stores a caller's document in the decision's namespace. A writer may store documents it will not see itself
+     * (e.g. for a group it is not in), but may not replace one it cannot see: that is refused with 403
+     * {@code document-not-visible}, before it is compared or written, so neither the version number nor the
+     * deduplication answer ("unchanged") tells it anything about the hidden document but that its id is taken.
+     */
+    public IngestJob.Outcome ingest(AccessDecision access, TenantRuntime runtime, IngestRequest request) {
+        return ingest(access.tenant(), runtime, access.namespace(), request, false, access);
     }
 
-    /** @param force write a new version even when the content is unchanged (rebuilds after store loss or migration) */
-    public IngestJob.Outcome ingest(Tenant tenant, TenantRuntime runtime, Namespace namespace, IngestRequest request, boolean force) {
+    /**
+     * @param force  write a new version even when the content is unchanged (rebuilds after store loss or migration)
+     * @param access the writer's decision, or null for a rebuild (the server re-pushing what is registered)
+     */
+    private IngestJob.Outcome ingest(Tenant tenant, TenantRuntime runtime, Namespace namespace, IngestRequest request, boolean force,
+                                     AccessDecision access) {
         requireNamespaceOf(tenant, namespace);
-        return writeGate.write(tenant.id(), () -> store(tenant, runtime, namespace, request, force));
+        return writeGate.write(tenant.id(), () -> store(tenant, runtime, namespace, request, force, access));
     }
 
-    private IngestJob.Outcome store(Tenant tenant, TenantRuntime runtime, Namespace namespace, IngestRequest request, boolean force) {
+    private IngestJob.Outcome store(Tenant tenant, TenantRuntime runtime, Namespace namespace, IngestRequest request, boolean force,
+                                    AccessDecision access) {
         String embedderId = requireMatchingEmbedder(tenant, runtime);
         if (request.content().length > limits.maxDocumentBytes()) {
             throw new IngestException(413, "document-too-large", "document '" + request.documentId() + "' is "
@@ -108,6 +120,10 @@ public final class IngestionService {
         String contentHash = ContentFingerprint.of(loaded, request.source(), runtime.chunking(), embedderId);
 
         DocumentRecord existing = registry.find(namespace, request.documentId()).orElse(null);
+        if (existing != null && access != null && !access.canSee(existing.metadata())) {
+            throw new IngestException(403, "document-not-visible", "a document with id '" + request.documentId()
+                    + "' exists in this namespace and this token may not see it, so it may not replace it");
+        }
         if (!force && existing != null && existing.activeVersion() > 0 && existing.status() == DocumentStatus.ACTIVE
                 && contentHash.equals(existing.contentHash())) {
             return new IngestJob.Outcome(request.documentId(), "skipped", existing.activeVersion(), existing.chunkCount(), 200, null);
@@ -168,38 +184,39 @@ public final class IngestionService {
         return new IngestJob.Outcome(request.documentId(), "stored", version, chunks.size(), 201, null);
     }
 
-    /** The documents a rebuild of the namespace re-pushes: every one the registry holds now, by id. */
-    public List<String> rebuildable(Namespace namespace) {
-        return registry.all(namespace).stream().map(DocumentRecord::documentId).sorted().toList();
+    /** The documents a rebuild of the namespace re-pushes: every one the registry holds now that the actor may see, by id. */
+    public List<String> rebuildable(AccessDecision access) {
+        return registry.all(access.namespace()).stream().filter(d -> access.canSee(d.metadata())).map(DocumentRecord::documentId)
+                .sorted().toList();
     }
 
     /**
      * Re-pushes one registered document from the registry's stored text as a new version (the store lost or never had
-     * its chunks, or holds stale ones). A document deleted since the rebuild started is skipped, never re-created.
+     * its chunks, or holds stale ones). A document deleted since the rebuild started, or no longer visible to the
+     * actor, is skipped, never re-created.
      */
-    public IngestJob.Outcome rebuild(Tenant tenant, TenantRuntime runtime, Namespace namespace, String documentId) {
-        requireNamespaceOf(tenant, namespace);
-        DocumentRecord document = registry.find(namespace, documentId).orElse(null);
+    public IngestJob.Outcome rebuild(AccessDecision access, TenantRuntime runtime, String documentId) {
+        Namespace namespace = access.namespace();
+        DocumentRecord document = registry.find(namespace, documentId).filter(d -> access.canSee(d.metadata())).orElse(null);
         if (document == null) {
             return new IngestJob.Outcome(documentId, "skipped", 0, 0, 404, "deleted since the rebuild started");
         }
-        if (document.text() == null) {
-            throw new IngestException(422, "no-source-text", "document '" + documentId + "': the registry holds no text to rebuild from");
-        }
-        IngestRequest request = IngestRequest.ofText(documentId, document.text(),
+        String text = registry.text(namespace, documentId).orElseThrow(() -> new IngestException(422, "no-source-text",
+                "document '" + documentId + "': the registry holds no text to rebuild from"));
+        IngestRequest request = IngestRequest.ofText(documentId, text,
                 document.mediaType() != null && document.mediaType().contains("markdown") ? "text/markdown" : "text/plain",
                 document.source(), document.metadata());
-        return ingest(tenant, runtime, namespace, request, true);
+        return ingest(access.tenant(), runtime, namespace, request, true, null);
     }
 
-    /** Deletes the namespace's chunks that no registered document owns; returns how many. */
-    public int removeOrphans(Tenant tenant, TenantRuntime runtime, Namespace namespace) {
-        requireNamespaceOf(tenant, namespace);
-        return writeGate.write(tenant.id(), () -> {
+    /** Deletes the namespace's chunks that no registered document owns and that the actor may see; returns how many. */
+    public int removeOrphans(AccessDecision access, TenantRuntime runtime) {
+        Namespace namespace = access.namespace();
+        return writeGate.write(access.tenant().id(), () -> {
             java.util.Set<String> registered = new java.util.HashSet<>();
             registry.all(namespace).forEach(d -> registered.add(d.documentId()));
             List<String> orphans = IndexVerifier.chunksOf(runtime.store(), namespace)
-                    .filter(c -> !registered.contains(c.documentId())).map(Chunk::id).toList();
+                    .filter(c -> !registered.contains(c.documentId()) && access.canSee(c.metadata())).map(Chunk::id).toList();
             if (!orphans.isEmpty()) {
                 runtime.store().deleteChunks(namespace, orphans);
             }
@@ -207,11 +224,14 @@ public final class IngestionService {
         });
     }
 
-    /** Removes a document's chunks and registry entry; false when it did not exist. */
-    public boolean delete(Tenant tenant, TenantRuntime runtime, Namespace namespace, String documentId) {
-        requireNamespaceOf(tenant, namespace);
-        return writeGate.write(tenant.id(), () -> {
-            if (registry.find(namespace, documentId).isEmpty()) {
+    /**
+     * Removes a document's chunks and registry entry; false when it does not exist <em>or the actor may not see it</em>
+     * (answered 404 alike, so a delete never reveals a hidden document).
+     */
+    public boolean delete(AccessDecision access, TenantRuntime runtime, String documentId) {
+        Namespace namespace = access.namespace();
+        return writeGate.write(access.tenant().id(), () -> {
+            if (registry.find(namespace, documentId).filter(d -> access.canSee(d.metadata())).isEmpty()) {
                 return false;
             }
             new IsolationGuard(runtime.store(), namespace, 1).deleteDocument(namespace, documentId);

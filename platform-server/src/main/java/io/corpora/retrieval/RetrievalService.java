@@ -19,8 +19,7 @@ import io.corpora.spi.Namespace;
 import io.corpora.spi.Passage;
 import io.corpora.spi.ReservedKeys;
 import io.corpora.spi.RetrieveOptions;
-import io.corpora.spi.filter.Actor;
-import io.corpora.tenancy.AccessFilters;
+import io.corpora.tenancy.AccessDecision;
 import io.corpora.tenancy.IsolationGuard;
 import io.corpora.tenancy.IsolationReport;
 import java.util.ArrayList;
@@ -34,7 +33,8 @@ import java.util.logging.Logger;
 
 /**
  * One retrieval for one actor in one namespace. The order of operations is the isolation argument:
- * the access filter is derived first (a failing hook stops everything before the store is touched); the retriever is
+ * the request's {@link AccessDecision} is made first (a failing hook stops everything before the store is touched) and
+ * its access filter, narrowed by the request's, is the filter of every store call and of neighbour expansion; the retriever is
  * composed per request over an {@link IsolationGuard} bound to the namespace; every passage is checked once more
  * before it leaves; reserved keys are removed from what the caller sees.
  */
@@ -57,11 +57,13 @@ public final class RetrievalService {
         this.overFetch = overFetch;
     }
 
-    public RetrievalResponse retrieve(Tenant tenant, TenantRuntime runtime, Namespace namespace, Actor actor, RetrieveCommand command) {
-        if (!tenant.id().equals(namespace.tenant()) || !tenant.id().equals(actor.tenant())) {
-            throw new IllegalStateException("actor " + actor.subject() + " of " + actor.tenant() + " cannot retrieve from " + namespace);
+    public RetrievalResponse retrieve(AccessDecision access, TenantRuntime runtime, RetrieveCommand command) {
+        Tenant tenant = access.tenant();
+        Namespace namespace = access.namespace();
+        if (!tenant.id().equals(runtime.tenantId())) {
+            throw new IllegalStateException("runtime of " + runtime.tenantId() + " cannot serve " + namespace);
         }
-        MetadataFilter filter = AccessFilters.effectiveFilter(runtime.filterHook(), actor, command.filter());
+        MetadataFilter filter = access.narrowedBy(command.filter());
         RetrievalDefaults defaults = tenant.definition().retrieval();
         RetrieveOptions options = new RetrieveOptions(command.topK() != null ? command.topK() : defaults.topK(), filter,
                 command.minScore() != null ? command.minScore() : defaults.minScore(),
@@ -110,8 +112,7 @@ public final class RetrievalService {
      * Several retrievals for one actor in one namespace, answered in order; their queries are embedded in one call
      * (when any uses the vector leg). Each is isolated and verified exactly like a single retrieval.
      */
-    public List<RetrievalResponse> retrieveBatch(Tenant tenant, TenantRuntime runtime, Namespace namespace, Actor actor,
-                                                List<RetrieveCommand> commands) {
+    public List<RetrievalResponse> retrieveBatch(AccessDecision access, TenantRuntime runtime, List<RetrieveCommand> commands) {
         if (commands.isEmpty()) {
             throw new IllegalArgumentException("a batch needs at least one query");
         }
@@ -120,7 +121,7 @@ public final class RetrievalService {
                 runtime.reranker(), runtime.filterHook(), runtime.chunking());
         List<RetrievalResponse> responses = new ArrayList<>();
         for (RetrieveCommand command : commands) {
-            responses.add(retrieve(tenant, batch, namespace, actor, command));
+            responses.add(retrieve(access, batch, command));
         }
         return responses;
     }

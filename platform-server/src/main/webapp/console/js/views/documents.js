@@ -1,4 +1,5 @@
-// Documents of the token's tenant: list (paginated), upload files with live job progress, delete.
+// Documents of the token's tenant: list (paginated), view chunks, upload files with live job progress, delete.
+// Documents are addressed by the id query parameter (document?id=…), which takes any id, including ones with '/'.
 import {request, problemView} from '../api.js';
 import {h, show, field, table, announcer, announce} from '../dom.js';
 import * as session from '../session.js';
@@ -19,6 +20,7 @@ export default async function render(root, ctx) {
   const list = h('div', {id: 'document-list'});
   const jobs = h('div', {id: 'job-list'});
   const progress = h('div', {id: 'job-progress'});
+  const chunksView = h('div', {id: 'document-chunks', 'aria-live': 'polite'});
   const status = announcer('job-announcer');
   const pages = [null];
   let page = 0;
@@ -34,7 +36,9 @@ export default async function render(root, ctx) {
             h('td', {}, h('code', {}, d.id)), h('td', {}, d.source || ''), h('td', {}, d.mediaType || ''),
             h('td', {}, d.status + (d.error ? `: ${d.error}` : '')), h('td', {}, d.version), h('td', {}, d.chunks), h('td', {}, d.bytes),
             h('td', {}, d.updated),
-            h('td', {}, h('button', {type: 'button', class: 'danger', 'aria-label': `Delete document ${d.id}`, onclick: () => remove(d.id)}, 'Delete'))))),
+            h('td', {}, h('div', {class: 'row'},
+              h('button', {type: 'button', class: 'secondary', 'aria-label': `View chunks of document ${d.id}`, onclick: () => viewChunks(d.id)}, 'Chunks'),
+              h('button', {type: 'button', class: 'danger', 'aria-label': `Delete document ${d.id}`, onclick: () => remove(d.id)}, 'Delete')))))),
         h('div', {class: 'row'},
           h('button', {type: 'button', class: 'secondary', disabled: page === 0, onclick: () => { page--; load(); }}, 'Previous page'),
           h('button', {type: 'button', class: 'secondary', disabled: !body.next, onclick: () => { page++; load(); }}, 'Next page')));
@@ -48,10 +52,24 @@ export default async function render(root, ctx) {
     }
   }
 
+  async function viewChunks(id) {
+    show(chunksView, h('p', {}, `Loading the chunks of ${id}…`));
+    try {
+      const body = await request('GET', `${base}/document/chunks`, {query: {id, partition: partition.value}});
+      if (!ctx.isCurrent()) return;
+      show(chunksView, h('h2', {}, `Chunks of ${body.documentId}`),
+        h('ol', {}, body.chunks.map(c => h('li', {'data-chunk': c.index},
+          c.headingPath && c.headingPath.length ? h('p', {}, h('strong', {}, c.headingPath.join(' › '))) : null,
+          h('p', {}, c.text)))));
+    } catch (e) {
+      show(chunksView, problemView(e));
+    }
+  }
+
   async function remove(id) {
     if (!window.confirm(`Delete document ${id} and its chunks from ${tenant}?`)) return;
     try {
-      await request('DELETE', `${base}/documents/${encodeURIComponent(id)}`, {query: {partition: partition.value}});
+      await request('DELETE', `${base}/document`, {query: {id, partition: partition.value}});
       show(progress, h('p', {class: 'success'}, `Deleted ${id}.`));
       await load();
     } catch (e) {
@@ -140,6 +158,7 @@ export default async function render(root, ctx) {
     status,
     progress,
     list,
+    chunksView,
     jobs,
     h('h2', {}, 'Index consistency'),
     h('p', {}, 'Reports chunks missing from the store, orphaned or stale ones, without repairing anything.'),

@@ -8,20 +8,22 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * The engine and the command line are pure Java: unit-testable in milliseconds, usable outside the container.
+ * The engine, the command line and the access decision (tenancy, access) are pure Java: unit-testable in milliseconds, usable outside the container.
  * They may use the plugin SPI and the plugin loader, never Jakarta EE / MicroProfile or the server's adapters.
  */
-@AnalyzeClasses(packages = {"io.corpora.engine", "io.corpora.cli"}, importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(packages = {"io.corpora.engine", "io.corpora.cli", "io.corpora.access", "io.corpora.tenancy"}, importOptions = ImportOption.DoNotIncludeTests.class)
 class EngineArchitectureTest {
 
     @ArchTest
-    static final ArchRule noJakarta = noClasses().that().resideInAnyPackage("io.corpora.engine..", "io.corpora.cli..")
+    static final ArchRule noJakarta = noClasses().that().resideInAnyPackage("io.corpora.engine..", "io.corpora.cli..",
+                    "io.corpora.access..", "io.corpora.tenancy..")
             .should().dependOnClassesThat().resideInAnyPackage("jakarta..", "javax.ws..", "javax.enterprise..",
                     "org.eclipse.microprofile..")
-            .because("the engine and the CLI run without a container");
+            .because("the engine, the CLI and the access decision run without a container");
 
     @ArchTest
-    static final ArchRule noServerAdapters = noClasses().that().resideInAnyPackage("io.corpora.engine..", "io.corpora.cli..")
+    static final ArchRule noServerAdapters = noClasses().that().resideInAnyPackage("io.corpora.engine..", "io.corpora.cli..",
+                    "io.corpora.access..", "io.corpora.tenancy..")
             .should().dependOnClassesThat().resideInAnyPackage("io.corpora.server..")
             .because("adapters depend on the engine, never the reverse");
 

@@ -30,6 +30,7 @@ import io.corpora.spi.filter.RetrievalFilterHook;
 import io.corpora.spi.store.SearchRequest;
 import io.corpora.spi.store.VectorStore;
 import io.corpora.spi.testkit.ReferenceVectorStore;
+import io.corpora.tenancy.AccessDecision;
 import io.corpora.tenancy.AccessFilters;
 import io.corpora.tenancy.ReservedKeyStamper;
 import java.lang.reflect.Proxy;
@@ -82,9 +83,10 @@ class RetrievalServiceTest {
             throw new IllegalStateException("directory unavailable");
         };
 
-        assertThrows(AccessFilters.AccessDeniedException.class, () -> service().retrieve(tenant(), runtime(broken), ACME, alice,
+        // The decision is made before a retrieval can even be called: the hook's failure stops the request there.
+        assertThrows(AccessFilters.AccessDeniedException.class, () -> service().retrieve(decide(broken), runtime(broken),
                 RetrieveCommand.of("hotel reimbursement")));
-        assertThrows(AccessFilters.AccessDeniedException.class, () -> service().retrieve(tenant(), runtime(actor -> null), ACME, alice,
+        assertThrows(AccessFilters.AccessDeniedException.class, () -> service().retrieve(decide(actor -> null), runtime(actor -> null),
                 RetrieveCommand.of("hotel reimbursement")));
         assertEquals(0, storeCalls.get());
     }
@@ -93,7 +95,7 @@ class RetrievalServiceTest {
     void withoutAHookNoFilterIsAddedAtAll() {
         index("policy", "Hotel stays are reimbursed up to the city rate.", Map.of("audience", "group:finance"));
 
-        RetrievalResponse response = service().retrieve(tenant(), runtime(null), ACME, alice, vectorQuery("hotel reimbursement"));
+        RetrievalResponse response = service().retrieve(decide(null), runtime(null), vectorQuery("hotel reimbursement"));
 
         assertEquals(1, response.passages().size());
         assertTrue(searches.stream().allMatch(s -> s.filter().isMatchAll()), searches.toString());
@@ -105,19 +107,19 @@ class RetrievalServiceTest {
         index("hidden", "Hotel stays abroad are reimbursed at cost.", Map.of("audience", "group:finance", "lang", "en"));
         RetrievalFilterHook legalOnly = actor -> MetadataFilter.anyOf("audience", actor.groups().stream().map(g -> "group:" + g).toList());
 
-        RetrievalResponse response = service().retrieve(tenant(), runtime(legalOnly), ACME, alice, vectorQuery("hotel reimbursement"));
+        RetrievalResponse response = service().retrieve(decide(legalOnly), runtime(legalOnly), vectorQuery("hotel reimbursement"));
         assertEquals(List.of("visible"), response.passages().stream().map(p -> p.citation().documentId()).toList());
 
         RetrieveCommand widening = new RetrieveCommand("hotel", "vector", 5, MetadataFilter.eq("audience", "group:finance"), null, null,
                 false, 0, null);
-        assertEquals(0, service().retrieve(tenant(), runtime(legalOnly), ACME, alice, widening).passages().size());
+        assertEquals(0, service().retrieve(decide(legalOnly), runtime(legalOnly), widening).passages().size());
     }
 
     @Test
     void passagesLeaveWithCitationsAndWithoutReservedKeys() {
         index("policy", "Hotel stays are reimbursed up to the city rate.", Map.of("lang", "en"));
 
-        RetrievalResponse response = service().retrieve(tenant(), runtime(null), ACME, alice, vectorQuery("hotel"));
+        RetrievalResponse response = service().retrieve(decide(null), runtime(null), vectorQuery("hotel"));
 
         RetrievalResponse.CitedPassage passage = response.passages().get(0);
         assertFalse(passage.metadata().keySet().stream().anyMatch(ReservedKeys::isReserved), passage.metadata().toString());
@@ -130,7 +132,7 @@ class RetrievalServiceTest {
 
     @Test
     void anEmptyNamespaceSaysSo() {
-        RetrievalResponse response = service().retrieve(tenant(), runtime(null), ACME, alice, vectorQuery("anything"));
+        RetrievalResponse response = service().retrieve(decide(null), runtime(null), vectorQuery("anything"));
         assertTrue(response.passages().isEmpty());
         assertTrue(response.diagnostics().corpusEmpty());
     }
@@ -152,6 +154,10 @@ class RetrievalServiceTest {
                 new PluginChoice("onnx", Map.of()), null, new RetrievalDefaults("vector", 5, null, null, false), Quotas.UNLIMITED,
                 AccessPolicy.NONE);
         return new Tenant(definition, embedder.fingerprint().id(), Instant.now(), Instant.now(), 1);
+    }
+
+    private AccessDecision decide(RetrievalFilterHook hook) {
+        return AccessDecision.decide(alice, tenant(), ACME, null, hook);
     }
 
     private TenantRuntime runtime(RetrievalFilterHook hook) {

@@ -2,7 +2,6 @@ package io.corpora.tenancy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,38 +15,64 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
+/** The access decision: one hook evaluation per request, failing closed; the filter a request may only narrow. */
 class AccessFiltersTest {
 
     private final Actor alice = new Actor("acme", "alice", Set.of("reader"), Set.of("legal"), Map.of());
     private final MetadataFilter english = MetadataFilter.eq("lang", "en");
 
     @Test
-    void withoutAHookTheRequestFilterIsUsedAsIs() {
-        assertSame(english, AccessFilters.effectiveFilter(null, alice, english));
-        assertTrue(AccessFilters.effectiveFilter(null, alice, MetadataFilter.all()).isMatchAll());
+    void withoutAHookNothingIsRestrictedAndTheRequestFilterIsUsedAsIs() {
+        AccessDecision decision = decide(null, null);
+        assertTrue(decision.unrestricted());
+        assertTrue(decision.canSee(Map.of("audience", "group:finance")));
+        assertEquals(english, decision.narrowedBy(english));
+        assertTrue(decision.narrowedBy(MetadataFilter.all()).isMatchAll());
     }
 
     @Test
     void theHookFilterIsAndedSoARequestCanOnlyNarrow() {
-        MetadataFilter filter = AccessFilters.effectiveFilter(a -> MetadataFilter.anyOf("audience", List.of("public", "user:" + a.subject())), alice, english);
+        AccessDecision decision = decide(a -> MetadataFilter.anyOf("audience", List.of("public", "user:" + a.subject())), null);
+        assertFalse(decision.unrestricted());
+        MetadataFilter filter = decision.narrowedBy(english);
         assertTrue(filter.matches(Map.of("audience", List.of("user:alice"), "lang", "en")));
         assertFalse(filter.matches(Map.of("audience", "group:finance", "lang", "en")));
         assertFalse(filter.matches(Map.of("audience", "public", "lang", "de")));
+        assertTrue(decision.canSee(Map.of("audience", "public")), "documents and chunks are judged by the access filter alone");
+        assertFalse(decision.canSee(Map.of("lang", "en")), "no audience: visible to nobody under the audience hook");
     }
 
     @Test
     void aThrowingOrEmptyHookFailsClosed() {
-        assertThrows(AccessFilters.AccessDeniedException.class,
-                () -> AccessFilters.effectiveFilter(a -> { throw new IllegalStateException("directory down"); }, alice, english));
-        assertThrows(AccessFilters.AccessDeniedException.class, () -> AccessFilters.effectiveFilter(a -> null, alice, english));
+        assertThrows(AccessFilters.AccessDeniedException.class, () -> decide(a -> { throw new IllegalStateException("directory down"); }, null));
+        assertThrows(AccessFilters.AccessDeniedException.class, () -> decide(a -> null, null));
     }
 
     @Test
     void requestFiltersMayNotMentionReservedKeys() {
-        assertThrows(IllegalArgumentException.class,
-                () -> AccessFilters.effectiveFilter(null, alice, MetadataFilter.eq(ReservedKeys.TENANT, "globex")));
-        assertThrows(IllegalArgumentException.class,
-                () -> AccessFilters.effectiveFilter(null, alice, MetadataFilter.not(MetadataFilter.exists("_partition"))));
+        AccessDecision decision = decide(null, null);
+        assertThrows(IllegalArgumentException.class, () -> decision.narrowedBy(MetadataFilter.eq(ReservedKeys.TENANT, "globex")));
+        assertThrows(IllegalArgumentException.class, () -> decision.narrowedBy(MetadataFilter.not(MetadataFilter.exists("_partition"))));
+    }
+
+    @Test
+    void aDecisionCannotBeMadeForAnotherTenantOrPartitionThanItsToken() {
+        assertThrows(IllegalStateException.class, () -> AccessDecision.decide(alice, tenant("globex"), Namespace.of("globex"), null, null));
+        assertThrows(IllegalStateException.class, () -> decide(null, "eng"), "bound to eng, acting on the default partition");
+        AccessDecision bound = AccessDecision.decide(alice, tenant("acme"), Namespace.of("acme", "eng"), "eng", null);
+        assertFalse(bound.allPartitions());
+    }
+
+    private AccessDecision decide(io.corpora.spi.filter.RetrievalFilterHook hook, String boundPartition) {
+        return AccessDecision.decide(alice, tenant("acme"), Namespace.of("acme"), boundPartition, hook);
+    }
+
+    private static io.corpora.control.Tenant tenant(String id) {
+        io.corpora.control.TenantDefinition definition = new io.corpora.control.TenantDefinition(id, id, io.corpora.control.TenantState.ACTIVE,
+                new io.corpora.control.PluginChoice("reference", Map.of()), new io.corpora.control.PluginChoice("onnx", Map.of()), null,
+                new io.corpora.control.RetrievalDefaults("vector", 5, null, null, false), io.corpora.control.Quotas.UNLIMITED,
+                io.corpora.control.AccessPolicy.NONE);
+        return new io.corpora.control.Tenant(definition, null, java.time.Instant.now(), java.time.Instant.now(), 1);
     }
 
     @Test

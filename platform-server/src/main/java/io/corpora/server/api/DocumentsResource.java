@@ -6,14 +6,13 @@ import io.corpora.control.Tenant;
 import io.corpora.ingest.IngestRequest;
 import io.corpora.ingest.UrlFetcher;
 import io.corpora.server.Roles;
+import io.corpora.access.TenantView;
 import io.corpora.server.dataplane.DataPlane;
 import io.corpora.server.dataplane.JobRunner;
 import io.corpora.server.dataplane.UrlIngest;
 import io.corpora.server.rest.ProblemException;
 import io.corpora.server.security.CallerScope;
 import io.corpora.spi.Chunk;
-import io.corpora.spi.Namespace;
-import io.corpora.tenancy.IsolationGuard;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -53,12 +52,21 @@ import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.media.SchemaProperty;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Documents of a tenant: ingest (JSON, batch, multipart upload), list, read, chunks, delete. */
-@Path("/api/v1/tenants/{tenant}/documents")
+/**
+ * Documents of a tenant: ingest (JSON, batch, multipart upload), list, read, chunks, delete; every route through the
+ * request's {@link TenantView}.
+ *
+ * <p>A document is addressed either by one path segment, {@code documents/{id}}, for ids a servlet container accepts
+ * there (Servlet 6 refuses an encoded {@code /}, {@code .}, {@code \} or {@code #} in a path, and resolves {@code .}
+ * and {@code ..} segments), or by the {@code id} query parameter, {@code document?id=…}, which carries any id: the
+ * two never overlap, so {@code documents/x/chunks} always means the chunks of {@code x}.
+ */
+@Path("/api/v1/tenants/{tenant}")
 @RequestScoped
 @Tag(name = "documents")
 @SecurityRequirement(name = "jwt")
@@ -86,6 +94,7 @@ public class DocumentsResource {
     UriInfo uri;
 
     @POST
+    @Path("documents")
     @IngestBody
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
@@ -97,14 +106,11 @@ public class DocumentsResource {
                     + " 403 (origin not allowed, or a private address), 413 (too large), 422 (redirect, error status) and 504 (timeout).")
     public Response ingestJson(@PathParam("tenant") String tenantId, JsonValue body) {
         caller.actorFor(tenantId, Roles.WRITER, Roles.TENANT_ADMIN);
-        Tenant tenant = dataPlane.activeTenant(tenantId);
-        dataPlane.limitRequests(tenant);
-        dataPlane.limitIngests(tenant);
         if (body instanceof JsonObject object) {
             DocumentInput input = parse(object);
-            Namespace namespace = dataPlane.namespace(tenant, input.partition, caller.boundPartition());
-            IngestRequest request = input.url != null ? fetched(tenant, input) : toRequest(input);
-            IngestJob.Outcome outcome = jobs.ingestOne(tenant, namespace, request);
+            TenantView view = writer(tenantId, input.partition);
+            IngestRequest request = input.url != null ? fetched(view.tenant(), input) : toRequest(input);
+            IngestJob.Outcome outcome = jobs.ingestOne(view, request);
             if ("failed".equals(outcome.result())) {
                 throw new ProblemException(outcome.status(), "ingest-failed", "Document not ingested", outcome.error(),
                         Map.of("documentId", outcome.documentId()));
@@ -132,15 +138,16 @@ public class DocumentsResource {
         if (inputs.stream().anyMatch(i -> !java.util.Objects.equals(i.partition, partition))) {
             throw new ProblemException(400, "invalid-request", "Invalid request", "all documents of one batch must go to the same partition");
         }
-        Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
+        TenantView view = writer(tenantId, partition);
         List<IngestRequest> requests = new ArrayList<>();
         for (DocumentInput input : inputs) {
             requests.add(toRequest(input));
         }
-        return accepted(jobs.submit(tenant, namespace, requests));
+        return accepted(jobs.submit(view, requests));
     }
 
     @POST
+    @Path("documents")
     @IngestBody
     @Consumes(MediaType.MULTIPART_FORM_DATA)
     @Produces(MediaType.APPLICATION_JSON)
@@ -158,7 +165,6 @@ public class DocumentsResource {
                            InputStream body) throws IOException {
         caller.actorFor(tenantId, Roles.WRITER, Roles.TENANT_ADMIN);
         Tenant tenant = dataPlane.activeTenant(tenantId);
-        dataPlane.limitRequests(tenant);
         dataPlane.limitIngests(tenant);
         String partition = null;
         Map<String, Object> metadata = Map.of();
@@ -190,8 +196,8 @@ public class DocumentsResource {
                     type == null ? "application/octet-stream" : base(type), type == null ? null : type.getParameters().get("charset"),
                     file.name(), metadata));
         }
-        Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
-        return accepted(jobs.submit(tenant, namespace, requests));
+        // The write gate and the ingest quota were checked before the body was read.
+        return accepted(jobs.submit(dataPlane.view(caller, tenantId, partition, Roles.WRITER, Roles.TENANT_ADMIN), requests));
     }
 
     private record UploadedFile(String name, String contentType, byte[] content) {
@@ -214,10 +220,21 @@ public class DocumentsResource {
         }
     }
 
+    /** The view of an ingest, with the write gate and the ingest quota checked once the tenant is known. */
+    private TenantView writer(String tenantId, String partition) {
+        TenantView view = dataPlane.view(caller, tenantId, partition, Roles.WRITER, Roles.TENANT_ADMIN);
+        dataPlane.limitIngests(view.tenant());
+        return view;
+    }
+
     @GET
+    @Path("documents")
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
-    @Operation(summary = "List documents (paginated by id)")
+    @Operation(summary = "List the documents the caller may see (paginated by id)",
+            description = "Documents the tenant's access filter hides from the caller are skipped: the page still holds 'limit'"
+                    + " documents unless the end is reached, and 'next' (the 'after' of the next page) is null exactly at the end"
+                    + " (or after " + TenantView.MAX_SCANNED_PER_PAGE + " registry rows were examined for one page).")
     public Map<String, Object> list(@PathParam("tenant") String tenantId, @QueryParam("partition") String partition,
                                     @QueryParam("after") String after, @QueryParam("limit") @DefaultValue("50") int limit,
                                     @QueryParam("status") String status, @QueryParam("source") String source) {
@@ -225,44 +242,44 @@ public class DocumentsResource {
         if (limit < 1 || limit > 500) {
             throw new ProblemException(400, "invalid-request", "Invalid request", "limit must be between 1 and 500");
         }
-        Tenant tenant = dataPlane.activeTenant(tenantId);
-        dataPlane.limitRequests(tenant);
-        Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
-        List<DocumentRecord> page = dataPlane.registry().list(namespace, after, limit);
-        List<Map<String, Object>> documents = page.stream()
-                .filter(d -> status == null || d.status().name().equalsIgnoreCase(status))
-                .filter(d -> source == null || source.equals(d.source()))
-                .map(Json::document).toList();
+        TenantView view = reader(tenantId, partition);
+        TenantView.DocumentPage page = view.documents(after, limit, d -> (status == null || d.status().name().equalsIgnoreCase(status))
+                && (source == null || source.equals(d.source())));
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("documents", documents);
-        body.put("next", page.size() == limit ? page.get(page.size() - 1).documentId() : null);
+        body.put("documents", page.documents().stream().map(Json::document).toList());
+        body.put("next", page.next());
         return body;
     }
 
     @GET
-    @Path("{id}")
+    @Path("documents/{id}")
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
-    @Operation(summary = "One document's metadata, version, chunk count and status")
-    public Map<String, Object> get(@PathParam("tenant") String tenantId, @PathParam("id") String id, @QueryParam("partition") String partition) {
-        DataPlane.Scope scope = dataPlane.scope(caller, tenantId, partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
-        return Json.document(find(scope.namespace(), id));
+    @Operation(summary = "One document's metadata, version, chunk count and status (id as one path segment)",
+            description = ID_IN_PATH)
+    public Map<String, Object> get(@PathParam("tenant") String tenantId, @Parameter(description = ID_SEGMENT) @PathParam("id") String id, @QueryParam("partition") String partition) {
+        return Json.document(find(reader(tenantId, partition), id));
     }
 
     @GET
-    @Path("{id}/chunks")
+    @Path("document")
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
-    @Operation(summary = "The chunks of a document's active version")
-    public Map<String, Object> chunks(@PathParam("tenant") String tenantId, @PathParam("id") String id, @QueryParam("partition") String partition) {
-        DataPlane.Scope scope = dataPlane.scope(caller, tenantId, partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
-        Tenant tenant = scope.tenant();
-        Namespace namespace = scope.namespace();
-        find(namespace, id);
-        IsolationGuard guard = new IsolationGuard(dataPlane.runtime(tenant).store(), namespace, 1,
-                ids -> dataPlane.registry().activeVersions(namespace, ids));
+    @Operation(summary = "One document's metadata, version, chunk count and status (any id, as the 'id' query parameter)",
+            description = ID_IN_QUERY)
+    public Map<String, Object> getById(@PathParam("tenant") String tenantId, @Parameter(description = ID_PARAMETER, required = true) @QueryParam("id") String id, @QueryParam("partition") String partition) {
+        return get(tenantId, requireId(id), partition);
+    }
+
+    @GET
+    @Path("documents/{id}/chunks")
+    @Produces(MediaType.APPLICATION_JSON)
+    @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
+    @Operation(summary = "The chunks of a document's active version (id as one path segment)", description = CHUNKS + " " + ID_IN_PATH)
+    public Map<String, Object> chunks(@PathParam("tenant") String tenantId, @Parameter(description = ID_SEGMENT) @PathParam("id") String id, @QueryParam("partition") String partition) {
+        List<Chunk> found = reader(tenantId, partition).chunks(id).orElseThrow(() -> notFound(id));
         List<Map<String, Object>> chunks = new ArrayList<>();
-        for (Chunk chunk : guard.documentChunks(namespace, id)) {
+        for (Chunk chunk : found) {
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("id", chunk.id());
             out.put("index", chunk.index());
@@ -274,22 +291,73 @@ public class DocumentsResource {
         return Map.of("documentId", id, "chunks", chunks);
     }
 
+    @GET
+    @Path("document/chunks")
+    @Produces(MediaType.APPLICATION_JSON)
+    @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
+    @Operation(summary = "The chunks of a document's active version (any id, as the 'id' query parameter)", description = CHUNKS + " " + ID_IN_QUERY)
+    public Map<String, Object> chunksById(@PathParam("tenant") String tenantId, @Parameter(description = ID_PARAMETER, required = true) @QueryParam("id") String id, @QueryParam("partition") String partition) {
+        return chunks(tenantId, requireId(id), partition);
+    }
+
     @DELETE
-    @Path("{id}")
+    @Path("documents/{id}")
     @RolesAllowed({Roles.WRITER, Roles.TENANT_ADMIN})
-    @Operation(summary = "Delete a document and its chunks")
-    public Response delete(@PathParam("tenant") String tenantId, @PathParam("id") String id, @QueryParam("partition") String partition) {
-        DataPlane.Scope scope = dataPlane.scope(caller, tenantId, partition, Roles.WRITER, Roles.TENANT_ADMIN);
-        Tenant tenant = scope.tenant();
-        Namespace namespace = scope.namespace();
-        if (!dataPlane.ingestion().delete(tenant, dataPlane.runtime(tenant), namespace, id)) {
+    @Operation(summary = "Delete a document and its chunks (id as one path segment)", description = DELETES + " " + ID_IN_PATH)
+    public Response delete(@PathParam("tenant") String tenantId, @Parameter(description = ID_SEGMENT) @PathParam("id") String id, @QueryParam("partition") String partition) {
+        TenantView view = dataPlane.view(caller, tenantId, partition, Roles.WRITER, Roles.TENANT_ADMIN);
+        if (!view.delete(id)) {
             throw notFound(id);
         }
         return Response.noContent().build();
     }
 
-    private DocumentRecord find(Namespace namespace, String id) {
-        return dataPlane.registry().find(namespace, id).orElseThrow(() -> notFound(id));
+    @DELETE
+    @Path("document")
+    @RolesAllowed({Roles.WRITER, Roles.TENANT_ADMIN})
+    @Operation(summary = "Delete a document and its chunks (any id, as the 'id' query parameter)", description = DELETES + " " + ID_IN_QUERY)
+    public Response deleteById(@PathParam("tenant") String tenantId, @Parameter(description = ID_PARAMETER, required = true) @QueryParam("id") String id, @QueryParam("partition") String partition) {
+        return delete(tenantId, requireId(id), partition);
+    }
+
+    /** {@code documents/a/b}: an id with '/' cannot be one path segment; say where it goes instead of a bare 404. */
+    @GET
+    @DELETE
+    @Path("documents/{id}/{rest: .+}")
+    @Operation(hidden = true)
+    public Response idWithSlashInPath(@PathParam("tenant") String tenantId, @PathParam("id") String id, @PathParam("rest") String rest) {
+        caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
+        throw new ProblemException(400, "invalid-document-path", "Invalid document path", "'documents/" + id + "/" + rest
+                + "' is not a document route; a document id containing '/' is passed as a query parameter: document?id=" + id + "%2F"
+                + rest.replace("/", "%2F") + " (and document/chunks?id=… for its chunks)");
+    }
+
+    private static final String ID_PARAMETER = "The document id, any characters (e.g. 'example.com/guides/a.md'), percent-encoded"
+            + " as a query parameter value.";
+    private static final String ID_SEGMENT = "The document id as one percent-encoded path segment; an id containing '/', '\\' or '#',"
+            + " or the id '.' or '..', goes in the 'id' query parameter of the document?id=… form instead.";
+    private static final String ID_IN_PATH = "The id is one path segment, percent-encoded. Ids containing '/', '\\' or '#', and the"
+            + " ids '.' and '..', cannot be sent this way (servlet containers refuse or rewrite them in a path): use the 'id' query"
+            + " parameter form (GET document?id=…, GET document/chunks?id=…, DELETE document?id=…), which takes any id.";
+    private static final String ID_IN_QUERY = "Takes any document id, percent-encoded as a query parameter value (e.g. document?id="
+            + "example.com%2Fguides%2Fa.md). Equivalent to the documents/{id} form for ids that fit in one path segment.";
+    private static final String CHUNKS = "Only the chunks the caller may see, of the tenant's active embedder generation (one generation"
+            + " even during a re-embed migration). A document the caller may not see is 404, exactly like a missing one.";
+    private static final String DELETES = "A document the caller may not see is 404, exactly like a missing one, and is not deleted.";
+
+    private TenantView reader(String tenantId, String partition) {
+        return dataPlane.view(caller, tenantId, partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
+    }
+
+    private static String requireId(String id) {
+        if (id == null || id.isEmpty()) {
+            throw new ProblemException(400, "invalid-request", "Invalid request", "the 'id' query parameter (the document id) is required");
+        }
+        return id;
+    }
+
+    private static DocumentRecord find(TenantView view, String id) {
+        return view.document(id).orElseThrow(() -> notFound(id));
     }
 
     private static ProblemException notFound(String id) {

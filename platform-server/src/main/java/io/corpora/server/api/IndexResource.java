@@ -1,13 +1,12 @@
 package io.corpora.server.api;
 
 import io.corpora.control.IngestJob;
-import io.corpora.control.Tenant;
 import io.corpora.ingest.IndexVerifier;
+import io.corpora.access.TenantView;
 import io.corpora.server.Roles;
 import io.corpora.server.dataplane.DataPlane;
 import io.corpora.server.dataplane.JobRunner;
 import io.corpora.server.security.CallerScope;
-import io.corpora.spi.Namespace;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -52,14 +51,14 @@ public class IndexResource {
     @Path("index:verify")
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.WRITER, Roles.TENANT_ADMIN})
-    @Operation(summary = "Report missing, orphaned, stale and unstamped chunks without repairing anything")
+    @Operation(summary = "Report missing, orphaned, stale and unstamped chunks without repairing anything",
+            description = "Covers what the caller may see: documents and chunks the tenant's access filter hides from it are neither"
+                    + " listed nor counted.")
     public Map<String, Object> verify(@PathParam("tenant") String tenantId, @QueryParam("partition") String partition) {
-        DataPlane.Scope scope = dataPlane.scope(caller, tenantId, partition, Roles.WRITER, Roles.TENANT_ADMIN);
-        Tenant tenant = scope.tenant();
-        Namespace namespace = scope.namespace();
-        IndexVerifier.Report report = IndexVerifier.verify(dataPlane.registry(), dataPlane.runtime(tenant).store(), namespace);
+        TenantView view = dataPlane.view(caller, tenantId, partition, Roles.WRITER, Roles.TENANT_ADMIN);
+        IndexVerifier.Report report = view.verify();
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("namespace", namespace.key());
+        body.put("namespace", view.namespace().key());
         body.put("consistent", report.consistent());
         body.put("documents", report.documents());
         body.put("chunks", report.chunks());
@@ -74,12 +73,14 @@ public class IndexResource {
     @Path("stats")
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
-    @Operation(summary = "Documents, chunks and bytes of the tenant's active versions, and documents by partition and status")
+    @Operation(summary = "Documents, chunks and bytes of the tenant's active versions, and documents by partition and status",
+            description = "Counts what the caller may see: only its partition for a partition-bound token, and only the documents the"
+                    + " tenant's access filter lets it see (with their chunks and bytes).")
     public Map<String, Object> stats(@PathParam("tenant") String tenantId) {
-        DataPlane.Scope scope = dataPlane.scope(caller, tenantId, null, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
-        io.corpora.control.DocumentRegistry.CorpusStats stats = dataPlane.registry().stats(scope.tenant().id());
+        TenantView view = dataPlane.view(caller, tenantId, null, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
+        io.corpora.control.DocumentRegistry.CorpusStats stats = view.stats();
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("tenant", scope.tenant().id());
+        body.put("tenant", view.tenant().id());
         body.put("documents", stats.documents());
         body.put("chunks", stats.chunks());
         body.put("bytes", stats.bytes());
@@ -97,8 +98,7 @@ public class IndexResource {
                     + " GET index:verify afterwards to confirm the namespace is consistent.")
     @APIResponse(responseCode = "202", description = "The rebuild job, queued; Location is GET jobs/{id}")
     public Response rebuild(@PathParam("tenant") String tenantId, @QueryParam("partition") String partition) {
-        DataPlane.Scope scope = dataPlane.scope(caller, tenantId, partition, Roles.TENANT_ADMIN);
-        IngestJob job = jobs.submitRebuild(scope.tenant(), scope.namespace());
+        IngestJob job = jobs.submitRebuild(dataPlane.view(caller, tenantId, partition, Roles.TENANT_ADMIN));
         URI location = uri.getBaseUriBuilder().path("api/v1/tenants/{tenant}/jobs/{id}").build(job.tenant(), job.id());
         return Response.accepted(Json.job(job)).location(location).build();
     }

@@ -1,5 +1,6 @@
 package io.corpora.server.api;
 
+import io.corpora.access.TenantView;
 import io.corpora.server.Roles;
 import io.corpora.server.dataplane.DataPlane;
 import io.corpora.server.rest.ProblemException;
@@ -19,7 +20,11 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Ingest jobs of a tenant: status, counts, percent and per-document outcomes. */
+/**
+ * Ingest jobs of a tenant: status, counts, percent and per-document outcomes, as the caller may see them: a
+ * partition-bound token sees its partition's jobs only, and outcomes of documents the caller may not see are removed
+ * (the counts then count the outcomes shown; see {@link TenantView#jobs}).
+ */
 @Path("/api/v1/tenants/{tenant}/jobs")
 @RequestScoped
 @Tag(name = "documents")
@@ -35,14 +40,16 @@ public class JobsResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
-    @Operation(summary = "Recent ingest jobs, newest first")
+    @Operation(summary = "Recent ingest jobs, newest first",
+            description = "A partition-bound token sees only its partition's jobs (tenant-wide re-embed jobs need an unbound token)."
+                    + " Outcomes of documents the caller may not see are left out; succeeded, skipped and failed then count the outcomes"
+                    + " shown, and total those plus the documents not processed yet.")
     public Map<String, Object> list(@PathParam("tenant") String tenantId, @QueryParam("limit") @DefaultValue("20") int limit) {
         caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
         if (limit < 1 || limit > 200) {
             throw new ProblemException(400, "invalid-request", "Invalid request", "limit must be between 1 and 200");
         }
-        dataPlane.activeTenant(tenantId);
-        return Map.of("jobs", dataPlane.jobs().list(tenantId, limit).stream().map(Json::job).toList());
+        return Map.of("jobs", view(tenantId).jobs(limit).stream().map(Json::job).toList());
     }
 
     @GET
@@ -51,9 +58,11 @@ public class JobsResource {
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
     @Operation(summary = "One ingest job")
     public Map<String, Object> get(@PathParam("tenant") String tenantId, @PathParam("id") String id) {
-        caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
-        dataPlane.activeTenant(tenantId);
-        return Json.job(dataPlane.jobs().find(tenantId, id).orElseThrow(() -> new ProblemException(404, "job-not-found",
+        return Json.job(view(tenantId).job(id).orElseThrow(() -> new ProblemException(404, "job-not-found",
                 "Job not found", "no job '" + id + "' for this tenant")));
+    }
+
+    private TenantView view(String tenantId) {
+        return dataPlane.view(caller, tenantId, null, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
     }
 }

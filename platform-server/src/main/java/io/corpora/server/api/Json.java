@@ -83,6 +83,7 @@ public final class Json {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("id", job.id());
         out.put("kind", job.kind().name().toLowerCase(java.util.Locale.ROOT));
+        out.put("partition", job.partition());
         out.put("status", job.status().name());
         out.put("total", job.total());
         out.put("succeeded", job.succeeded());

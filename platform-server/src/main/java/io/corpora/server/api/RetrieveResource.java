@@ -49,9 +49,8 @@ public class RetrieveResource {
             throw new BadRequestException("a JSON body with a query is required");
         }
         RetrieveCommand command = request.toCommand();
-        DataPlane.Scope scope = dataPlane.scope(caller, tenantId, request.partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
-        return Json.retrieval(dataPlane.retrieval().retrieve(scope.tenant(), dataPlane.runtime(scope.tenant()), scope.namespace(),
-                scope.actor(), command));
+        return Json.retrieval(dataPlane.view(caller, tenantId, request.partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN)
+                .retrieve(command));
     }
 
     @POST
@@ -79,9 +78,8 @@ public class RetrieveResource {
             }
             commands.add(query.toCommand());
         }
-        DataPlane.Scope scope = dataPlane.scope(caller, tenantId, request.partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
-        List<Map<String, Object>> results = dataPlane.retrieval().retrieveBatch(scope.tenant(), dataPlane.runtime(scope.tenant()),
-                scope.namespace(), scope.actor(), commands).stream().map(Json::retrieval).toList();
+        List<Map<String, Object>> results = dataPlane.view(caller, tenantId, request.partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN)
+                .retrieveBatch(commands).stream().map(Json::retrieval).toList();
         return Map.of("results", results);
     }
 }

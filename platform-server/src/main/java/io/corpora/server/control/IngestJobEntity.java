@@ -16,6 +16,9 @@ public class IngestJobEntity {
     String id;
     @Column(name = "tenant_id", nullable = false)
     String tenantId;
+    /** The partition key of the job's namespace; null for a tenant-wide job (a re-embed migration). */
+    @Column(name = "partition_id", length = 64)
+    String partitionId;
     @Column(name = "kind", nullable = false)
     String kind;
     @Column(name = "status", nullable = false)

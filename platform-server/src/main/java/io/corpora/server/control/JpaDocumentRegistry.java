@@ -15,6 +15,9 @@ import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,21 +45,69 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         this.clock = clock;
     }
 
+    /** The record's columns, never {@code body_text}: lookups and lists must not load document bodies. */
+    private static final String RECORD_COLUMNS = "SELECT d.tenantId, d.partitionId, d.documentId, d.source, d.mediaType, d.status,"
+            + " d.activeVersion, d.pendingVersion, d.contentHash, d.chunkCount, d.bytes, d.metadata, d.error, d.createdAt, d.updatedAt"
+            + " FROM DocumentEntity d WHERE d.tenantId = :t AND d.partitionId = :p";
+    /** Ids per IN list: one query for every lookup a retrieval makes (its candidates number far fewer). */
+    static final int IDS_PER_QUERY = 500;
+
     @Override
     public Optional<DocumentRecord> find(Namespace namespace, String documentId) {
-        return Optional.ofNullable(em.find(DocumentEntity.class, key(namespace, documentId))).map(JpaDocumentRegistry::toRecord);
+        return records(namespace, " AND d.documentId = :id", "id", documentId, 1).stream().findFirst();
     }
 
     @Override
     public List<DocumentRecord> list(Namespace namespace, String afterId, int limit) {
-        String jpql = "SELECT d FROM DocumentEntity d WHERE d.tenantId = :t AND d.partitionId = :p"
-                + (afterId == null ? "" : " AND d.documentId > :after") + " ORDER BY d.documentId";
-        var query = em.createQuery(jpql, DocumentEntity.class)
-                .setParameter("t", namespace.tenant()).setParameter("p", namespace.partitionKey());
-        if (afterId != null) {
-            query.setParameter("after", afterId);
+        return afterId == null ? records(namespace, " ORDER BY d.documentId", null, null, limit)
+                : records(namespace, " AND d.documentId > :after ORDER BY d.documentId", "after", afterId, limit);
+    }
+
+    @Override
+    public List<DocumentRecord> findAll(Namespace namespace, Collection<String> documentIds) {
+        List<DocumentRecord> found = new ArrayList<>();
+        for (List<String> ids : batches(documentIds)) {
+            found.addAll(records(namespace, " AND d.documentId IN :ids ORDER BY d.documentId", "ids", ids, ids.size()));
         }
-        return query.setMaxResults(Math.max(1, limit)).getResultList().stream().map(JpaDocumentRegistry::toRecord).toList();
+        return found;
+    }
+
+    @Override
+    public Map<String, Integer> activeVersions(Namespace namespace, Collection<String> documentIds) {
+        Map<String, Integer> versions = new HashMap<>();
+        for (List<String> ids : batches(documentIds)) {
+            em.createQuery("SELECT d.documentId, d.activeVersion FROM DocumentEntity d WHERE d.tenantId = :t AND d.partitionId = :p"
+                            + " AND d.activeVersion > 0 AND d.documentId IN :ids", Object[].class)
+                    .setParameter("t", namespace.tenant()).setParameter("p", namespace.partitionKey()).setParameter("ids", ids)
+                    .getResultList().forEach(row -> versions.put((String) row[0], ((Number) row[1]).intValue()));
+        }
+        return versions;
+    }
+
+    @Override
+    public Optional<String> text(Namespace namespace, String documentId) {
+        return em.createQuery("SELECT d.text FROM DocumentEntity d WHERE d.tenantId = :t AND d.partitionId = :p AND d.documentId = :id",
+                        String.class)
+                .setParameter("t", namespace.tenant()).setParameter("p", namespace.partitionKey()).setParameter("id", documentId)
+                .getResultList().stream().filter(java.util.Objects::nonNull).findFirst();
+    }
+
+    private List<DocumentRecord> records(Namespace namespace, String condition, String parameter, Object value, int limit) {
+        var query = em.createQuery(RECORD_COLUMNS + condition, Object[].class)
+                .setParameter("t", namespace.tenant()).setParameter("p", namespace.partitionKey());
+        if (parameter != null) {
+            query.setParameter(parameter, value);
+        }
+        return query.setMaxResults(Math.max(1, limit)).getResultList().stream().map(JpaDocumentRegistry::recordOf).toList();
+    }
+
+    private static List<List<String>> batches(Collection<String> documentIds) {
+        List<String> distinct = documentIds.stream().distinct().toList();
+        List<List<String>> batches = new ArrayList<>();
+        for (int from = 0; from < distinct.size(); from += IDS_PER_QUERY) {
+            batches.add(distinct.subList(from, Math.min(distinct.size(), from + IDS_PER_QUERY)));
+        }
+        return batches;
     }
 
     /** A document with an active version keeps that version's description until the new one is activated. */
@@ -193,20 +244,35 @@ public class JpaDocumentRegistry implements DocumentRegistry {
     /** Documents, chunks and bytes count documents with an active version; the breakdowns count every row. */
     @Override
     public CorpusStats stats(String tenantId) {
-        Object[] totals = em.createQuery("SELECT COUNT(d), COALESCE(SUM(d.chunkCount), 0), COALESCE(SUM(d.bytes), 0) FROM DocumentEntity d"
-                + " WHERE d.tenantId = :t AND d.activeVersion > 0", Object[].class).setParameter("t", tenantId).getSingleResult();
+        return stats(tenantId, null);
+    }
+
+    @Override
+    public CorpusStats stats(Namespace namespace) {
+        return stats(namespace.tenant(), namespace.partitionKey());
+    }
+
+    private CorpusStats stats(String tenantId, String partitionKey) {
+        String scope = " WHERE d.tenantId = :t" + (partitionKey == null ? "" : " AND d.partitionId = :p");
+        Object[] totals = scoped(em.createQuery("SELECT COUNT(d), COALESCE(SUM(d.chunkCount), 0), COALESCE(SUM(d.bytes), 0)"
+                + " FROM DocumentEntity d" + scope + " AND d.activeVersion > 0", Object[].class), tenantId, partitionKey).getSingleResult();
         Map<String, Long> byPartition = new LinkedHashMap<>();
-        for (Object[] row : em.createQuery("SELECT d.partitionId, COUNT(d) FROM DocumentEntity d WHERE d.tenantId = :t"
-                + " GROUP BY d.partitionId ORDER BY d.partitionId", Object[].class).setParameter("t", tenantId).getResultList()) {
+        for (Object[] row : scoped(em.createQuery("SELECT d.partitionId, COUNT(d) FROM DocumentEntity d" + scope
+                + " GROUP BY d.partitionId ORDER BY d.partitionId", Object[].class), tenantId, partitionKey).getResultList()) {
             byPartition.put((String) row[0], ((Number) row[1]).longValue());
         }
         Map<String, Long> byStatus = new LinkedHashMap<>();
-        for (Object[] row : em.createQuery("SELECT d.status, COUNT(d) FROM DocumentEntity d WHERE d.tenantId = :t"
-                + " GROUP BY d.status ORDER BY d.status", Object[].class).setParameter("t", tenantId).getResultList()) {
+        for (Object[] row : scoped(em.createQuery("SELECT d.status, COUNT(d) FROM DocumentEntity d" + scope
+                + " GROUP BY d.status ORDER BY d.status", Object[].class), tenantId, partitionKey).getResultList()) {
             byStatus.put((String) row[0], ((Number) row[1]).longValue());
         }
         return new CorpusStats(((Number) totals[0]).longValue(), ((Number) totals[1]).longValue(), ((Number) totals[2]).longValue(),
                 byPartition, byStatus);
+    }
+
+    private static <T> jakarta.persistence.TypedQuery<T> scoped(jakarta.persistence.TypedQuery<T> query, String tenantId, String partitionKey) {
+        query.setParameter("t", tenantId);
+        return partitionKey == null ? query : query.setParameter("p", partitionKey);
     }
 
     private DocumentEntity lock(Namespace namespace, String documentId) {
@@ -224,6 +290,14 @@ public class JpaDocumentRegistry implements DocumentRegistry {
     static DocumentRecord toRecord(DocumentEntity row) {
         return new DocumentRecord(Namespace.of(row.tenantId, row.partitionId), row.documentId, row.source, row.mediaType,
                 DocumentStatus.valueOf(row.status), row.activeVersion, row.pendingVersion, row.contentHash, row.chunkCount, row.bytes,
-                JsonText.objectMap(row.metadata), row.text, row.error, Timestamps.instant(row.createdAt), Timestamps.instant(row.updatedAt));
+                JsonText.objectMap(row.metadata), row.error, Timestamps.instant(row.createdAt), Timestamps.instant(row.updatedAt));
+    }
+
+    /** A row of {@link #RECORD_COLUMNS}, in its order. */
+    private static DocumentRecord recordOf(Object[] c) {
+        return new DocumentRecord(Namespace.of((String) c[0], (String) c[1]), (String) c[2], (String) c[3], (String) c[4],
+                DocumentStatus.valueOf((String) c[5]), ((Number) c[6]).intValue(), ((Number) c[7]).intValue(), (String) c[8],
+                ((Number) c[9]).intValue(), ((Number) c[10]).longValue(), JsonText.objectMap((String) c[11]), (String) c[12],
+                Timestamps.instant((java.time.OffsetDateTime) c[13]), Timestamps.instant((java.time.OffsetDateTime) c[14]));
     }
 }

@@ -5,6 +5,7 @@ import io.corpora.control.JobKind;
 import io.corpora.control.JobRepository;
 import io.corpora.control.PluginChoice;
 import io.corpora.control.JobStatus;
+import io.corpora.spi.Namespace;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
@@ -35,8 +36,10 @@ public class JpaJobRepository implements JobRepository {
     }
 
     @Override
-    public IngestJob create(String tenant, int total) {
-        return persist(newRow(tenant, total, JobKind.INGEST));
+    public IngestJob create(Namespace namespace, int total) {
+        IngestJobEntity row = newRow(namespace.tenant(), total, JobKind.INGEST);
+        row.partitionId = namespace.partitionKey();
+        return persist(row);
     }
 
     @Override
@@ -183,7 +186,7 @@ public class JpaJobRepository implements JobRepository {
         JobKind kind = JobKind.valueOf(row.kind);
         IngestJob.Reembed reembed = kind != JobKind.REEMBED ? null : new IngestJob.Reembed(
                 new PluginChoice(row.targetEmbedderProvider, JsonText.stringMap(row.targetEmbedderConfig)), row.fromEmbedder, row.toEmbedder);
-        return new IngestJob(row.id, row.tenantId, kind, JobStatus.valueOf(row.status), row.total, row.succeeded, row.skipped, row.failed,
+        return new IngestJob(row.id, row.tenantId, row.partitionId, kind, JobStatus.valueOf(row.status), row.total, row.succeeded, row.skipped, row.failed,
                 outcomes, reembed, row.error, Timestamps.instant(row.createdAt), Timestamps.instant(row.updatedAt));
     }
 }

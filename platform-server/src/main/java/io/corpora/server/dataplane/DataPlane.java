@@ -21,7 +21,9 @@ import io.corpora.server.metrics.PluginCallMetrics;
 import io.corpora.server.plugins.PluginService;
 import io.corpora.server.rest.ProblemException;
 import io.corpora.server.security.CallerScope;
+import io.corpora.access.TenantView;
 import io.corpora.spi.filter.Actor;
+import io.corpora.tenancy.AccessDecision;
 import io.corpora.tenancy.RateLimiter;
 import io.corpora.spi.Namespace;
 import jakarta.annotation.PreDestroy;
@@ -163,18 +165,22 @@ public class DataPlane {
         return services().runtimes().runtime(tenant.definition());
     }
 
-    /** Who is calling, on which tenant, in which namespace: established once per data-plane request. */
-    public record Scope(Actor actor, Tenant tenant, Namespace namespace) {}
-
     /**
-     * Checks the token against the path tenant and roles (403), the tenant's state (404/409) and the partition (400/403),
-     * in that order, so nothing about another tenant is looked up for a forged path.
+     * The access-checked view of one data-plane request, the only way a route reads or changes tenant data. Checks the
+     * token against the path tenant and roles (403), the tenant's state (404/409), its request quota (429) and the
+     * partition (400/403), in that order, so nothing about another tenant is looked up for a forged path; then makes
+     * the request's {@link AccessDecision}, evaluating the tenant's filter hook for the actor once (403
+     * {@code access-filter-failed} if it fails, before anything is read).
      */
-    public Scope scope(CallerScope caller, String tenantId, String partition, String... roles) {
+    public TenantView view(CallerScope caller, String tenantId, String partition, String... roles) {
         Actor actor = caller.actorFor(tenantId, roles);
         Tenant tenant = activeTenant(tenantId);
         limitRequests(tenant);
-        return new Scope(actor, tenant, namespace(tenant, partition, caller.boundPartition()));
+        String boundPartition = caller.boundPartition();
+        Namespace namespace = namespace(tenant, partition, boundPartition);
+        TenantRuntime runtime = runtime(tenant);
+        AccessDecision access = AccessDecision.decide(actor, tenant, namespace, boundPartition, runtime.filterHook());
+        return new TenantView(access, runtime, registry(), jobs(), retrieval(), ingestion());
     }
 
     /** The tenant's {@code requestsPerMinute} quota over its data-plane calls; 429 with Retry-After beyond it. */
@@ -203,7 +209,7 @@ public class DataPlane {
      * The namespace of a call: the tenant from the token, and a partition that the tenant declares and — when the token
      * is bound to a partition — the token allows. Never widened by the request.
      */
-    public Namespace namespace(Tenant tenant, String requestedPartition, String tokenPartition) {
+    private static Namespace namespace(Tenant tenant, String requestedPartition, String tokenPartition) {
         String partition = requestedPartition == null || requestedPartition.isBlank() ? tokenPartition : requestedPartition;
         if (tokenPartition != null && !tokenPartition.equals(partition)) {
             throw new ProblemException(403, "partition-forbidden", "Forbidden", "the token is bound to another partition");

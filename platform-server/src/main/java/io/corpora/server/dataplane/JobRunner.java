@@ -2,10 +2,9 @@ package io.corpora.server.dataplane;
 
 import io.corpora.control.IngestJob;
 import io.corpora.control.JobRepository;
-import io.corpora.control.Tenant;
+import io.corpora.access.TenantView;
 import io.corpora.ingest.IngestException;
 import io.corpora.ingest.IngestRequest;
-import io.corpora.spi.Namespace;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
@@ -32,33 +31,29 @@ public class JobRunner {
     DataPlane dataPlane;
 
     /** Creates the job and starts it in the background; returns it as queued. */
-    public IngestJob submit(Tenant tenant, Namespace namespace, List<IngestRequest> requests) {
-        JobRepository jobs = dataPlane.jobs();
-        IngestJob job = jobs.create(tenant.id(), requests.size());
-        executor.execute(() -> run(job.id(), requests, IngestRequest::documentId, request -> dataPlane.ingestion()
-                .ingest(tenant, dataPlane.runtime(tenant), namespace, request), () -> {}));
+    public IngestJob submit(TenantView view, List<IngestRequest> requests) {
+        IngestJob job = view.createJob(requests.size());
+        executor.execute(() -> run(job.id(), requests, IngestRequest::documentId, view::ingest, () -> {}));
         return job;
     }
 
     /**
-     * Creates a job re-pushing every document the namespace's registry holds now (one outcome each), then removing the
-     * chunks no registered document owns; returns it as queued.
+     * Creates a job re-pushing every document of the view's namespace that its actor may see (one outcome each), then
+     * removing the chunks no registered document owns; returns it as queued.
      */
-    public IngestJob submitRebuild(Tenant tenant, Namespace namespace) {
-        List<String> documentIds = dataPlane.ingestion().rebuildable(namespace);
-        IngestJob job = dataPlane.jobs().create(tenant.id(), documentIds.size());
-        executor.execute(() -> run(job.id(), documentIds, id -> id,
-                id -> dataPlane.ingestion().rebuild(tenant, dataPlane.runtime(tenant), namespace, id),
-                () -> {
-                    int removed = dataPlane.ingestion().removeOrphans(tenant, dataPlane.runtime(tenant), namespace);
-                    LOG.info(() -> "rebuild job " + job.id() + " of " + namespace + " removed " + removed + " orphaned chunks");
-                }));
+    public IngestJob submitRebuild(TenantView view) {
+        List<String> documentIds = view.rebuildable();
+        IngestJob job = view.createJob(documentIds.size());
+        executor.execute(() -> run(job.id(), documentIds, id -> id, view::rebuild, () -> {
+            int removed = view.removeOrphans();
+            LOG.info(() -> "rebuild job " + job.id() + " of " + view.namespace() + " removed " + removed + " orphaned chunks");
+        }));
         return job;
     }
 
     /** Ingests one document and turns any failure into an outcome. */
-    public IngestJob.Outcome ingestOne(Tenant tenant, Namespace namespace, IngestRequest request) {
-        return outcomeOf(request.documentId(), () -> dataPlane.ingestion().ingest(tenant, dataPlane.runtime(tenant), namespace, request));
+    public IngestJob.Outcome ingestOne(TenantView view, IngestRequest request) {
+        return outcomeOf(request.documentId(), () -> view.ingest(request));
     }
 
     private static IngestJob.Outcome outcomeOf(String documentId, Supplier<IngestJob.Outcome> work) {

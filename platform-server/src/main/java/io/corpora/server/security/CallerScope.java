@@ -73,8 +73,8 @@ public class CallerScope {
                     values.add(s.getString());
                 }
             }
-        } else if (value instanceof Set<?> set) {
-            set.forEach(v -> values.add(String.valueOf(v)));
+        } else if (value instanceof java.util.Collection<?> list) { // Liberty hands custom array claims over as a List
+            list.forEach(v -> values.add(String.valueOf(v)));
         } else if (value instanceof String s) {
             values.add(s);
         }

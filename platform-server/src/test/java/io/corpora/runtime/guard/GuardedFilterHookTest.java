@@ -44,12 +44,12 @@ class GuardedFilterHookTest {
                 GuardContext.system(executor, PluginCallObserver.NONE)));
 
         AccessFilters.AccessDeniedException timedOut = assertThrows(AccessFilters.AccessDeniedException.class,
-                () -> AccessFilters.effectiveFilter(hook, alice, MetadataFilter.all()));
+                () -> AccessFilters.accessFilter(hook, alice));
         assertTrue(timedOut.getCause() instanceof PluginUnavailableException unavailable
                 && unavailable.reason() == PluginUnavailableException.Reason.TIMEOUT, String.valueOf(timedOut.getCause()));
 
         AccessFilters.AccessDeniedException open = assertThrows(AccessFilters.AccessDeniedException.class,
-                () -> AccessFilters.effectiveFilter(hook, alice, MetadataFilter.all()));
+                () -> AccessFilters.accessFilter(hook, alice));
         assertEquals(PluginUnavailableException.Reason.CIRCUIT_OPEN, ((PluginUnavailableException) open.getCause()).reason());
         assertEquals(1, calls.get(), "the open breaker refused without calling the hook, and without allowing anything");
     }

@@ -173,6 +173,24 @@ class ConsoleBrowserIT {
         assertEquals("2", driver.findElement(By.cssSelector("#verify-result dd[data-verify='chunks']")).getText());
         screenshot("04-document-ingested");
 
+        // A document whose id holds a '/' (a URL ingest's host/path, a folder upload's subfolder) and a space: the console
+        // shows its chunks and deletes it by its id.
+        String nested = "guides/axolotl care.md";
+        ServerClient.Response stored = client.post("api/v1/tenants/" + tenant + "/documents", token,
+                Map.of("id", nested, "text", "Axolotl care guide: change a fifth of the tank water every week."));
+        assertEquals(201, stored.status(), stored.body());
+        driver.findElement(By.xpath("//button[normalize-space()='Show']")).click();
+        By nestedRow = By.cssSelector("#document-list tr[data-document='" + nested + "']");
+        waitFor(nestedRow).findElement(By.cssSelector("button[aria-label='View chunks of document " + nested + "']")).click();
+        waitForText(By.id("document-chunks"), "change a fifth of the tank water");
+        screenshot("04b-nested-document-chunks");
+        driver.findElement(nestedRow).findElement(By.cssSelector("button[aria-label='Delete document " + nested + "']")).click();
+        new WebDriverWait(driver, UI).until(ExpectedConditions.alertIsPresent()).accept();
+        waitForText(By.id("job-progress"), "Deleted " + nested);
+        new WebDriverWait(driver, UI).withMessage("the deleted document is still listed")
+                .until(ExpectedConditions.invisibilityOfElementLocated(nestedRow));
+        assertEquals(404, client.get("api/v1/tenants/" + tenant + "/document?id=guides%2Faxolotl%20care.md", token).status());
+
         // Playground: the passage comes back with its citation, score, diagnostics and the context block.
         driver.findElement(By.linkText("Search playground")).click();
         waitFor(By.id("query")).sendKeys("What water temperature do axolotls need?");

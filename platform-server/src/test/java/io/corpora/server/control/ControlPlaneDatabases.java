@@ -61,6 +61,7 @@ final class ControlPlaneDatabases {
                 "jakarta.persistence.jdbc.user", user,
                 "jakarta.persistence.jdbc.password", password,
                 "jakarta.persistence.jtaDataSource", "",
-                "eclipselink.logging.level", "WARNING");
+                "eclipselink.logging.level", "WARNING",
+                "eclipselink.session-event-listener", SqlRecorder.class.getName());
     }
 }

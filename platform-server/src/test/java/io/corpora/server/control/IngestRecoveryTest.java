@@ -55,7 +55,7 @@ class IngestRecoveryTest {
             write(store, namespace, v1, "old text");
             registry.activateVersion(namespace, "policy", v1, "hash-1", 1, "old text",
                     new DocumentDescription("policy.md", "text/markdown", Map.of(), 10));
-            IngestJob job = jobs.create("acme", 1);
+            IngestJob job = jobs.create(Namespace.of("acme"), 1);
             jobs.markRunning(job.id());
             int v2 = registry.beginVersion(namespace, "policy", "policy.md", "text/markdown", Map.of(), 12);
             write(store, namespace, v2, "new text"); // …and the process dies before activateVersion

@@ -64,7 +64,7 @@ class ReembedControlPlaneTest {
     @ValueSource(strings = {"h2", "postgresql"})
     void aMigrationJobKeepsItsTargetAndARestartStartsItsOutcomesOver(String database) throws Exception {
         open(database);
-        IngestJob ingest = jobs.create("acme", 1);
+        IngestJob ingest = jobs.create(Namespace.of("acme"), 1);
         IngestJob created = jobs.createReembed("acme", 2, new IngestJob.Reembed(TARGET, "old.384.aaaa", "new.384.bbbb"));
         jobs.markRunning(created.id());
         jobs.recordOutcome(created.id(), new IngestJob.Outcome("d1", "stored", 1, 3, 200, null));

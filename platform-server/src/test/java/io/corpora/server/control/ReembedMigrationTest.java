@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.corpora.access.TenantView;
 import io.corpora.control.AccessPolicy;
 import io.corpora.control.DocumentDescription;
 import io.corpora.control.DocumentRegistry;
@@ -20,7 +21,11 @@ import io.corpora.control.TenantRepository;
 import io.corpora.engine.chunk.ChunkingOptions;
 import io.corpora.engine.index.ChunkIndexer;
 import io.corpora.engine.retrieve.HeadingContextualizer;
+import io.corpora.ingest.DocumentLoaders;
 import io.corpora.ingest.IngestException;
+import io.corpora.ingest.IngestLimits;
+import io.corpora.ingest.IngestionService;
+import io.corpora.plugins.PluginManager;
 import io.corpora.ingest.IngestRecovery;
 import io.corpora.ingest.ReembedMigration;
 import io.corpora.ingest.TenantWriteGate;
@@ -34,6 +39,7 @@ import io.corpora.spi.Namespace;
 import io.corpora.spi.ReservedKeys;
 import io.corpora.spi.VectorSimilarity;
 import io.corpora.spi.filter.Actor;
+import io.corpora.tenancy.AccessDecision;
 import io.corpora.spi.testkit.ReferenceVectorStore;
 import io.corpora.tenancy.IsolationGuard;
 import io.corpora.tenancy.NamespacedChunkIds;
@@ -144,6 +150,36 @@ class ReembedMigrationTest {
         assertEquals("done", gate.write(TENANT, () -> "done"), "writes are open again");
     }
 
+    /** GET chunks (TenantView.chunks) shows the active generation only, while the store holds two. */
+    @Test
+    void aDocumentsChunksAreOfOneGenerationThroughoutAMigration() {
+        ReembedMigration migration = migration(new TenantWriteGate());
+        List<List<Chunk>> shown = new ArrayList<>();
+        List<Integer> stored = new ArrayList<>();
+        embedderB.beforeBatch = texts -> {
+            shown.add(view().chunks("harbour").orElseThrow());
+            stored.add(store.documentChunks(DEFAULT, "harbour").size());
+        };
+        migration.run(migration.start(tenant(), CHOICE_B));
+
+        assertTrue(stored.contains(4), "the test must see the store hold both generations of the document: " + stored);
+        for (List<Chunk> chunks : shown) {
+            assertEquals(CORPUS.get(DEFAULT).get("harbour"), chunks.stream().sorted(java.util.Comparator.comparingInt(Chunk::index)).map(Chunk::text).toList());
+            chunks.forEach(c -> assertEquals(embedderA.fingerprint().id(), c.metadata().get(ReservedKeys.EMBEDDER), c.id()));
+        }
+        List<Chunk> after = view().chunks("harbour").orElseThrow();
+        assertEquals(CORPUS.get(DEFAULT).get("harbour"), after.stream().sorted(java.util.Comparator.comparingInt(Chunk::index)).map(Chunk::text).toList());
+        after.forEach(c -> assertEquals(embedderB.fingerprint().id(), c.metadata().get(ReservedKeys.EMBEDDER), c.id()));
+    }
+
+    private TenantView view() {
+        Tenant tenant = tenant();
+        AccessDecision access = AccessDecision.decide(new Actor(TENANT, "reader", null, null, null), tenant, DEFAULT, null, null);
+        DocumentLoaders noLoaders = new DocumentLoaders(PluginManager.load(data.resolve("no-plugins")), data);
+        return new TenantView(access, runtimes.apply(tenant.definition()), registry, jobs, new RetrievalService(registry::activeVersions, 4),
+                new IngestionService(registry, tenants, noLoaders, IngestLimits.DEFAULT));
+    }
+
     @Test
     void aDocumentThatCannotBeReEmbeddedRollsBackAndTheTenantIsUnchanged() {
         TenantWriteGate gate = new TenantWriteGate();
@@ -252,7 +288,7 @@ class ReembedMigrationTest {
     private RetrievalResponse retrieve(RetrievalService retrieval, Namespace namespace) {
         Tenant tenant = tenant();
         Actor actor = new Actor(TENANT, "reader", null, null, null);
-        return retrieval.retrieve(tenant, runtimes.apply(tenant.definition()), namespace, actor,
+        return retrieval.retrieve(AccessDecision.decide(actor, tenant, namespace, null, null), runtimes.apply(tenant.definition()),
                 new RetrieveCommand("who lights the lanterns", "vector", 5, null, null, null, null, 0, null));
     }
 

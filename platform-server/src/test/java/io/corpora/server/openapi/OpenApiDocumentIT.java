@@ -54,6 +54,9 @@ class OpenApiDocumentIT {
             "GET /api/v1/tenants/{tenant}/documents/{id}",
             "DELETE /api/v1/tenants/{tenant}/documents/{id}",
             "GET /api/v1/tenants/{tenant}/documents/{id}/chunks",
+            "GET /api/v1/tenants/{tenant}/document",
+            "DELETE /api/v1/tenants/{tenant}/document",
+            "GET /api/v1/tenants/{tenant}/document/chunks",
             "GET /api/v1/tenants/{tenant}/jobs",
             "GET /api/v1/tenants/{tenant}/jobs/{id}",
             "GET /api/v1/tenants/{tenant}/index:verify",
@@ -185,6 +188,27 @@ class OpenApiDocumentIT {
             }
         }
         assertEquals(List.of(), problems);
+    }
+
+    @Test
+    void theDocumentSaysHowDocumentIdsArePassed() {
+        for (String route : List.of("GET /api/v1/tenants/{tenant}/document", "DELETE /api/v1/tenants/{tenant}/document",
+                "GET /api/v1/tenants/{tenant}/document/chunks")) {
+            io.swagger.v3.oas.models.parameters.Parameter id = operation(route).getParameters().stream()
+                    .filter(p -> p.getName().equals("id")).findFirst().orElseThrow(() -> new AssertionError(route + " has no id parameter"));
+            assertEquals("query", id.getIn(), route);
+            assertEquals(Boolean.TRUE, id.getRequired(), route);
+            assertTrue(id.getDescription().contains("any characters"), route + ": " + id.getDescription());
+        }
+        for (String route : List.of("GET /api/v1/tenants/{tenant}/documents/{id}", "DELETE /api/v1/tenants/{tenant}/documents/{id}",
+                "GET /api/v1/tenants/{tenant}/documents/{id}/chunks")) {
+            Operation operation = operation(route);
+            assertTrue(operation.getDescription().contains("document?id="), route + " must point to the query form: " + operation.getDescription());
+            io.swagger.v3.oas.models.parameters.Parameter id = operation.getParameters().stream()
+                    .filter(p -> p.getName().equals("id")).findFirst().orElseThrow();
+            assertEquals("path", id.getIn(), route);
+            assertTrue(id.getDescription().contains("one percent-encoded path segment"), route + ": " + id.getDescription());
+        }
     }
 
     @Test

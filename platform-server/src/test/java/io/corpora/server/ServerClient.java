@@ -45,6 +45,11 @@ public final class ServerClient {
         return tokens.mint(subject, tenant, roles, Duration.ofMinutes(10), extraClaims);
     }
 
+    /** A token carrying exactly {@code claims} (any JSON shape) besides the registered ones the server verifies. */
+    public String tokenWithClaims(Map<String, ?> claims) {
+        return tokens.mintClaims(claims, Duration.ofMinutes(10));
+    }
+
     public Response post(String path, String token, Object jsonBody) {
         return send(json(HttpRequest.newBuilder(base.resolve(path)), token).POST(HttpRequest.BodyPublishers.ofString(write(jsonBody))).build());
     }

@@ -47,15 +47,10 @@ public class CallerScope {
         return claims().partition();
     }
 
-    /** Whether the request carries a verified token at all (routes without a role requirement may be called without one). */
-    public boolean authenticated() {
-        return token != null && token.getRawToken() != null;
-    }
-
     /** Corpora's claims of the verified token; {@link InvalidClaimException} when one has the wrong shape. */
-    public CallerClaims claims() {
+    private CallerClaims claims() {
         if (claims == null) {
-            if (!authenticated()) {
+            if (token == null || token.getRawToken() == null) {
                 throw new ForbiddenException("the request carries no verified token");
             }
             claims = ClaimReader.readCompact(token.getRawToken());

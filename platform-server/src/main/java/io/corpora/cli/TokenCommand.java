@@ -62,7 +62,7 @@ public final class TokenCommand implements Command {
             extra.put(TokenClaims.PARTITION, options.string("partition", null));
         }
         int ttl = options.integer("ttl", 60, 1, 24 * 60);
-        Path key = Path.of(options.string("key", System.getProperty(KEY_PROPERTY, "platform-server/src/main/liberty/config/dev-jwt/private.pem")));
+        Path key = Path.of(options.string("key", System.getProperty(KEY_PROPERTY, "platform-server/dev-jwt/private.pem")));
         if (!Files.isRegularFile(key)) {
             throw new UsageException("development key " + key + " not found; pass --key");
         }

@@ -39,7 +39,12 @@ public final class DevTokenMinter {
     }
 
     public static DevTokenMinter fromPem(Path privateKeyPem) {
-        return new DevTokenMinter(readPkcs8Pem(privateKeyPem), TokenClaims.DEV_ISSUER, Clock.systemUTC());
+        return fromPem(privateKeyPem, TokenClaims.DEV_ISSUER);
+    }
+
+    /** Tokens of another issuer than the development one, e.g. for a test of a server configured with that issuer. */
+    public static DevTokenMinter fromPem(Path privateKeyPem, String issuer) {
+        return new DevTokenMinter(readPkcs8Pem(privateKeyPem), issuer, Clock.systemUTC());
     }
 
     /**

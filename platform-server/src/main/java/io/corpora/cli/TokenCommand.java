@@ -68,7 +68,7 @@ public final class TokenCommand implements Command {
         }
         String token = DevTokenMinter.fromPem(key).mint(options.string("sub", admin ? "dev-admin" : "dev-user"), tenant, roles,
                 Duration.ofMinutes(ttl), extra);
-        err.println("corpora token: DEVELOPMENT token (committed key; never use in production), valid " + ttl + " min");
+        err.println("corpora token: DEVELOPMENT token (committed key; only a server in development mode accepts it), valid " + ttl + " min");
         out.println(token);
         return 0;
     }

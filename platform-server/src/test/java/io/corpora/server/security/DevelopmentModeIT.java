@@ -9,7 +9,6 @@ import io.corpora.server.Deployments;
 import io.corpora.server.ServerClient;
 import io.corpora.server.api.MessagesLog;
 import java.util.List;
-import java.util.stream.StreamSupport;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -34,9 +33,7 @@ class DevelopmentModeIT {
         for (String path : List.of("health", "health/ready")) {
             ServerClient.Response health = client.get(path, null);
             assertEquals(200, health.status(), path + ": " + health.body());
-            JsonNode check = StreamSupport.stream(health.json().get("checks").spliterator(), false)
-                    .filter(c -> c.get("name").asText().equals("token-verification")).findFirst()
-                    .orElseThrow(() -> new AssertionError(path + " has no token-verification check: " + health.body()));
+            JsonNode check = TokenTrustStartupIT.tokenVerificationCheck(health.json());
             assertEquals("UP", check.get("status").asText());
             assertTrue(check.at("/data/developmentMode").asBoolean(false), check.toString());
             assertEquals(TokenClaims.DEV_ISSUER, check.at("/data/issuer").asText());

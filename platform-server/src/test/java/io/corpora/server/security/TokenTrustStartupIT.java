@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.corpora.security.DevTokenMinter;
 import io.corpora.security.TokenClaims;
+import io.corpora.security.TokenTrust;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import io.corpora.server.crash.KillableLibertyServer;
-import io.corpora.security.TokenTrust;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -138,7 +138,8 @@ class TokenTrustStartupIT {
         }
     }
 
-    private static JsonNode tokenVerificationCheck(JsonNode health) {
+    /** The {@code token-verification} check of a {@code /health} answer. */
+    static JsonNode tokenVerificationCheck(JsonNode health) {
         for (JsonNode check : health.get("checks")) {
             if (check.get("name").asText().equals("token-verification")) {
                 return check;

@@ -62,13 +62,13 @@ public final class TokenCommand implements Command {
             extra.put(TokenClaims.PARTITION, options.string("partition", null));
         }
         int ttl = options.integer("ttl", 60, 1, 24 * 60);
-        Path key = Path.of(options.string("key", System.getProperty(KEY_PROPERTY, "platform-server/src/main/liberty/config/dev-jwt/private.pem")));
+        Path key = Path.of(options.string("key", System.getProperty(KEY_PROPERTY, "platform-server/dev-jwt/private.pem")));
         if (!Files.isRegularFile(key)) {
             throw new UsageException("development key " + key + " not found; pass --key");
         }
         String token = DevTokenMinter.fromPem(key).mint(options.string("sub", admin ? "dev-admin" : "dev-user"), tenant, roles,
                 Duration.ofMinutes(ttl), extra);
-        err.println("corpora token: DEVELOPMENT token (committed key; never use in production), valid " + ttl + " min");
+        err.println("corpora token: DEVELOPMENT token (committed key; only a server in development mode accepts it), valid " + ttl + " min");
         out.println(token);
         return 0;
     }

@@ -39,7 +39,12 @@ public final class DevTokenMinter {
     }
 
     public static DevTokenMinter fromPem(Path privateKeyPem) {
-        return new DevTokenMinter(readPkcs8Pem(privateKeyPem), TokenClaims.DEV_ISSUER, Clock.systemUTC());
+        return fromPem(privateKeyPem, TokenClaims.DEV_ISSUER);
+    }
+
+    /** Tokens of another issuer than the development one, e.g. for a test of a server configured with that issuer. */
+    public static DevTokenMinter fromPem(Path privateKeyPem, String issuer) {
+        return new DevTokenMinter(readPkcs8Pem(privateKeyPem), issuer, Clock.systemUTC());
     }
 
     /**
@@ -49,31 +54,41 @@ public final class DevTokenMinter {
      * @param extra   further claims (e.g. {@link TokenClaims#ACL_GROUPS}); may not override the ones above
      */
     public String mint(String subject, String tenant, Collection<String> roles, Duration ttl, Map<String, ?> extra) {
-        long now = clock.instant().getEpochSecond();
         Map<String, Object> claims = new LinkedHashMap<>();
         if (extra != null) {
             claims.putAll(extra);
         }
-        claims.put("iss", issuer);
-        claims.put("aud", TokenClaims.AUDIENCE);
         claims.put("sub", subject);
         claims.put("upn", subject);
-        claims.put("jti", UUID.randomUUID().toString());
-        claims.put("iat", now);
-        claims.put("exp", now + ttl.toSeconds());
         claims.put(TokenClaims.GROUPS, List.copyOf(roles));
         if (tenant != null) {
             claims.put(TokenClaims.TENANT, tenant);
         } else {
             claims.remove(TokenClaims.TENANT);
         }
+        return mintClaims(claims, ttl);
+    }
+
+    /**
+     * A token carrying {@code claims} exactly as given (any JSON shape, e.g. a malformed {@code partition} for a test of
+     * the server's refusal), plus the registered claims the server verifies: {@code iss}, {@code aud}, {@code jti},
+     * {@code iat} and {@code exp}.
+     */
+    public String mintClaims(Map<String, ?> claims, Duration ttl) {
+        long now = clock.instant().getEpochSecond();
+        Map<String, Object> payload = new LinkedHashMap<>(claims);
+        payload.put("iss", issuer);
+        payload.put("aud", TokenClaims.AUDIENCE);
+        payload.put("jti", UUID.randomUUID().toString());
+        payload.put("iat", now);
+        payload.put("exp", now + ttl.toSeconds());
         try {
             String header = encode(Map.of("alg", "RS256", "typ", "JWT"));
-            String payload = encode(claims);
+            String body = encode(payload);
             Signature signature = Signature.getInstance("SHA256withRSA");
             signature.initSign(key);
-            signature.update((header + "." + payload).getBytes(StandardCharsets.US_ASCII));
-            return header + "." + payload + "." + BASE64URL.encodeToString(signature.sign());
+            signature.update((header + "." + body).getBytes(StandardCharsets.US_ASCII));
+            return header + "." + body + "." + BASE64URL.encodeToString(signature.sign());
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("cannot sign a development token", e);
         }

@@ -25,15 +25,23 @@ public final class ServerClient {
     private final DevTokenMinter tokens;
 
     public ServerClient(URI base, Path devPrivateKey) {
+        this(base, DevTokenMinter.fromPem(devPrivateKey));
+    }
+
+    public ServerClient(URI base, DevTokenMinter tokens) {
         this.base = base;
-        this.tokens = DevTokenMinter.fromPem(devPrivateKey);
+        this.tokens = tokens;
+    }
+
+    /** The development private key the build's tests sign with (failsafe's corpora.dev.jwt.private.key). */
+    public static Path devPrivateKey() {
+        return Path.of(System.getProperty("corpora.dev.jwt.private.key", "dev-jwt/private.pem"));
     }
 
     /** The server the build started: port and dev key from the failsafe configuration. */
     public static ServerClient fromBuild() {
         String port = System.getProperty("corpora.http.port", "9080");
-        String key = System.getProperty("corpora.dev.jwt.private.key", "src/main/liberty/config/dev-jwt/private.pem");
-        return new ServerClient(URI.create("http://localhost:" + port + "/"), Path.of(key));
+        return new ServerClient(URI.create("http://localhost:" + port + "/"), devPrivateKey());
     }
 
     public String token(String subject, String tenant, String... roles) {
@@ -43,6 +51,11 @@ public final class ServerClient {
     /** A token with extra claims (e.g. acl_groups, partition). */
     public String token(String subject, String tenant, List<String> roles, Map<String, ?> extraClaims) {
         return tokens.mint(subject, tenant, roles, Duration.ofMinutes(10), extraClaims);
+    }
+
+    /** A token carrying exactly {@code claims} (any JSON shape) besides the registered ones the server verifies. */
+    public String tokenWithClaims(Map<String, ?> claims) {
+        return tokens.mintClaims(claims, Duration.ofMinutes(10));
     }
 
     public Response post(String path, String token, Object jsonBody) {

@@ -3,6 +3,7 @@ package io.corpora.server.rest;
 import io.corpora.ingest.IngestException;
 import io.corpora.retrieval.RetrievalService;
 import io.corpora.runtime.guard.PluginUnavailableException;
+import io.corpora.security.InvalidClaimException;
 import io.corpora.server.security.ForbiddenException;
 import io.corpora.spi.config.InvalidConfigException;
 import io.corpora.tenancy.AccessFilters;
@@ -33,6 +34,23 @@ public final class DataPlaneExceptionMappers {
         @Override
         public Response toResponse(ForbiddenException e) {
             return Problem.response(403, "forbidden", "Forbidden", e.getMessage());
+        }
+    }
+
+    /**
+     * A verified token whose Corpora claims have the wrong shape: 401 with an RFC 6750 {@code invalid_token} challenge,
+     * because the server cannot tell what such a token may do (403 stays for a well-formed token lacking a permission).
+     */
+    @Provider
+    public static class InvalidClaims implements ExceptionMapper<InvalidClaimException> {
+        @Override
+        public Response toResponse(InvalidClaimException e) {
+            Map<String, Object> extensions = e.claim() == null ? Map.of() : Map.of("claim", e.claim());
+            Response problem = Problem.response(401, "invalid-token-claims", "Invalid token claims", e.getMessage(), extensions);
+            // RFC 6750 allows no quotes in error_description; the problem body has the detail.
+            String description = e.claim() == null ? "malformed token payload" : "malformed '" + e.claim() + "' claim";
+            return Response.fromResponse(problem)
+                    .header("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"" + description + "\"").build();
         }
     }
 

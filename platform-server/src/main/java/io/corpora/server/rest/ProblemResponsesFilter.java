@@ -16,7 +16,8 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 /**
  * Documents the errors every API route shares, as RFC 9457 problem+json ({@link Problem}), so each resource only
  * declares the errors specific to it: 403 on every route, 400 where a body or query parameters are read, 404 and 409
- * on tenant data-plane routes, and 401 (MP-JWT's empty-bodied challenge, documented with its WWW-Authenticate header). Responses a resource declares itself are kept; any 4xx/5xx it declares
+ * on tenant data-plane routes, and 401 (MP-JWT's empty-bodied challenge, or Corpora's problem for malformed claims, documented
+ * with its WWW-Authenticate header). Responses a resource declares itself are kept; any 4xx/5xx it declares
  * without content gets the Problem schema. Registered by {@code mp.openapi.filter}.
  */
 public class ProblemResponsesFilter implements OASFilter {
@@ -66,9 +67,12 @@ public class ProblemResponsesFilter implements OASFilter {
             add(responses, "400", "Invalid request: a malformed body or an out-of-range parameter; the detail names it");
         }
         if (!responses.hasAPIResponse("401")) {
-            // Refused by MP-JWT before the application runs: an empty body and a WWW-Authenticate challenge, not problem+json.
+            // Refused by MP-JWT before the application runs (an empty body), or by Corpora for malformed claims (problem+json).
             responses.addAPIResponse("401", OASFactory.createAPIResponse()
-                    .description("No valid bearer token (missing, expired, or not signed by the configured issuer); empty body")
+                    .description("No valid bearer token: missing, expired, or not signed by the configured issuer (empty body, from"
+                            + " MP-JWT); or a verified token whose tenant, partition, groups or acl_groups claim has the wrong JSON type"
+                            + " or an invalid value (problem+json invalid-token-claims, naming the claim)")
+                    .content(problemContent())
                     .addHeader("WWW-Authenticate", OASFactory.createHeader().description("Bearer realm=\"MP-JWT\", error=\"invalid_token\"")
                             .schema(OASFactory.createSchema().type(Schema.SchemaType.STRING))));
         }

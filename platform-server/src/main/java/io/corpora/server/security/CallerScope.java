@@ -1,15 +1,12 @@
 package io.corpora.server.security;
 
+import io.corpora.security.CallerClaims;
+import io.corpora.security.ClaimReader;
+import io.corpora.security.InvalidClaimException;
 import io.corpora.security.TokenClaims;
-import io.corpora.server.Roles;
-import io.corpora.spi.Identifiers;
 import io.corpora.spi.filter.Actor;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.JsonArray;
-import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
-import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import org.eclipse.microprofile.jwt.JsonWebToken;
@@ -17,7 +14,9 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 /**
  * The caller as established by the verified JWT. The tenant comes from the {@value TokenClaims#TENANT} claim only:
  * a path naming another tenant is refused with 403 before anything is looked up, so the answer never reveals whether
- * that tenant exists.
+ * that tenant exists. Corpora's claims are read once per request by {@link ClaimReader}, which refuses a token whose
+ * claims have the wrong shape ({@link InvalidClaimException}, 401); {@link ValidateTokenClaims} does that before any
+ * route runs, so admin routes refuse such tokens too.
  */
 @RequestScoped
 public class CallerScope {
@@ -25,60 +24,37 @@ public class CallerScope {
     @Inject
     JsonWebToken token;
 
-    /** The actor for a data-plane call on {@code pathTenant}, with the role checked; 403 otherwise. */
+    private CallerClaims claims;
+
+    /** The actor for a data-plane call on {@code pathTenant}, with the role checked; 403 otherwise, 401 for malformed claims. */
     public Actor actorFor(String pathTenant, String... anyOfRoles) {
-        String tenant = claimString(TokenClaims.TENANT);
-        if (tenant == null) {
+        CallerClaims caller = claims();
+        if (caller.tenant() == null) {
             throw new ForbiddenException("the token carries no '" + TokenClaims.TENANT + "' claim, so it cannot act on tenant data");
         }
-        if (!tenant.equals(pathTenant)) {
+        if (!caller.tenant().equals(pathTenant)) {
             throw new ForbiddenException("the token is scoped to another tenant than the one in the path");
         }
-        Identifiers.requireNamespaceId("tenant", tenant);
-        Set<String> roles = token.getGroups() == null ? Set.of() : Set.copyOf(token.getGroups());
-        if (anyOfRoles.length > 0 && roles.stream().noneMatch(Set.of(anyOfRoles)::contains)) {
+        if (anyOfRoles.length > 0 && caller.groups().stream().noneMatch(Set.of(anyOfRoles)::contains)) {
             throw new ForbiddenException("this operation needs one of the roles " + String.join(", ", anyOfRoles));
         }
-        return new Actor(tenant, token.getSubject() == null ? token.getName() : token.getSubject(), roles, claimStrings(TokenClaims.ACL_GROUPS),
-                Map.of());
+        return new Actor(caller.tenant(), token.getSubject() == null ? token.getName() : token.getSubject(), caller.groups(),
+                caller.aclGroups(), Map.of());
     }
 
     /** The partition the token is bound to, or null when it may use any of its tenant's partitions. */
     public String boundPartition() {
-        return claimString(TokenClaims.PARTITION);
+        return claims().partition();
     }
 
-    public String subject() {
-        return token == null || token.getSubject() == null ? "anonymous" : token.getSubject();
-    }
-
-    public boolean hasRole(String role) {
-        return token != null && token.getGroups() != null && token.getGroups().contains(role);
-    }
-
-    private String claimString(String name) {
-        Object value = token.getClaim(name);
-        if (value instanceof JsonString s) {
-            return s.getString();
-        }
-        return value instanceof String s ? s : null;
-    }
-
-    private Set<String> claimStrings(String name) {
-        Object value = token.getClaim(name);
-        Set<String> values = new LinkedHashSet<>();
-        if (value instanceof JsonArray array) {
-            for (JsonValue item : array) {
-                if (item instanceof JsonString s) {
-                    values.add(s.getString());
-                }
+    /** Corpora's claims of the verified token; {@link InvalidClaimException} when one has the wrong shape. */
+    private CallerClaims claims() {
+        if (claims == null) {
+            if (token == null || token.getRawToken() == null) {
+                throw new ForbiddenException("the request carries no verified token");
             }
-        } else if (value instanceof java.util.Collection<?> list) { // Liberty hands custom array claims over as a List
-            list.forEach(v -> values.add(String.valueOf(v)));
-        } else if (value instanceof String s) {
-            values.add(s);
+            claims = ClaimReader.readCompact(token.getRawToken());
         }
-        return values;
+        return claims;
     }
-
 }

@@ -11,19 +11,22 @@ import java.util.Objects;
 import java.util.stream.Stream;
 
 /** The JSON messages.log of the build's Liberty servers, for the observability and fault tests. */
-final class MessagesLog {
+public final class MessagesLog {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private MessagesLog() {}
 
-    /** The records of the most recently written messages.log of the build's Liberty servers (JSON, one record a line). */
-    static Stream<JsonNode> jsonRecords() throws IOException {
+    /**
+     * The records of the Arquillian server's messages.log (JSON, one record a line): the server failsafe names, else the
+     * most recently written one of the build's Liberty servers (other tests start servers of their own next to it).
+     */
+    public static Stream<JsonNode> jsonRecords() throws IOException {
         Path servers = Path.of("target", "liberty", "wlp", "usr", "servers");
-        Path log;
-        try (Stream<Path> candidates = Files.list(servers)) {
-            log = candidates.map(server -> server.resolve("logs").resolve("messages.log")).filter(Files::isRegularFile)
-                    .max(Comparator.comparing(MessagesLog::modified)).orElseThrow(() -> new AssertionError("no messages.log under " + servers));
+        String name = System.getProperty("corpora.liberty.server.name");
+        Path log = name == null ? null : servers.resolve(name).resolve("logs").resolve("messages.log");
+        if (log == null || !Files.isRegularFile(log)) {
+            log = mostRecent(servers);
         }
         return Files.readAllLines(log).stream().filter(line -> line.startsWith("{")).map(line -> {
             try {
@@ -32,6 +35,15 @@ final class MessagesLog {
                 return null;
             }
         }).filter(Objects::nonNull);
+    }
+
+    private static Path mostRecent(Path servers) throws IOException {
+        Path log;
+        try (Stream<Path> candidates = Files.list(servers)) {
+            log = candidates.map(server -> server.resolve("logs").resolve("messages.log")).filter(Files::isRegularFile)
+                    .max(Comparator.comparing(MessagesLog::modified)).orElseThrow(() -> new AssertionError("no messages.log under " + servers));
+        }
+        return log;
     }
 
     private static java.nio.file.attribute.FileTime modified(Path file) {

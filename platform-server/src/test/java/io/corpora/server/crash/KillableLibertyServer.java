@@ -1,5 +1,7 @@
 package io.corpora.server.crash;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.corpora.server.Poll;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -22,12 +25,16 @@ import java.util.stream.Stream;
  * A Liberty server of its own, run from the build's runtime as a child process so a test can SIGKILL its JVM and start
  * it again on the same data directory. Arquillian's managed container cannot do that mid-test.
  *
- * <p>The server directory is made from the one liberty-maven-plugin created (server.xml, dev-jwt keys, JDBC drivers),
- * with its own name, HTTP port and data directory, and the build's WAR in dropins.
+ * <p>The server directory is made from the one liberty-maven-plugin created (server.xml, JDBC drivers), with its own
+ * name, HTTP port, data directory and JVM options, and the build's WAR in dropins. That created server configures no
+ * token verification: the caller's JVM options choose development mode ({@link #DEVELOPMENT_MODE}) or a key and issuer.
  */
-final class KillableLibertyServer implements AutoCloseable {
+public final class KillableLibertyServer implements AutoCloseable {
 
     private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The JVM option that makes the server trust the development key, as the tests' tokens need. */
+    public static final String DEVELOPMENT_MODE = "-Dcorpora.dev.mode=true";
 
     private final Path wlp;
     private final String name;
@@ -45,10 +52,10 @@ final class KillableLibertyServer implements AutoCloseable {
     }
 
     /**
-     * Creates (or re-creates) server {@code name} next to the build's server, with its data under {@code dataDir}.
-     * Nothing is started yet.
+     * Creates (or re-creates) server {@code name} next to the build's server, with its data under {@code dataDir} and
+     * {@code jvmOptions} (e.g. {@link #DEVELOPMENT_MODE}) besides the ones every test server has. Nothing is started yet.
      */
-    static KillableLibertyServer create(String name, int port, Path dataDir, Path logs) throws IOException {
+    public static KillableLibertyServer create(String name, int port, Path dataDir, Path logs, List<String> jvmOptions) throws IOException {
         Path wlp = Path.of(System.getProperty("corpora.liberty.wlp", "target/liberty/wlp")).toAbsolutePath();
         Path template = wlp.resolve("usr/servers").resolve(System.getProperty("corpora.liberty.server.name", "corpora"));
         Path plugins = Path.of(System.getProperty("corpora.plugins.dir", "target/plugins")).toAbsolutePath();
@@ -65,26 +72,55 @@ final class KillableLibertyServer implements AutoCloseable {
         Files.createDirectories(dataDir);
         Files.createDirectories(logs);
         Files.copy(template.resolve("server.xml"), server.resolve("server.xml"));
-        copyTree(template.resolve("dev-jwt"), server.resolve("dev-jwt"));
         copyTree(template.resolve("jdbc"), server.resolve("jdbc"));
         Files.copy(war, server.resolve("dropins/corpora.war"));
         String data = dataDir.toAbsolutePath().toString();
         // server.xml reads corpora.data.dir as a Liberty variable (H2 file), the application through MicroProfile Config.
         Files.writeString(server.resolve("bootstrap.properties"), "http.port=" + port + "\ncorpora.data.dir=" + data + "\n");
         // Startup speed on a shared CI machine: no OpenAPI scan of the WAR, no C2 compilation (ONNX inference is native).
-        Files.writeString(server.resolve("jvm.options"), String.join("\n", "-Dcorpora.plugins.dir=" + plugins, "-Dcorpora.data.dir=" + data,
-                "-Dmp.openapi.scan.disable=true", "-XX:TieredStopAtLevel=1", "-Xmx1g", ""));
+        List<String> options = new ArrayList<>(List.of("-Dcorpora.plugins.dir=" + plugins, "-Dcorpora.data.dir=" + data,
+                "-Dmp.openapi.scan.disable=true", "-XX:TieredStopAtLevel=1", "-Xmx1g"));
+        options.addAll(jvmOptions);
+        Files.writeString(server.resolve("jvm.options"), String.join("\n", options) + "\n");
         KillableLibertyServer created = new KillableLibertyServer(wlp, name, port, logs);
         Runtime.getRuntime().addShutdownHook(new Thread(created::close, "kill " + name)); // never outlive the test JVM
         return created;
     }
 
-    URI baseUri() {
+    public URI baseUri() {
         return URI.create("http://localhost:" + port + "/");
     }
 
     /** Starts the server ({@code server run}, in the foreground of a child process) and waits until the application answers. */
-    void start() throws IOException, InterruptedException {
+    public void start() throws IOException, InterruptedException {
+        Path console = launch();
+        Poll.until("server " + name + " ready; see " + console, START_TIMEOUT, () -> {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("server " + name + " exited with " + process.exitValue() + " while starting; see " + console);
+            }
+            return answers("health/ready") && answers("console/index.html"); // the feature, then the WAR itself
+        });
+    }
+
+    /**
+     * Starts the server the first time without waiting for the application to answer, and waits until Liberty has either
+     * started it or not ({@code CWWKZ0001I}, or {@code CWWKZ0012I} / {@code CWWKZ0002E} in messages.log); returns whether it started.
+     */
+    public boolean startApplication() throws IOException, InterruptedException {
+        Path console = launch();
+        return Poll.until("server " + name + " started or failed the application; see " + console, START_TIMEOUT, () -> {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("server " + name + " exited with " + process.exitValue() + " while starting; see " + console);
+            }
+            String log = messages();
+            if (log.contains("CWWKZ0012I") || log.contains("CWWKZ0002E")) {
+                return Optional.of(false);
+            }
+            return log.contains("CWWKZ0001I") ? Optional.of(true) : Optional.<Boolean>empty();
+        });
+    }
+
+    private Path launch() throws IOException {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException("server " + name + " is already running");
         }
@@ -94,13 +130,9 @@ final class KillableLibertyServer implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(wlp.resolve("bin/server").toString(), "run", name)
                 .redirectErrorStream(true).redirectOutput(console.toFile());
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().remove("CORPORA_DEV_MODE"); // development mode only when the JVM options say so
         process = builder.start();
-        Poll.until("server " + name + " ready; see " + console, START_TIMEOUT, () -> {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("server " + name + " exited with " + process.exitValue() + " while starting; see " + console);
-            }
-            return answers("health/ready") && answers("console/index.html"); // the feature, then the WAR itself
-        });
+        return console;
     }
 
     /**
@@ -130,9 +162,36 @@ final class KillableLibertyServer implements AutoCloseable {
                 .findFirst();
     }
 
-    Path messagesLog() {
+    public Path messagesLog() {
         return wlp.resolve("usr/servers").resolve(name).resolve("logs/messages.log");
     }
+
+    /** The text of messages.log so far (JSON records, one a line); empty before the server wrote any. */
+    public String messages() {
+        try {
+            return Files.exists(messagesLog()) ? Files.readString(messagesLog()) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The messages the server logged so far, decoded from messages.log's JSON records, with their levels. */
+    public List<LogMessage> logMessages() {
+        List<LogMessage> messages = new ArrayList<>();
+        for (String line : messages().split("\n")) {
+            if (line.startsWith("{")) {
+                try {
+                    JsonNode record = JSON.readTree(line);
+                    messages.add(new LogMessage(record.path("loglevel").asText(), record.path("message").asText()));
+                } catch (IOException e) {
+                    // a record being written while we read; the next read has it whole
+                }
+            }
+        }
+        return messages;
+    }
+
+    public record LogMessage(String level, String text) {}
 
     /** Kills whatever still runs (a failed test must not leave a server behind). */
     @Override

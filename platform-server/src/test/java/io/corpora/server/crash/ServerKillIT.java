@@ -56,12 +56,12 @@ class ServerKillIT {
     static void startServerWithVersionOne() throws Exception {
         Path target = Path.of(System.getProperty("corpora.war", "target/corpora.war")).toAbsolutePath().getParent();
         int port = Integer.getInteger("corpora.crash.http.port", 19283);
-        server = KillableLibertyServer.create("corpora-crash", port, target.resolve("crash-data"), target.resolve("crash-logs"));
+        server = KillableLibertyServer.create("corpora-crash", port, target.resolve("crash-data"), target.resolve("crash-logs"),
+                List.of(KillableLibertyServer.DEVELOPMENT_MODE));
         Instant started = Instant.now();
         server.start();
         System.out.printf("ServerKillIT: server up in %d ms%n", Duration.between(started, Instant.now()).toMillis());
-        client = new ServerClient(server.baseUri(), Path.of(System.getProperty("corpora.dev.jwt.private.key",
-                "src/main/liberty/config/dev-jwt/private.pem")));
+        client = new ServerClient(server.baseUri(), ServerClient.devPrivateKey());
         tenant = TenantFixtures.uniqueId("crash");
         documents = "api/v1/tenants/" + tenant + "/documents";
         new TenantFixtures(client).create(tenant, List.of(), false);

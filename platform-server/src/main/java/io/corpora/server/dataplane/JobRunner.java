@@ -42,7 +42,7 @@ public class JobRunner {
 
     /**
      * Creates a job re-pushing every document the namespace's registry holds now (one outcome each), then removing the
-     * chunks no registered document owns; returns it as queued.
+     * chunks no registered document owns and stale versions of documents not being written; returns it as queued.
      */
     public IngestJob submitRebuild(Tenant tenant, Namespace namespace) {
         List<String> documentIds = dataPlane.ingestion().rebuildable(namespace);
@@ -51,7 +51,7 @@ public class JobRunner {
                 id -> dataPlane.ingestion().rebuild(tenant, dataPlane.runtime(tenant), namespace, id),
                 () -> {
                     int removed = dataPlane.ingestion().removeOrphans(tenant, dataPlane.runtime(tenant), namespace);
-                    LOG.info(() -> "rebuild job " + job.id() + " of " + namespace + " removed " + removed + " orphaned chunks");
+                    LOG.info(() -> "rebuild job " + job.id() + " of " + namespace + " removed " + removed + " orphaned or stale chunks");
                 }));
         return job;
     }

@@ -7,12 +7,13 @@ package io.corpora.spi;
  * ({@value #MANIFEST_ATTRIBUTE}). The server refuses a plugin whose major version differs from
  * {@link #MAJOR}, or whose minor version is newer than {@link #MINOR} (it may call methods this
  * server does not have). Minor versions only ever add: default methods, types, and record components whose older constructors stay.
- * 1.1 added {@code ConfigOption} minimum/maximum.
+ * 1.1 added {@code ConfigOption} minimum/maximum; 1.2 added {@code VectorStoreProvider.locationOptions} and
+ * {@code VectorStore.deleteTenant}.
  */
 public final class SpiVersion {
 
     public static final int MAJOR = 1;
-    public static final int MINOR = 1;
+    public static final int MINOR = 2;
     public static final String CURRENT = MAJOR + "." + MINOR;
     public static final String MANIFEST_ATTRIBUTE = "Corpora-SPI-Version";
 

@@ -209,19 +209,31 @@ public final class IngestionService {
         return ingest(access.tenant(), runtime, namespace, request, true, null);
     }
 
-    /** Deletes the namespace's chunks that no registered document owns and that the actor may see; returns how many. */
+    /**
+     * The repair step of a rebuild: deletes the namespace's chunks that the actor may see and that no registered document
+     * owns, and chunks of a registered document whose version is not its active one while no version of it is being
+     * written (a chunk of a version the registry never assigned, say; the cleanup after an activation spares newer
+     * versions, since they may be in flight). Returns how many.
+     */
     public int removeOrphans(AccessDecision access, TenantRuntime runtime) {
         Namespace namespace = access.namespace();
         return writeGate.write(access.tenant().id(), () -> {
-            java.util.Set<String> registered = new java.util.HashSet<>();
-            registry.all(namespace).forEach(d -> registered.add(d.documentId()));
+            Map<String, DocumentRecord> registered = new java.util.HashMap<>();
+            registry.all(namespace).forEach(d -> registered.put(d.documentId(), d));
             List<String> orphans = IndexVerifier.chunksOf(runtime.store(), namespace)
-                    .filter(c -> !registered.contains(c.documentId()) && access.canSee(c.metadata())).map(Chunk::id).toList();
+                    .filter(c -> access.canSee(c.metadata()))
+                    .filter(c -> !registered.containsKey(c.documentId()) || isStale(c, registered.get(c.documentId())))
+                    .map(Chunk::id).toList();
             if (!orphans.isEmpty()) {
                 runtime.store().deleteChunks(namespace, orphans);
             }
             return orphans.size();
         });
+    }
+
+    private static boolean isStale(Chunk chunk, DocumentRecord document) {
+        return document.pendingVersion() == 0 && document.activeVersion() > 0
+                && !(chunk.metadata().get(ReservedKeys.VERSION) instanceof Number v && v.intValue() == document.activeVersion());
     }
 
     /**

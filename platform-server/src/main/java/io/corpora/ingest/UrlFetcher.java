@@ -1,19 +1,13 @@
 package io.corpora.ingest;
 
 import io.corpora.control.IngestPolicy;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -23,46 +17,56 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.Optional;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Fetches a document for a {@code {url}} ingest, refusing everything a tenant did not explicitly allow: only
- * {@code https}, no user info, the URL's origin exactly one of the tenant's origins, no host resolving to a loopback,
- * link-local or private address unless its origin is one of the tenant's private origins, no redirect followed (a 3xx
- * is an error naming its Location), at most {@code maxBytes} read and the whole exchange within {@code timeout}.
+ * {@code https}, no user info, the URL's origin exactly one of the tenant's origins, no host resolving to a
+ * special-purpose address ({@link SpecialPurposeAddresses}: loopback, private, link-local, shared, documentation,
+ * multicast, reserved …) unless its origin is one of the tenant's private origins, no redirect followed (a 3xx is an
+ * error naming its Location), at most {@code maxBytes} read and the whole exchange within {@code timeout}.
  *
- * <p>The address check resolves the host before the HTTP client connects, which resolves it again; a DNS server that
- * answers differently within that window is not defended against here (JDK 17 has no pluggable resolver).
+ * <p>The host is resolved once; the connection goes to an address of that answer, the one that was checked
+ * ({@link PinnedHttpsGet}), so a DNS server answering differently a moment later (DNS rebinding) cannot point the
+ * fetch at an internal address. TLS still verifies the certificate against the URL's host, and sends it as SNI.
  */
 public final class UrlFetcher {
 
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
     public static final long DEFAULT_MAX_BYTES = 10L * 1024 * 1024;
 
+    /** Answers a host's addresses (the system resolver in production; tests give their own). */
+    @FunctionalInterface
+    public interface HostResolver {
+        InetAddress[] resolve(String host) throws UnknownHostException;
+
+        HostResolver SYSTEM = InetAddress::getAllByName;
+    }
+
     private final Duration timeout;
     private final long maxBytes;
-    private final HttpClient http;
+    private final PinnedHttpsGet http;
+    private final HostResolver resolver;
 
     /** A fetched document. @param mediaType lower-case, no parameters; {@code application/octet-stream} when undeclared */
     public record Fetched(URI url, byte[] content, String mediaType, String charset, String fileName) {}
 
     /** @param ssl the trust material for the servers fetched from (the JDK's default trust store in production) */
     public UrlFetcher(Duration timeout, long maxBytes, SSLContext ssl) {
+        this(timeout, maxBytes, ssl, HostResolver.SYSTEM);
+    }
+
+    public UrlFetcher(Duration timeout, long maxBytes, SSLContext ssl, HostResolver resolver) {
         if (timeout.isNegative() || timeout.isZero() || maxBytes < 1) {
             throw new IllegalArgumentException("URL fetch timeout and byte limit must be positive");
         }
         this.timeout = timeout;
         this.maxBytes = maxBytes;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER)
-                .sslContext(Objects.requireNonNull(ssl, "ssl")).build();
+        this.http = new PinnedHttpsGet(Objects.requireNonNull(ssl, "ssl"), maxBytes);
+        this.resolver = Objects.requireNonNull(resolver, "resolver");
     }
 
     /** TLS trusting exactly the certificates of a PKCS12 trust store (an internal CA; a test server's certificate). */
@@ -88,35 +92,38 @@ public final class UrlFetcher {
             throw new IngestException(403, "origin-not-allowed", "origin " + origin + " of " + uri + " is not one of the tenant's allowed origins "
                     + policy.allowedOrigins() + (policy.privateOrigins().isEmpty() ? "" : " or private origins " + policy.privateOrigins()));
         }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<InetAddress> addresses = resolve(uri.getHost());
         if (!privateAllowed) {
-            refusePrivateAddresses(uri.getHost(), origin);
+            refuseSpecialPurpose(uri.getHost(), addresses, origin);
         }
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "*/*").GET().build();
-        CompletableFuture<HttpResponse<byte[]>> exchange = http.sendAsync(request, this::limitedBody);
-        HttpResponse<byte[]> response;
-        try {
-            response = exchange.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            exchange.cancel(true);
-            throw timedOut(uri);
-        } catch (InterruptedException e) {
-            exchange.cancel(true);
-            Thread.currentThread().interrupt();
-            throw new IngestException(503, "url-fetch-interrupted", "fetching " + uri + " was interrupted");
-        } catch (ExecutionException e) {
-            throw failure(uri, e.getCause());
-        }
-        int status = response.statusCode();
+        PinnedHttpsGet.Response response = exchange(uri, addresses, deadline);
+        int status = response.status();
         if (status >= 300 && status < 400) {
             throw new IngestException(422, "url-redirected", uri + " answered " + status + " redirecting to "
-                    + response.headers().firstValue("Location").orElse("(no Location header)")
+                    + response.header("Location").orElse("(no Location header)")
                     + "; redirects are not followed — ingest the final URL if its origin is allowed");
         }
         if (status < 200 || status >= 300) {
             throw new IngestException(422, "url-fetch-failed", uri + " answered HTTP " + status);
         }
-        String contentType = response.headers().firstValue("Content-Type").orElse(null);
+        String contentType = response.header("Content-Type").orElse(null);
         return new Fetched(uri, response.body(), mediaTypeOf(contentType), charsetOf(contentType), fileNameOf(uri));
+    }
+
+    /** Tries the checked addresses in the resolver's order; the first that accepts the connection serves the exchange. */
+    private PinnedHttpsGet.Response exchange(URI uri, List<InetAddress> addresses, long deadline) {
+        IOException unreachable = null;
+        for (InetAddress address : addresses) {
+            try {
+                return http.get(uri, address, deadline);
+            } catch (java.net.ConnectException | java.net.NoRouteToHostException e) {
+                unreachable = e; // nothing was sent: the next address may answer
+            } catch (IOException e) {
+                throw failure(uri, e);
+            }
+        }
+        throw failure(uri, unreachable);
     }
 
     private static URI checkedUrl(String url) {
@@ -148,53 +155,35 @@ public final class UrlFetcher {
         }
     }
 
-    private static void refusePrivateAddresses(String host, Origin origin) {
-        InetAddress[] addresses;
+    private List<InetAddress> resolve(String host) {
         try {
-            addresses = InetAddress.getAllByName(host.startsWith("[") ? host.substring(1, host.length() - 1) : host);
+            InetAddress[] answer = resolver.resolve(PinnedHttpsGet.bare(host));
+            if (answer == null || answer.length == 0) {
+                throw new UnknownHostException(host);
+            }
+            return List.of(answer);
         } catch (UnknownHostException e) {
             throw new IngestException(422, "url-fetch-failed", "host " + host + " does not resolve");
         }
+    }
+
+    private static void refuseSpecialPurpose(String host, List<InetAddress> addresses, Origin origin) {
         for (InetAddress address : addresses) {
-            if (isInternal(address)) {
+            Optional<String> refusal = SpecialPurposeAddresses.refusal(address);
+            if (refusal.isPresent()) {
                 throw new IngestException(403, "origin-not-allowed", "host " + host + " resolves to " + address.getHostAddress()
-                        + ", a loopback, link-local or private address; only origins listed in the tenant's ingest.privateOrigins may"
-                        + " (" + origin + " is not)");
+                        + ", a special-purpose address (" + refusal.get() + "); only origins listed in the tenant's"
+                        + " ingest.privateOrigins may (" + origin + " is not)");
             }
         }
     }
 
-    /** Loopback, link-local (cloud metadata), private (RFC 1918, fc00::/7), carrier-grade NAT, wildcard and multicast. */
-    static boolean isInternal(InetAddress address) {
-        if (address.isLoopbackAddress() || address.isLinkLocalAddress() || address.isSiteLocalAddress()
-                || address.isAnyLocalAddress() || address.isMulticastAddress()) {
-            return true;
-        }
-        byte[] bytes = address.getAddress();
-        if (address instanceof Inet6Address) {
-            return (bytes[0] & 0xfe) == 0xfc;
-        }
-        return (bytes[0] & 0xff) == 100 && (bytes[1] & 0xc0) == 64;
-    }
-
-    /** Reads at most {@code maxBytes}: refused up front when Content-Length says more, cut off when the body runs over. */
-    private HttpResponse.BodySubscriber<byte[]> limitedBody(HttpResponse.ResponseInfo info) {
-        if (info.statusCode() < 200 || info.statusCode() >= 300) {
-            return HttpResponse.BodySubscribers.replacing(new byte[0]);
-        }
-        long declared = info.headers().firstValueAsLong("Content-Length").orElse(-1);
-        if (declared > maxBytes) {
-            return new LimitedBody(maxBytes, declared);
-        }
-        return new LimitedBody(maxBytes, -1);
-    }
-
     private IngestException failure(URI uri, Throwable cause) {
-        if (cause instanceof TooLarge tooLarge) {
+        if (cause instanceof PinnedHttpsGet.TooLarge tooLarge) {
             return new IngestException(413, "document-too-large", uri + " is " + (tooLarge.declared >= 0 ? tooLarge.declared + " bytes" : "larger than that")
                     + "; the URL ingest limit is " + maxBytes + " bytes");
         }
-        if (cause instanceof HttpTimeoutException) {
+        if (cause instanceof SocketTimeoutException) {
             return timedOut(uri);
         }
         if (cause instanceof SSLException) {
@@ -232,70 +221,5 @@ public final class UrlFetcher {
         String path = uri.getPath() == null ? "" : uri.getPath();
         String last = path.substring(path.lastIndexOf('/') + 1);
         return last.isBlank() ? uri.getHost() : last;
-    }
-
-    private static final class TooLarge extends IOException {
-        private static final long serialVersionUID = 1L;
-        final long declared;
-
-        TooLarge(long declared) {
-            super("response body over the byte limit");
-            this.declared = declared;
-        }
-    }
-
-    /** Collects the body and cancels the exchange as soon as it passes the limit. */
-    private static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
-        private final long limit;
-        private final long declaredTooLarge;
-        private final CompletableFuture<byte[]> body = new CompletableFuture<>();
-        private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        private Flow.Subscription subscription;
-
-        LimitedBody(long limit, long declaredTooLarge) {
-            this.limit = limit;
-            this.declaredTooLarge = declaredTooLarge;
-        }
-
-        @Override
-        public CompletionStage<byte[]> getBody() {
-            return body;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription subscription) {
-            this.subscription = subscription;
-            if (declaredTooLarge >= 0) {
-                subscription.cancel();
-                body.completeExceptionally(new TooLarge(declaredTooLarge));
-                return;
-            }
-            subscription.request(1);
-        }
-
-        @Override
-        public void onNext(List<ByteBuffer> buffers) {
-            for (ByteBuffer buffer : buffers) {
-                if (out.size() + (long) buffer.remaining() > limit) {
-                    subscription.cancel();
-                    body.completeExceptionally(new TooLarge(-1));
-                    return;
-                }
-                byte[] chunk = new byte[buffer.remaining()];
-                buffer.get(chunk);
-                out.writeBytes(chunk);
-            }
-            subscription.request(1);
-        }
-
-        @Override
-        public void onError(Throwable error) {
-            body.completeExceptionally(error);
-        }
-
-        @Override
-        public void onComplete() {
-            body.complete(out.toByteArray());
-        }
     }
 }

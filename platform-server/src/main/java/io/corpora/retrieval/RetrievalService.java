@@ -65,9 +65,9 @@ public final class RetrievalService {
         }
         MetadataFilter filter = access.narrowedBy(command.filter());
         RetrievalDefaults defaults = tenant.definition().retrieval();
+        String mode = command.mode() != null ? command.mode() : defaults.mode();
         RetrieveOptions options = new RetrieveOptions(command.topK() != null ? command.topK() : defaults.topK(), filter,
-                command.minScore() != null ? command.minScore() : defaults.minScore(),
-                command.maxChars() != null ? command.maxChars() : defaults.maxChars());
+                defaults.minScoreFor(mode, command.minScore()), command.maxChars() != null ? command.maxChars() : defaults.maxChars());
         String activeEmbedder = tenant.activeEmbedder();
         if (activeEmbedder == null) {
             return empty(namespace, runtime.embedderId());
@@ -78,7 +78,6 @@ public final class RetrievalService {
         }
 
         IsolationGuard guard = new IsolationGuard(runtime.store(), namespace, overFetch, ids -> activeVersions.of(namespace, ids));
-        String mode = command.mode() != null ? command.mode() : defaults.mode();
         boolean rerank = command.rerank() != null ? command.rerank() : defaults.rerank();
         Retriever retriever = compose(mode, rerank, command, runtime, guard, namespace, activeEmbedder);
         RetrievalResult result = retriever.retrieve(command.query(), options);

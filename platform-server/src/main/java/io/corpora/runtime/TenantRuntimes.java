@@ -21,11 +21,7 @@ import io.corpora.spi.rerank.Reranker;
 import io.corpora.spi.rerank.RerankerProvider;
 import io.corpora.spi.store.VectorStore;
 import io.corpora.spi.store.VectorStoreProvider;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -104,8 +100,16 @@ public final class TenantRuntimes implements AutoCloseable {
         return plugins;
     }
 
+    /** Where this store choice keeps its data (for guards comparing two definitions). */
+    public StoreLocation storeLocation(PluginChoice store) {
+        return StoreLocation.of(plugins, store);
+    }
+
     private TenantRuntime build(TenantDefinition definition) {
-        VectorStore store = instance(PluginKind.VECTOR_STORE, VectorStoreProvider.class, definition.store());
+        StoreLocation location = storeLocation(definition.store());
+        StoreLocation.moveLegacyDirectory(dataDirectory.resolve(PluginKind.VECTOR_STORE.label()), definition.store(), location,
+                definition.id());
+        VectorStore store = instance(PluginKind.VECTOR_STORE, VectorStoreProvider.class, definition.store(), location.directoryName());
         Embedder embedder = instance(PluginKind.EMBEDDER, EmbedderProvider.class, definition.embedder());
         Reranker reranker = definition.reranker() == null ? null
                 : instance(PluginKind.RERANKER, RerankerProvider.class, definition.reranker());
@@ -124,24 +128,24 @@ public final class TenantRuntimes implements AutoCloseable {
                 chunking);
     }
 
-    @SuppressWarnings("unchecked")
     private <T> T instance(PluginKind kind, Class<? extends PluginProvider<T>> providerType, PluginChoice choice) {
+        return instance(kind, providerType, choice, StoreLocation.directoryName(choice.provider(), choice.config()));
+    }
+
+    /**
+     * The shared instance for this exact configuration. {@code directoryName} names its data directory: for a store, its
+     * location alone, so instances that differ in other options share their data; for other kinds, all options.
+     */
+    @SuppressWarnings("unchecked")
+    private <T> T instance(PluginKind kind, Class<? extends PluginProvider<T>> providerType, PluginChoice choice, String directoryName) {
         Map<String, String> config = new TreeMap<>(SecretReferences.resolve(choice.config(), configSource));
-        String key = kind.label() + "/" + choice.provider() + "/" + hash(config.toString());
+        String key = kind.label() + "/" + choice.provider() + "/" + StoreLocation.sha256(config.toString());
         return (T) instances.computeIfAbsent(key, k -> {
-            Path directory = dataDirectory.resolve(kind.label()).resolve(choice.provider() + "-" + hash(choice.config().toString()).substring(0, 12));
+            Path directory = dataDirectory.resolve(kind.label()).resolve(directoryName);
             PluginContext context = PluginContext.of(directory, "corpora.plugin." + choice.provider());
             LOG.info("Creating " + kind.label() + " '" + choice.provider() + "' with data directory " + directory);
             return plugins.create(providerType, choice.provider(), context, config);
         });
-    }
-
-    private static String hash(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     @Override

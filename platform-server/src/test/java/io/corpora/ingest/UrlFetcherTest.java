@@ -9,6 +9,8 @@ import io.corpora.control.IngestPolicy;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -141,14 +143,48 @@ class UrlFetcherTest {
     }
 
     @Test
-    void internalAddressesAreRecognised() throws Exception {
-        for (String internal : List.of("127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1",
-                "0.0.0.0", "::1", "fe80::1", "fd00::1", "::ffff:10.0.0.1")) {
-            assertTrue(UrlFetcher.isInternal(InetAddress.getByName(internal)), internal);
+    void theConnectionGoesToTheAddressThatWasResolvedOnceNotToALaterAnswer() throws Exception {
+        // A trap listening on 127.0.0.2 at the server's port: a fetch that asked the resolver again would connect there.
+        try (ServerSocket trap = new ServerSocket(server.port(), 50, InetAddress.getByName("127.0.0.2"))) {
+            AtomicInteger lookups = new AtomicInteger();
+            UrlFetcher.HostResolver rebinding = host -> new InetAddress[] {InetAddress.getByAddress(host,
+                    lookups.getAndIncrement() == 0 ? new byte[] {127, 0, 0, 1} : new byte[] {127, 0, 0, 2})};
+            UrlFetcher pinned = new UrlFetcher(Duration.ofSeconds(10), 64 * 1024, server.clientTls(), rebinding);
+
+            assertArrayEquals(GUIDE, pinned.fetch(server.origin() + "/guide.md", localAllowed).content());
+
+            assertEquals(1, lookups.get(), "the host is resolved once, and that answer is the one connected to");
+            trap.setSoTimeout(200);
+            assertThrows(SocketTimeoutException.class, trap::accept, "nothing connected to the later answer");
         }
-        for (String external : List.of("93.184.216.34", "8.8.8.8", "2606:4700::1111", "100.128.0.1")) {
-            assertTrue(!UrlFetcher.isInternal(InetAddress.getByName(external)), external);
-        }
+    }
+
+    @Test
+    void theCertificateIsCheckedAgainstTheUrlsHostNotTheAddress() throws Exception {
+        // The pinned address is the test server's, but its certificate names localhost, not the URL's host.
+        UrlFetcher.HostResolver toLocalServer = host -> new InetAddress[] {InetAddress.getByAddress(host, new byte[] {127, 0, 0, 1})};
+        UrlFetcher pinned = new UrlFetcher(Duration.ofSeconds(10), 64 * 1024, server.clientTls(), toLocalServer);
+        String origin = "https://docs.corpora.test:" + server.port();
+        IngestException e = assertThrows(IngestException.class,
+                () -> pinned.fetch(origin + "/guide.md", new IngestPolicy(List.of(), List.of(origin))));
+        assertEquals(422, e.status());
+        assertTrue(e.getMessage().contains("TLS") && e.getMessage().contains("docs.corpora.test"), e.getMessage());
+    }
+
+    @Test
+    void aNameResolvingToAnIpv4MappedMetadataAddressIsRefused() throws Exception {
+        AtomicInteger lookups = new AtomicInteger();
+        UrlFetcher.HostResolver mixed = host -> {
+            lookups.incrementAndGet();
+            return new InetAddress[] {InetAddress.getByName("::ffff:169.254.169.254")};
+        };
+        UrlFetcher fetcher = new UrlFetcher(Duration.ofSeconds(10), 64 * 1024, server.clientTls(), mixed);
+        String origin = "https://docs.corpora.test";
+        IngestException e = assertThrows(IngestException.class,
+                () -> fetcher.fetch(origin + "/guide.md", new IngestPolicy(List.of(origin), List.of())));
+        assertEquals(403, e.status());
+        assertTrue(e.getMessage().contains("169.254.169.254") && e.getMessage().contains("169.254.0.0/16"), e.getMessage());
+        assertEquals(1, lookups.get());
     }
 
     @Test

@@ -29,6 +29,7 @@ import io.corpora.spi.filter.Actor;
 import io.corpora.spi.filter.RetrievalFilterHook;
 import io.corpora.spi.store.SearchRequest;
 import io.corpora.spi.store.VectorStore;
+import io.corpora.spi.store.VectorStoreProvider;
 import io.corpora.spi.testkit.ReferenceVectorStore;
 import io.corpora.tenancy.AccessDecision;
 import io.corpora.tenancy.AccessFilters;
@@ -54,6 +55,7 @@ class RetrievalServiceTest {
 
     private static final Namespace ACME = Namespace.of("acme");
     private static Embedder embedder;
+    private static PluginRegistry plugins;
 
     @TempDir
     static Path data;
@@ -66,7 +68,7 @@ class RetrievalServiceTest {
 
     @BeforeAll
     static void loadTheBundledEmbedder() {
-        PluginRegistry plugins = PluginManager.load(Path.of(System.getProperty("corpora.test.plugins.dir", "target/plugins")));
+        plugins = PluginManager.load(Path.of(System.getProperty("corpora.test.plugins.dir", "target/plugins")));
         embedder = plugins.create(EmbedderProvider.class, "onnx", PluginContext.of(data, "test"), Map.of());
     }
 
@@ -137,6 +139,33 @@ class RetrievalServiceTest {
         assertTrue(response.diagnostics().corpusEmpty());
     }
 
+    @Test
+    void aTenantDefaultMinScoreFloorsSingleLegModesOnlyAndHybridKeepsServing() {
+        try (VectorStore lucene = plugins.create(VectorStoreProvider.class, "lucene", PluginContext.of(data.resolve("lucene"), "test"), Map.of())) {
+            index(lucene, "policy", "Hotel stays are reimbursed up to the city rate.", Map.of());
+            index(lucene, "harbour", "The harbour closes at midnight; ferries leave hourly.", Map.of());
+            index(lucene, "lanterns", "Oil lanterns need their wicks trimmed every week.", Map.of());
+            double floor = 0.8; // bge-small puts unrelated short texts near 0.7, so a floor that separates sits above that
+            RetrievalDefaults floored = new RetrievalDefaults("hybrid", 5, floor, null, false);
+            TenantRuntime runtime = new TenantRuntime(tenant(floored).definition(), lucene, embedder, null, null, ChunkingOptions.defaults());
+            String query = "hotel reimbursement";
+            List<RetrievalResponse.CitedPassage> unfloored = service().retrieve(AccessDecision.decide(alice, tenant(), ACME, null, null), runtime, vectorQuery(query)).passages();
+            List<String> aboveFloor = unfloored.stream().filter(p -> p.score() >= floor).map(p -> p.citation().documentId()).toList();
+            assertFalse(aboveFloor.isEmpty(), "precondition: a passage scores above the floor: " + unfloored);
+            assertTrue(aboveFloor.size() < unfloored.size(), "precondition: a passage scores below the floor: " + unfloored);
+
+            RetrievalResponse hybrid = service().retrieve(AccessDecision.decide(alice, tenant(floored), ACME, null, null), runtime, RetrieveCommand.of(query));
+            assertEquals(unfloored.size(), hybrid.passages().size(), "the default floor is not applied to fused scores: " + hybrid.passages());
+            RetrievalResponse vector = service().retrieve(AccessDecision.decide(alice, tenant(floored), ACME, null, null), runtime, vectorQuery(query));
+            assertEquals(aboveFloor, vector.passages().stream().map(p -> p.citation().documentId()).toList(), "vector mode honours it");
+
+            RetrieveCommand explicitHybridFloor = new RetrieveCommand(query, "hybrid", 5, null, floor, null, false, 0, null);
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                    () -> service().retrieve(AccessDecision.decide(alice, tenant(floored), ACME, null, null), runtime, explicitHybridFloor));
+            assertTrue(refused.getMessage().contains("rank statistic"), refused.getMessage());
+        }
+    }
+
     private RetrievalService service() {
         return new RetrievalService((ns, ids) -> {
             Map<String, Integer> versions = new java.util.HashMap<>();
@@ -150,9 +179,12 @@ class RetrievalServiceTest {
     }
 
     private Tenant tenant() {
+        return tenant(new RetrievalDefaults("vector", 5, null, null, false));
+    }
+
+    private Tenant tenant(RetrievalDefaults defaults) {
         TenantDefinition definition = new TenantDefinition("acme", "ACME", TenantState.ACTIVE, new PluginChoice("reference", Map.of()),
-                new PluginChoice("onnx", Map.of()), null, new RetrievalDefaults("vector", 5, null, null, false), Quotas.UNLIMITED,
-                AccessPolicy.NONE);
+                new PluginChoice("onnx", Map.of()), null, defaults, Quotas.UNLIMITED, AccessPolicy.NONE);
         return new Tenant(definition, embedder.fingerprint().id(), Instant.now(), Instant.now(), 1);
     }
 
@@ -165,10 +197,14 @@ class RetrievalServiceTest {
     }
 
     private void index(String documentId, String text, Map<String, Object> metadata) {
+        index(reference, documentId, text, metadata);
+    }
+
+    private static void index(VectorStore store, String documentId, String text, Map<String, Object> metadata) {
         Chunk chunk = ReservedKeyStamper.stamp(new Chunk(documentId + ":0", documentId, 0, text, List.of(), metadata), ACME, documentId, 1);
         Map<String, Object> stamped = new java.util.HashMap<>(chunk.metadata());
         stamped.put(ReservedKeys.EMBEDDER, embedder.fingerprint().id());
-        reference.upsert(ACME, List.of(new EmbeddedChunk(chunk.withMetadata(stamped), embedder.embedDocuments(List.of(text)).get(0))));
+        store.upsert(ACME, List.of(new EmbeddedChunk(chunk.withMetadata(stamped), embedder.embedDocuments(List.of(text)).get(0))));
     }
 
     /** The reference store, with every call counted and every search request kept. */

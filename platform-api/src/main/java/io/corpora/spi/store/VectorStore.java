@@ -43,6 +43,16 @@ public interface VectorStore extends AutoCloseable {
     /** Deletes the whole namespace. */
     void deleteNamespace(Namespace namespace);
 
+    /**
+     * Deletes everything this store holds of a tenant, in every partition, including partitions nobody has named to it
+     * in this process (a purge derives nothing from the tenant's current definition). Returns false, having deleted
+     * nothing, when the store cannot enumerate a tenant's data: the caller then deletes each namespace it knows of with
+     * {@link #deleteNamespace}. Idempotent. Default: false. Since SPI 1.2.
+     */
+    default boolean deleteTenant(String tenantId) {
+        return false;
+    }
+
     /** Chunks of one document, by index. */
     List<Chunk> documentChunks(Namespace namespace, String documentId);
 

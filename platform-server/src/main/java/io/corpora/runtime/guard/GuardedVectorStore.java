@@ -63,6 +63,11 @@ public final class GuardedVectorStore implements VectorStore {
     }
 
     @Override
+    public boolean deleteTenant(String tenantId) {
+        return guard.call("deleteTenant", () -> delegate.deleteTenant(tenantId));
+    }
+
+    @Override
     public List<Chunk> documentChunks(Namespace namespace, String documentId) {
         return guard.call("documentChunks", () -> delegate.documentChunks(namespace, documentId));
     }

@@ -39,14 +39,14 @@ public class JobRunner {
 
     /**
      * Creates a job re-pushing every document of the view's namespace that its actor may see (one outcome each), then
-     * removing the chunks no registered document owns; returns it as queued.
+     * removing the chunks no registered document owns and stale versions of documents not being written; returns it as queued.
      */
     public IngestJob submitRebuild(TenantView view) {
         List<String> documentIds = view.rebuildable();
         IngestJob job = view.createJob(documentIds.size());
         executor.execute(() -> run(job.id(), documentIds, id -> id, view::rebuild, () -> {
             int removed = view.removeOrphans();
-            LOG.info(() -> "rebuild job " + job.id() + " of " + view.namespace() + " removed " + removed + " orphaned chunks");
+            LOG.info(() -> "rebuild job " + job.id() + " of " + view.namespace() + " removed " + removed + " orphaned or stale chunks");
         }));
         return job;
     }

@@ -1,20 +1,22 @@
 package io.corpora.server.dataplane;
 
 import io.corpora.control.Tenant;
-import io.corpora.runtime.TenantRuntime;
+import io.corpora.runtime.TenantStorePurge;
 import io.corpora.server.control.TenantChanged;
 import io.corpora.server.control.TenantPurger;
 import io.corpora.spi.Namespace;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.logging.Logger;
 
 /**
- * Deletes a purged tenant's store namespaces (its default partition and every declared one), and releases a tenant's
- * cached runtime whenever its definition or state changes.
+ * Deletes a purged tenant's data from every store instance this server runs (its current store, and any other whose
+ * location may hold chunks of it written under an earlier configuration), including partitions dropped from its
+ * definition; releases a tenant's cached runtime whenever its definition or state changes.
  */
 @ApplicationScoped
 public class StorePurger implements TenantPurger {
@@ -30,15 +32,13 @@ public class StorePurger implements TenantPurger {
         if (tenant == null) {
             return; // already gone: purging is idempotent
         }
-        TenantRuntime runtime = dataPlane.runtimes().runtime(tenant.definition());
-        List<Namespace> namespaces = new ArrayList<>();
-        namespaces.add(Namespace.of(tenantId));
-        tenant.definition().access().partitions().forEach(p -> namespaces.add(Namespace.of(tenantId, p)));
-        for (Namespace namespace : namespaces) {
-            runtime.store().deleteNamespace(namespace);
-        }
+        dataPlane.runtimes().runtime(tenant.definition()); // its current store is among the instances below
+        Set<String> partitions = new TreeSet<>(tenant.definition().access().partitions());
+        partitions.addAll(dataPlane.registry().stats(tenantId).documentsByPartition().keySet());
+        List<Namespace> oneByOne = TenantStorePurge.purge(tenantId, partitions, dataPlane.runtimes().stores().values());
         dataPlane.runtimes().forget(tenantId);
-        LOG.info("purged store namespaces " + namespaces + " of tenant " + tenantId);
+        LOG.info("purged the store data of tenant " + tenantId + " from " + dataPlane.runtimes().stores().keySet()
+                + (oneByOne.isEmpty() ? "" : " (namespace by namespace: " + oneByOne + ")"));
     }
 
     void onTenantChanged(@Observes TenantChanged change) {

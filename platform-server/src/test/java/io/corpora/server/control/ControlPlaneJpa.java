@@ -61,6 +61,27 @@ final class ControlPlaneJpa implements AutoCloseable {
         return transactional(JobRepository.class, new JpaJobRepository(own, clock), own);
     }
 
+    /**
+     * A port whose calls each run on the calling thread's own entity manager (its own connection), built on first use
+     * by {@code onConnection}: one object several threads may share, as the server's beans are.
+     */
+    @SuppressWarnings("unchecked")
+    <T> T perThread(Class<T> port, java.util.function.Function<EntityManager, T> onConnection) {
+        ThreadLocal<T> own = ThreadLocal.withInitial(() -> {
+            EntityManager threadEm = factory.createEntityManager();
+            extra.add(threadEm);
+            return transactional(port, onConnection.apply(threadEm), threadEm);
+        });
+        InvocationHandler handler = (proxy, method, args) -> {
+            try {
+                return method.invoke(own.get(), args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        };
+        return (T) Proxy.newProxyInstance(port.getClassLoader(), new Class<?>[] {port}, handler);
+    }
+
     @SuppressWarnings("unchecked")
     private static <T> T transactional(Class<T> port, T target, EntityManager em) {
         InvocationHandler handler = (proxy, method, args) -> {

@@ -15,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
@@ -61,11 +62,21 @@ import org.apache.lucene.util.BytesRef;
  * The Lucene {@link VectorStore}: one index per namespace under {@code <directory>/<tenant>/<partition>}, opened
  * on first use and kept open until {@link #close()}. A namespace is a separate index, so no query can reach
  * another namespace's chunks whatever its filter.
+ *
+ * <p>Several instances (different search or build options) may share one directory: the server gives every instance
+ * with the same {@code directory} option the same data directory, so an option change keeps a tenant on its indexes.
+ * Lucene lets one writer hold an index, so the instances of this JVM hand a namespace over: the one that needs it asks
+ * the holder ({@link #HOLDERS}) to close it first, which waits for the holder's calls in flight.
  */
 public final class LuceneVectorStore implements VectorStore {
 
     static final String TRASH = ".trash";
     static final int MAX_PAGE = 10_000;
+    /** How long a hand-over waits for the holding instance's calls in flight before giving up. */
+    static final long HANDOVER_WAIT_SECONDS = 30;
+
+    /** Which instance of this JVM (this plugin's class loader) holds each namespace index open, by its absolute path. */
+    private static final Map<Path, LuceneVectorStore> HOLDERS = new ConcurrentHashMap<>();
 
     private final LuceneStoreSettings settings;
     private final Logger logger;
@@ -189,26 +200,61 @@ public final class LuceneVectorStore implements VectorStore {
         lifecycle.writeLock().lock();
         try {
             ensureOpen();
+            Path path = pathOf(namespace);
+            takeOver(path);
             NamespaceIndex index = indexes.remove(namespace);
             if (index != null) {
                 index.close();
             }
-            Path path = pathOf(namespace);
-            if (Files.isDirectory(path)) {
-                Path trash = settings.directory().resolve(TRASH).resolve(namespace.key() + "-" + System.nanoTime());
-                Files.createDirectories(trash.getParent());
-                try {
-                    Files.move(path, trash, StandardCopyOption.ATOMIC_MOVE);
-                } catch (AtomicMoveNotSupportedException e) {
-                    throw new IOException("cannot move " + path + " atomically; the store directory must be on one file system", e);
-                }
-                deleteRecursively(trash);
-            }
+            HOLDERS.remove(key(path), this);
+            moveAsideAndDelete(path, namespace.key());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete namespace '" + namespace + "'", e);
         } finally {
             lifecycle.writeLock().unlock();
         }
+    }
+
+    /** Deletes {@code <directory>/<tenant>} whole: every partition's index, open or not, known to this instance or not. */
+    @Override
+    public boolean deleteTenant(String tenantId) {
+        lifecycle.writeLock().lock();
+        try {
+            ensureOpen();
+            Path tenantPath = settings.directory().resolve(tenantId);
+            Path tenantKey = key(tenantPath);
+            for (Path held : List.copyOf(HOLDERS.keySet())) {
+                if (held.startsWith(tenantKey)) {
+                    takeOver(held);
+                }
+            }
+            for (Namespace namespace : List.copyOf(indexes.keySet())) {
+                if (namespace.tenant().equals(tenantId)) {
+                    indexes.remove(namespace).close();
+                }
+            }
+            HOLDERS.entrySet().removeIf(held -> held.getKey().startsWith(tenantKey) && held.getValue() == this);
+            moveAsideAndDelete(tenantPath, tenantId);
+            return true;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the indexes of tenant '" + tenantId + "'", e);
+        } finally {
+            lifecycle.writeLock().unlock();
+        }
+    }
+
+    private void moveAsideAndDelete(Path path, String label) throws IOException {
+        if (!Files.isDirectory(path)) {
+            return;
+        }
+        Path trash = settings.directory().resolve(TRASH).resolve(label + "-" + System.nanoTime());
+        Files.createDirectories(trash.getParent());
+        try {
+            Files.move(path, trash, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new IOException("cannot move " + path + " atomically; the store directory must be on one file system", e);
+        }
+        deleteRecursively(trash);
     }
 
     // ------------------------------------------------------------------------------------------------ reads
@@ -304,11 +350,13 @@ public final class LuceneVectorStore implements VectorStore {
                 committer.shutdownNow();
             }
             List<Exception> failures = new ArrayList<>();
-            for (NamespaceIndex index : indexes.values()) {
+            for (Map.Entry<Namespace, NamespaceIndex> open : indexes.entrySet()) {
                 try {
-                    index.close();
+                    open.getValue().close();
                 } catch (IOException | RuntimeException e) {
                     failures.add(e);
+                } finally {
+                    HOLDERS.remove(key(pathOf(open.getKey())), this);
                 }
             }
             indexes.clear();
@@ -374,14 +422,66 @@ public final class LuceneVectorStore implements VectorStore {
     private NamespaceIndex openIndex(Namespace namespace) {
         Path path = pathOf(namespace);
         try {
+            takeOver(path);
             Files.createDirectories(path);
             return NamespaceIndex.open(namespace, path, settings, analyzer, codec, similarity);
         } catch (LockObtainFailedException e) {
+            HOLDERS.remove(key(path), this);
             throw new IllegalStateException("the index of namespace '" + namespace + "' at " + path + " is held by another store "
                     + "instance or process; one directory can be opened by one store at a time", e);
         } catch (IOException e) {
+            HOLDERS.remove(key(path), this);
             throw new UncheckedIOException("cannot open the index of namespace '" + namespace + "' at " + path, e);
         }
+    }
+
+    /**
+     * Registers this instance as the holder of the index at {@code path}, first asking another instance of this JVM that
+     * holds it to close it. Called under this instance's lifecycle lock (read or write).
+     */
+    private void takeOver(Path path) {
+        Path key = key(path);
+        while (true) {
+            LuceneVectorStore holder = HOLDERS.putIfAbsent(key, this);
+            if (holder == null || holder == this) {
+                return;
+            }
+            holder.handOver(key);
+        }
+    }
+
+    /** Closes this instance's index at {@code key} (committing it) so another instance can open it. */
+    private void handOver(Path key) {
+        boolean locked;
+        try {
+            locked = lifecycle.writeLock().tryLock(HANDOVER_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the index at " + key + " to be handed over", e);
+        }
+        if (!locked) {
+            throw new IllegalStateException("the index at " + key + " is held by another store instance that stayed busy for "
+                    + HANDOVER_WAIT_SECONDS + " s; retry");
+        }
+        try {
+            for (Namespace namespace : List.copyOf(indexes.keySet())) {
+                if (key(pathOf(namespace)).equals(key)) {
+                    try {
+                        indexes.remove(namespace).close();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("closing the index of namespace '" + namespace + "' for another store instance failed", e);
+                    }
+                }
+            }
+            HOLDERS.remove(key, this);
+            logger.fine(() -> "handed the index at " + key + " over to another store instance");
+        } finally {
+            lifecycle.writeLock().unlock();
+        }
+    }
+
+    private static Path key(Path path) {
+        return path.toAbsolutePath().normalize();
     }
 
     private void discard(NamespaceIndex index) {
@@ -390,6 +490,7 @@ public final class LuceneVectorStore implements VectorStore {
             if (indexes.remove(index.namespace(), index)) {
                 logger.warning(() -> "a write to namespace '" + index.namespace() + "' failed; rolling its index back to the last commit");
                 index.close();
+                HOLDERS.remove(key(pathOf(index.namespace())), this);
             }
         } catch (IOException | RuntimeException e) {
             logger.log(Level.WARNING, "rolling back the index of namespace '" + index.namespace() + "' failed", e);
@@ -413,26 +514,39 @@ public final class LuceneVectorStore implements VectorStore {
         }
     }
 
+    /** Deletes a tree; what vanishes meanwhile (another instance sharing the directory cleans the same trash) is fine. */
     private static void deleteRecursively(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.delete(file);
-                return FileVisitResult.CONTINUE;
-            }
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.deleteIfExists(file);
+                    return FileVisitResult.CONTINUE;
+                }
 
-            @Override
-            public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
-                if (exc != null) {
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException exc) throws IOException {
+                    if (exc instanceof NoSuchFileException) {
+                        return FileVisitResult.CONTINUE;
+                    }
                     throw exc;
                 }
-                Files.delete(dir);
-                return FileVisitResult.CONTINUE;
-            }
-        });
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
+                    if (exc != null && !(exc instanceof NoSuchFileException)) {
+                        throw exc;
+                    }
+                    Files.deleteIfExists(dir);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (NoSuchFileException gone) {
+            // the whole tree went meanwhile
+        }
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.store.VectorStore;
 import io.corpora.spi.store.VectorStoreProvider;
 import java.util.List;
+import java.util.Set;
 
 /** The embedded default store: Lucene indexes on local disk, one per namespace, serving vector and BM25 search. */
 public final class LuceneVectorStoreProvider implements VectorStoreProvider {
@@ -25,6 +26,15 @@ public final class LuceneVectorStoreProvider implements VectorStoreProvider {
     @Override
     public List<ConfigOption> configOptions() {
         return LuceneStoreSettings.options();
+    }
+
+    /**
+     * Only the index directory: every other option (HNSW and search parameters, BM25, commit policy) applies to the same
+     * indexes. The metric and analyzer are fixed per index once it holds data; each index checks them when it opens.
+     */
+    @Override
+    public Set<String> locationOptions() {
+        return Set.of(LuceneStoreSettings.DIRECTORY);
     }
 
     @Override

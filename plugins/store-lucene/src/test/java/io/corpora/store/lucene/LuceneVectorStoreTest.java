@@ -199,11 +199,31 @@ class LuceneVectorStoreTest {
     }
 
     @Test
-    void twoStoresOnOneDirectoryCannotOpenTheSameNamespace() {
-        try (LuceneVectorStore first = StoreFixtures.open(data, Map.of()); LuceneVectorStore second = StoreFixtures.open(data, Map.of())) {
+    void twoStoresOfThisProcessOnOneDirectoryHandANamespaceOver() {
+        try (LuceneVectorStore first = StoreFixtures.open(data, Map.of()); LuceneVectorStore second = StoreFixtures.open(data,
+                Map.of("numCandidatesFactor", "20"))) {
             first.upsert(NS, List.of(chunk("a", "t", new TestVectors(12, 8).next())));
-            IllegalStateException error = assertThrows(IllegalStateException.class, () -> second.count(NS, MetadataFilter.all()));
-            assertTrue(error.getMessage().contains("is held by another store instance or process"), error.getMessage());
+            assertEquals(1, second.count(NS, MetadataFilter.all()), "the first store committed and closed the index for the second");
+            second.upsert(NS, List.of(chunk("b", "t", new TestVectors(12, 9).next())));
+            assertEquals(2, first.count(NS, MetadataFilter.all()), "and it goes back the other way");
+            second.deleteNamespace(NS);
+            assertEquals(0, first.count(NS, MetadataFilter.all()), "deleting takes the index from its holder first");
+        }
+    }
+
+    @Test
+    void anIndexLockedOutsideThisStoreIsRefusedWithAClearMessage() throws Exception {
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of())) {
+            store.upsert(NS, List.of(chunk("a", "t", new TestVectors(12, 8).next())));
+            store.close();
+            Path path = data.resolve(NS.tenant()).resolve(NS.partitionKey());
+            // Another process's writer holds the index's lock (the native lock is per process: a raw holder stands in for it).
+            try (org.apache.lucene.store.Directory directory = org.apache.lucene.store.FSDirectory.open(path);
+                 org.apache.lucene.store.Lock held = directory.obtainLock(org.apache.lucene.index.IndexWriter.WRITE_LOCK_NAME);
+                 LuceneVectorStore second = StoreFixtures.open(data, Map.of())) {
+                IllegalStateException error = assertThrows(IllegalStateException.class, () -> second.count(NS, MetadataFilter.all()));
+                assertTrue(error.getMessage().contains("is held by another store instance or process"), error.getMessage());
+            }
         }
     }
 

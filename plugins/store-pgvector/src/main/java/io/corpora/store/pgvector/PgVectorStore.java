@@ -216,6 +216,14 @@ public final class PgVectorStore implements VectorStore {
         inTransaction("delete namespace " + namespace, connection -> executeUpdate(connection, sql));
     }
 
+    /** Every row of the tenant in this store's table, whatever its partition. */
+    @Override
+    public boolean deleteTenant(String tenantId) {
+        SqlFragment sql = new SqlFragment().sql("DELETE FROM " + settings.table() + " WHERE " + c.tenant() + " = ").bind(tenantId);
+        inTransaction("delete tenant " + tenantId, connection -> executeUpdate(connection, sql));
+        return true;
+    }
+
     // ---------------------------------------------------------------------------------------- reads
 
     @Override

@@ -7,6 +7,7 @@ import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.store.VectorStore;
 import io.corpora.spi.store.VectorStoreProvider;
 import java.util.List;
+import java.util.Set;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /** The {@code pgvector} store: chunks in a PostgreSQL table searched with pgvector's HNSW and full text. */
@@ -30,6 +31,12 @@ public final class PgVectorStoreProvider implements VectorStoreProvider {
     @Override
     public List<ConfigOption> configOptions() {
         return PgVectorOptions.all();
+    }
+
+    /** Which database and which table (and columns) hold the chunks; search and index-build options are not. */
+    @Override
+    public Set<String> locationOptions() {
+        return Set.of(PgVectorOptions.DATA_SOURCE, PgVectorOptions.JDBC_URL, PgVectorOptions.TABLE, PgVectorOptions.COLUMNS);
     }
 
     @Override

@@ -1,0 +1,33 @@
+package io.corpora.server.dataplane;
+
+import io.corpora.control.Tenant;
+import io.corpora.control.TenantDefinition;
+import io.corpora.runtime.StoreLocation;
+import io.corpora.server.control.TenantUpdateGuard;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+/**
+ * Refuses a tenant change that would move a non-empty tenant to another store location (another provider, or another
+ * value of a location option such as a pgvector {@code table} or a Lucene {@code directory}): the tenant would read an
+ * empty index while its registry lists its documents. Other store options change freely: the data stays where it is.
+ */
+@ApplicationScoped
+public class StoreLocationGuard implements TenantUpdateGuard {
+
+    @Inject
+    DataPlane dataPlane;
+
+    @Override
+    public void check(Tenant current, TenantDefinition next) {
+        if (current.definition().store().equals(next.store())) {
+            return;
+        }
+        StoreLocation before = dataPlane.runtimes().storeLocation(current.definition().store());
+        StoreLocation after = dataPlane.runtimes().storeLocation(next.store());
+        long documents = dataPlane.registry().stats(current.id()).documentsByPartition().values().stream().mapToLong(Long::longValue).sum();
+        before.refusalToMove(current.id(), after, documents).ifPresent(reason -> {
+            throw new IllegalStateException(reason);
+        });
+    }
+}

@@ -2,14 +2,13 @@ package io.corpora.engine.chunk;
 
 import io.corpora.spi.Chunk;
 import io.corpora.spi.loader.LoadedDocument;
+import io.corpora.spi.loader.MarkdownLines;
 import io.corpora.spi.loader.Section;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Markdown: split by ATX heading ({@code #} … {@code ######}), each chunk carrying its heading path, outermost
@@ -21,9 +20,6 @@ import java.util.regex.Pattern;
  * <p>Left out: setext headings (underlined with {@code ===}/{@code ---}), which are read as prose.
  */
 public final class MarkdownChunker implements Chunker {
-
-    private static final Pattern HEADING = Pattern.compile("^ {0,3}(#{1,6})[ \\t]+(.*?)(?:[ \\t]+#+)?[ \\t]*$");
-    private static final Pattern FENCE = Pattern.compile("^ {0,3}(```|~~~).*$");
 
     private final ChunkingOptions options;
 
@@ -60,22 +56,20 @@ public final class MarkdownChunker implements Chunker {
         StringBuilder body = new StringBuilder();
         String fence = null;
         for (String line : text.split("\r?\n", -1)) {
-            Matcher fenceMatch = FENCE.matcher(line);
-            if (fenceMatch.matches()) {
-                String marker = fenceMatch.group(1);
+            String marker = MarkdownLines.fence(line);
+            if (marker != null) {
                 fence = fence == null ? marker : (fence.equals(marker) ? null : fence);
             }
-            Matcher heading = fence == null ? HEADING.matcher(line) : null;
-            if (heading != null && heading.matches()) {
+            MarkdownLines.Heading heading = fence == null ? MarkdownLines.heading(line) : null;
+            if (heading != null) {
                 factory.addSplitting(body.toString(), path, sectionMetadata, options, false);
                 body.setLength(0);
-                int level = heading.group(1).length();
-                while (!levels.isEmpty() && levels.get(levels.size() - 1) >= level) {
+                while (!levels.isEmpty() && levels.get(levels.size() - 1) >= heading.level()) {
                     levels.remove(levels.size() - 1);
                     path.remove(path.size() - 1);
                 }
-                levels.add(level);
-                path.add(heading.group(2).strip());
+                levels.add(heading.level());
+                path.add(heading.text().strip());
                 continue;
             }
             body.append(line).append('\n');

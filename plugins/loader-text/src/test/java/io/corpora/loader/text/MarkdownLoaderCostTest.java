@@ -1,0 +1,44 @@
+package io.corpora.loader.text;
+
+import io.corpora.spi.loader.DocumentLoader;
+import io.corpora.spi.loader.LoadRequest;
+import io.corpora.spi.testkit.AdversarialLine;
+import io.corpora.spi.testkit.LinearTime;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Markdown loader costs linear time on any line: a document of one adversarial line of 1 MB and one of 2 MB (the
+ * shapes that made the old title pattern backtrack quadratically, and generated ones), the larger under 3× the smaller.
+ */
+class MarkdownLoaderCostTest {
+
+    private final DocumentLoader loader = Loaders.create("markdown", Map.of());
+
+    private void load(String markdown) {
+        loader.load(new LoadRequest(markdown.getBytes(StandardCharsets.UTF_8), "text/markdown", null, "adversarial.md"));
+    }
+
+    @Test
+    void theKnownQuadraticShapesLoadInLinearTime() {
+        for (AdversarialLine line : AdversarialLine.known()) {
+            LinearTime.assertLinear("markdown loader on " + line, line::ofLength, LinearTime.CHARS, this::load);
+            LinearTime.assertLinear("title of " + line, line::ofLength, LinearTime.CHARS, MarkdownLoader::firstH1);
+        }
+    }
+
+    @Provide
+    Arbitrary<AdversarialLine> generated() {
+        return AdversarialLine.generated();
+    }
+
+    @Property(tries = 6)
+    void generatedLinesLoadInLinearTime(@ForAll("generated") AdversarialLine line) {
+        LinearTime.assertLinear("markdown loader on " + line, line::ofLength, LinearTime.CHARS, this::load);
+    }
+}

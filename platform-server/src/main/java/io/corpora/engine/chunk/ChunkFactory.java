@@ -20,10 +20,12 @@ final class ChunkFactory {
 
     private final String documentId;
     private final Map<String, Object> documentMetadata;
+    private final DocumentDeadline deadline;
     private final List<Chunk> chunks = new ArrayList<>();
 
-    ChunkFactory(String documentId, LoadedDocument document) {
+    ChunkFactory(String documentId, LoadedDocument document, DocumentDeadline deadline) {
         this.documentId = Identifiers.requireDocumentId(documentId);
+        this.deadline = deadline;
         Map<String, Object> merged = new LinkedHashMap<>(document.metadata());
         if (document.title() != null && !document.title().isBlank()) {
             merged.putIfAbsent(TITLE_KEY, document.title().strip());
@@ -32,6 +34,7 @@ final class ChunkFactory {
     }
 
     void add(String text, List<String> headingPath, Map<String, ?> sectionMetadata, boolean oversizedRecord) {
+        deadline.check("chunking");
         Map<String, Object> metadata = new LinkedHashMap<>(documentMetadata);
         metadata.putAll(sectionMetadata);
         if (oversizedRecord) {
@@ -52,7 +55,7 @@ final class ChunkFactory {
             add(trimmed, headingPath, sectionMetadata, false);
             return;
         }
-        for (WindowSplitter.Span span : WindowSplitter.split(trimmed, options)) {
+        for (WindowSplitter.Span span : WindowSplitter.split(trimmed, options, deadline)) {
             add(span.of(trimmed), headingPath, sectionMetadata, flagOversized);
         }
     }

@@ -28,6 +28,11 @@ public record FrontMatter(Map<String, Object> metadata, String body) {
 
     /** Splits front matter from the body; a text without front matter has empty metadata and is its own body. */
     public static FrontMatter parse(String text) {
+        return parse(text, DocumentDeadline.NONE);
+    }
+
+    /** {@link #parse(String)}, checking the document's deadline line by line. */
+    public static FrontMatter parse(String text, DocumentDeadline deadline) {
         String normalized = text.startsWith("\uFEFF") ? text.substring(1) : text;
         if (!normalized.startsWith("---\n") && !normalized.startsWith("---\r\n")) {
             return new FrontMatter(Map.of(), text);
@@ -35,6 +40,7 @@ public record FrontMatter(Map<String, Object> metadata, String body) {
         String[] lines = normalized.split("\r?\n", -1);
         int close = -1;
         for (int i = 1; i < lines.length; i++) {
+            deadline.check("looking for the end of the front matter");
             if (lines[i].equals("---") || lines[i].equals("...")) {
                 close = i;
                 break;
@@ -47,6 +53,7 @@ public record FrontMatter(Map<String, Object> metadata, String body) {
         String listKey = null;
         List<Object> list = null;
         for (int i = 1; i < close; i++) {
+            deadline.check("reading the front matter");
             String line = lines[i];
             if (line.isBlank() || line.stripLeading().startsWith("#")) {
                 continue;

@@ -22,9 +22,16 @@ import java.util.Objects;
 public final class MarkdownChunker implements Chunker {
 
     private final ChunkingOptions options;
+    private final DocumentDeadline deadline;
 
     public MarkdownChunker(ChunkingOptions options) {
+        this(options, DocumentDeadline.NONE);
+    }
+
+    /** A chunker that checks the document's deadline as it goes ({@link DocumentDeadline.Exceeded} once it passes). */
+    public MarkdownChunker(ChunkingOptions options, DocumentDeadline deadline) {
         this.options = Objects.requireNonNull(options, "options");
+        this.deadline = Objects.requireNonNull(deadline, "deadline");
     }
 
     @Override
@@ -35,7 +42,7 @@ public final class MarkdownChunker implements Chunker {
         for (int i = 0; i < sections.size(); i++) {
             String text = sections.get(i).text();
             if (i == 0) {
-                FrontMatter frontMatter = FrontMatter.parse(text);
+                FrontMatter frontMatter = FrontMatter.parse(text, deadline);
                 metadata.putAll(frontMatter.metadata());
                 text = frontMatter.body();
             }
@@ -43,7 +50,7 @@ public final class MarkdownChunker implements Chunker {
         }
         metadata.putAll(document.metadata()); // the loader's metadata wins over front matter it may have read too
         LoadedDocument withFrontMatter = new LoadedDocument(document.format(), document.title(), sections, metadata);
-        ChunkFactory factory = new ChunkFactory(documentId, withFrontMatter);
+        ChunkFactory factory = new ChunkFactory(documentId, withFrontMatter, deadline);
         for (int i = 0; i < sections.size(); i++) {
             splitByHeading(texts.get(i), sections.get(i).metadata(), factory);
         }
@@ -56,6 +63,7 @@ public final class MarkdownChunker implements Chunker {
         StringBuilder body = new StringBuilder();
         String fence = null;
         for (String line : text.split("\r?\n", -1)) {
+            deadline.check("splitting Markdown by heading");
             String marker = MarkdownLines.fence(line);
             if (marker != null) {
                 fence = fence == null ? marker : (fence.equals(marker) ? null : fence);

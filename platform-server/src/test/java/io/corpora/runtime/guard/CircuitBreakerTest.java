@@ -65,4 +65,28 @@ class CircuitBreakerTest {
         assertEquals(CircuitBreaker.State.OPEN, breaker.state());
         assertEquals(delay, breaker.admit());
     }
+
+    @Test
+    void callerErrorsCountNeitherForNorAgainstThePlugin() {
+        outcomes(true);
+        for (int i = 0; i < 10; i++) {
+            assertEquals(0, breaker.admit());
+            breaker.onCallerError();
+        }
+        assertEquals(CircuitBreaker.State.CLOSED, breaker.state(), "ten caller errors fill no window");
+        outcomes(false, false, false, true);
+        assertEquals(CircuitBreaker.State.CLOSED, breaker.state(), "the window holds the plugin's last 4 outcomes, 1 a failure…");
+        outcomes(true);
+        assertEquals(CircuitBreaker.State.OPEN, breaker.state(), "…and opens on the plugin's own failures alone");
+
+        now.addAndGet(delay);
+        assertEquals(0, breaker.admit(), "trial 1");
+        assertEquals(0, breaker.admit(), "trial 2");
+        breaker.onCallerError();
+        assertEquals(CircuitBreaker.State.HALF_OPEN, breaker.state(), "a caller error does not close a half-open breaker");
+        assertEquals(0, breaker.admit(), "but frees its trial slot");
+        breaker.onSuccess();
+        breaker.onSuccess();
+        assertEquals(CircuitBreaker.State.CLOSED, breaker.state());
+    }
 }

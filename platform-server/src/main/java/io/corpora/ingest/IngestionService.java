@@ -106,7 +106,18 @@ public final class IngestionService {
         return writeGate.write(tenant.id(), () -> store(tenant, runtime, namespace, request, force));
     }
 
+    /**
+     * Refuses, before anything is loaded or stored, what the caller must fix: metadata that is not storable (a 400
+     * {@link IllegalArgumentException}) or over the limits (400 {@code metadata-too-large}). The REST layer calls it for
+     * every document of a batch before accepting the batch; every ingest calls it again.
+     */
+    public void validate(IngestRequest request) {
+        DocumentMetadata.requireWithin(Metadata.withoutReserved(request.metadata()), limits,
+                "document '" + request.documentId() + "' has metadata");
+    }
+
     private IngestJob.Outcome store(Tenant tenant, TenantRuntime runtime, Namespace namespace, IngestRequest request, boolean force) {
+        validate(request);
         String embedderId = requireMatchingEmbedder(tenant, runtime);
         if (request.content().length > limits.maxDocumentBytes()) {
             throw new IngestException(413, "document-too-large", "document '" + request.documentId() + "' is "
@@ -114,6 +125,7 @@ public final class IngestionService {
         }
         DocumentDeadline deadline = DocumentDeadline.start(limits.processingTimeout(), nanoClock);
         LoadedDocument loaded = withCallerMetadata(load(tenant, request), request.metadata(), request.source());
+        requireStorable(request.documentId(), loaded);
         String contentHash = ContentFingerprint.of(loaded, request.source(), runtime.chunking(), embedderId);
 
         DocumentRecord existing = registry.find(namespace, request.documentId()).orElse(null);
@@ -137,10 +149,11 @@ public final class IngestionService {
             throw new IngestException(413, "too-many-chunks", "document '" + request.documentId() + "' makes " + chunks.size()
                     + " chunks; the limit is " + limits.maxChunksPerDocument());
         }
-        checkQuotas(tenant, existing, chunks.size(), request.content().length);
+        long chargedBytes = chargedBytes(request, chunks);
+        checkQuotas(tenant, existing, chunks.size(), chargedBytes);
 
         DocumentDescription description = new DocumentDescription(request.source(), request.mediaType(), loaded.metadata(),
-                request.content().length);
+                chargedBytes);
         int version = registry.beginVersion(namespace, request.documentId(), description.source(), description.mediaType(),
                 description.metadata(), description.bytes());
         IsolationGuard store = new IsolationGuard(runtime.store(), namespace, 1);
@@ -278,6 +291,39 @@ public final class IngestionService {
         List<Section> sections = loaded.sections().stream()
                 .map(s -> new Section(s.text(), Metadata.withoutReserved(s.metadata()))).toList();
         return new LoadedDocument(loaded.format(), loaded.title(), sections, metadata);
+    }
+
+    /**
+     * What a document costs against the tenant's {@code maxBytes} quota (and shows as its {@code bytes}): its content's
+     * bytes plus, for every chunk, that chunk's metadata as JSON — metadata is copied onto every chunk.
+     */
+    private static long chargedBytes(IngestRequest request, List<Chunk> chunks) {
+        long bytes = request.content().length;
+        for (Chunk chunk : chunks) {
+            bytes += DocumentMetadata.jsonBytes(chunk.metadata());
+        }
+        return bytes;
+    }
+
+    /**
+     * The loaded document as every store can hold it: its metadata (the caller's, its source and what the loader found,
+     * e.g. front matter) within the limits and of storable text, its text without NUL characters.
+     */
+    private void requireStorable(String documentId, LoadedDocument loaded) {
+        DocumentMetadata.requireWithin(loaded.metadata(), limits, "document '" + documentId
+                + "' has metadata (its own, its source and what its loader read, e.g. front matter)");
+        try {
+            DocumentMetadata.fromCaller(loaded.metadata());
+            for (Section section : loaded.sections()) {
+                DocumentMetadata.fromCaller(section.metadata());
+                int nul = section.text().indexOf('\0');
+                if (nul >= 0) {
+                    throw new IllegalArgumentException("its text contains a NUL character (at index " + nul + ")");
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IngestException(422, "unreadable-document", "document '" + documentId + "' cannot be stored: " + e.getMessage(), e);
+        }
     }
 
     private void checkQuotas(Tenant tenant, DocumentRecord existing, int newChunks, long newBytes) {

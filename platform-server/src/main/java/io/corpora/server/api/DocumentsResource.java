@@ -103,7 +103,7 @@ public class DocumentsResource {
         if (body instanceof JsonObject object) {
             DocumentInput input = parse(object);
             Namespace namespace = dataPlane.namespace(tenant, input.partition, caller.boundPartition());
-            IngestRequest request = input.url != null ? fetched(tenant, input) : toRequest(input);
+            IngestRequest request = validated(input.url != null ? fetched(tenant, input) : toRequest(input));
             IngestJob.Outcome outcome = jobs.ingestOne(tenant, namespace, request);
             if ("failed".equals(outcome.result())) {
                 throw new ProblemException(outcome.status(), "ingest-failed", "Document not ingested", outcome.error(),
@@ -135,7 +135,7 @@ public class DocumentsResource {
         Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
         List<IngestRequest> requests = new ArrayList<>();
         for (DocumentInput input : inputs) {
-            requests.add(toRequest(input));
+            requests.add(validated(toRequest(input)));
         }
         return accepted(jobs.submit(tenant, namespace, requests));
     }
@@ -186,9 +186,9 @@ public class DocumentsResource {
         List<IngestRequest> requests = new ArrayList<>();
         for (UploadedFile file : files) {
             MediaType type = file.mediaType();
-            requests.add(new IngestRequest(documentIdFor(file.name(), file.content()), file.name(), file.content(),
+            requests.add(validated(new IngestRequest(documentIdFor(file.name(), file.content()), file.name(), file.content(),
                     type == null ? "application/octet-stream" : base(type), type == null ? null : type.getParameters().get("charset"),
-                    file.name(), metadata));
+                    file.name(), metadata)));
         }
         Namespace namespace = dataPlane.namespace(tenant, partition, caller.boundPartition());
         return accepted(jobs.submit(tenant, namespace, requests));
@@ -288,6 +288,12 @@ public class DocumentsResource {
         return Response.noContent().build();
     }
 
+    /** A document refused (400) before it is accepted — a batch's before the batch is — when its metadata cannot be stored. */
+    private IngestRequest validated(IngestRequest request) {
+        dataPlane.ingestion().validate(request);
+        return request;
+    }
+
     private DocumentRecord find(Namespace namespace, String id) {
         return dataPlane.registry().find(namespace, id).orElseThrow(() -> notFound(id));
     }
@@ -326,7 +332,7 @@ public class DocumentsResource {
         String id = input.id != null ? input.id : documentIdFor(fetched.url().getHost() + fetched.url().getPath(), fetched.content());
         String source = input.source != null ? input.source : fetched.url().toString();
         return new IngestRequest(id, source, fetched.content(), fetched.mediaType(), fetched.charset(), fetched.fileName(),
-                input.metadata == null ? Map.of() : input.metadata);
+                input.metadata);
     }
 
     private static IngestRequest toRequest(DocumentInput input) {
@@ -337,7 +343,7 @@ public class DocumentsResource {
         }
         byte[] bytes = input.text.getBytes(StandardCharsets.UTF_8);
         String id = input.id != null ? input.id : documentIdFor(input.source, bytes);
-        return new IngestRequest(id, input.source, bytes, mediaType, "utf-8", null, input.metadata == null ? Map.of() : input.metadata);
+        return new IngestRequest(id, input.source, bytes, mediaType, "utf-8", null, input.metadata);
     }
 
     /**

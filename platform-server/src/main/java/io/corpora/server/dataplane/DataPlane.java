@@ -86,6 +86,14 @@ public class DataPlane {
     @ConfigProperty(name = "corpora.ingest.maxChunksPerDocument", defaultValue = "20000")
     int maxChunksPerDocument;
 
+    @Inject
+    @ConfigProperty(name = "corpora.ingest.maxMetadataKeys", defaultValue = "64")
+    int maxMetadataKeys;
+
+    @Inject
+    @ConfigProperty(name = "corpora.ingest.maxMetadataBytes", defaultValue = "16384")
+    long maxMetadataBytes;
+
     private final RateLimiter rateLimiter = new RateLimiter(java.time.Clock.systemUTC());
 
     private volatile Services services;
@@ -108,7 +116,7 @@ public class DataPlane {
                     TenantRuntimes runtimes = new TenantRuntimes(plugins.registry(), data, config, guards);
                     DocumentLoaders loaders = new DocumentLoaders(plugins.registry(), data);
                     IngestLimits limits = new IngestLimits(maxDocumentBytes, maxChunksPerDocument, IngestLimits.DEFAULT.embedBatchSize(),
-                            guards.policy(CallKind.LOADER).timeout());
+                            guards.policy(CallKind.LOADER).timeout(), maxMetadataKeys, maxMetadataBytes);
                     services = new Services(runtimes, new IngestionService(registry(), tenants(), loaders, limits, ingestMetrics,
                             (tenant, provider, loader) -> new GuardedDocumentLoader(loader, guards.guard(tenant, CallKind.LOADER, provider))),
                             new RetrievalService((namespace, ids) -> registry().activeVersions(namespace, ids), overFetch));

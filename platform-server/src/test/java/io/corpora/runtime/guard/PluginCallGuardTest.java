@@ -250,7 +250,9 @@ class PluginCallGuardTest {
 
     @Test
     void aPluginIgnoringInterruptsKeepsItsSlotSoItCannotTakeMoreThreads() throws Exception {
-        GuardPolicy once = new GuardPolicy(Duration.ofMillis(50), 0, Duration.ZERO, Duration.ZERO, 10, 0.5, Duration.ofSeconds(5), 1, 1, 0);
+        // A window of 10,000: the polling below counts every bulkhead-full answer as a failure, and on a busy machine ten
+        // of them (the old window) opened the breaker before the slot was freed, so "free again" never came.
+        GuardPolicy once = new GuardPolicy(Duration.ofMillis(50), 0, Duration.ZERO, Duration.ZERO, 10_000, 0.5, Duration.ofSeconds(5), 1, 1, 0);
         PluginCallGuard guard = new PluginCallGuard(new GuardKey("a", CallKind.RERANKER, "stubborn"), once, context);
         AtomicBoolean wake = new AtomicBoolean();
         CountDownLatch ended = new CountDownLatch(1);

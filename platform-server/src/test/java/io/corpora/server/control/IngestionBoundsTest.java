@@ -81,7 +81,7 @@ class IngestionBoundsTest {
     /** An ingestion whose documents get {@code budget}; its loader calls take {@code loadMillis} of that clock. */
     private IngestionService ingestion(Duration budget, long loadMillis) {
         IngestLimits limits = new IngestLimits(IngestLimits.DEFAULT.maxDocumentBytes(), IngestLimits.DEFAULT.maxChunksPerDocument(),
-                IngestLimits.DEFAULT.embedBatchSize(), budget);
+                IngestLimits.DEFAULT.embedBatchSize(), budget, IngestLimits.DEFAULT.maxMetadataKeys(), IngestLimits.DEFAULT.maxMetadataBytes());
         IngestionService.LoaderGuard slowLoads = (tenantId, provider, loader) -> (DocumentLoader) request -> {
             now.addAndGet(loadMillis * MILLIS);
             return loader.load(request);
@@ -134,5 +134,92 @@ class IngestionBoundsTest {
 
         assertEquals("processing-timeout", afterASlowLoad.type(), "a load that used most of the budget leaves chunking the rest");
         assertTrue(registry.find(ACME, "manual-2").isEmpty());
+    }
+
+    private IngestionService ingestion() {
+        return ingestion(Duration.ofSeconds(60), 0);
+    }
+
+    private static IngestRequest text(String id, String source, Map<String, Object> metadata) {
+        return IngestRequest.ofText(id, "Lanterns are trimmed weekly.", "text/plain", source, metadata);
+    }
+
+    @Test
+    void nullMetadataValuesAndUnstorableTextAreTheCallersToFix() {
+        Map<String, Object> withNull = new java.util.HashMap<>();
+        withNull.put("owner", null);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> text("a", null, withNull)).getMessage()
+                .contains("metadata 'owner' is null"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> text("a", null, Map.of("tags", java.util.Arrays.asList("x", null))))
+                .getMessage().contains("metadata 'tags' is null"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> text("a", null, Map.of("owner", "ada\u0000lovelace")))
+                .getMessage().contains("U+0000 at index 3 (NUL)"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> text("a", "notes\u0007.md", Map.of())).getMessage()
+                .contains("the source of document 'a' contains the control character U+0007"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> text("a", null, Map.of("bad key", "x"))).getMessage()
+                .contains("metadata key must match"));
+        assertEquals("stored", ingestion().ingest(tenant(), runtime(), ACME, text("a", null, Map.of("note", "line one\nline\ttwo")))
+                .result(), "tab, line feed and carriage return are text");
+    }
+
+    @Test
+    void aSourceIsAtMostTheRegistrysColumnLong() {
+        String longest = "s".repeat(IngestRequest.MAX_SOURCE_LENGTH);
+        assertEquals("stored", ingestion().ingest(tenant(), runtime(), ACME, text("longest", longest, Map.of())).result());
+        assertEquals(longest, registry.find(ACME, "longest").orElseThrow().source(), "the column holds the longest accepted source");
+        String emoji = "\uD83D\uDCDA".repeat(IngestRequest.MAX_SOURCE_LENGTH / 2);
+        assertEquals("stored", ingestion().ingest(tenant(), runtime(), ACME, text("emoji", emoji, Map.of())).result(),
+                "UTF-16 units count: that is what H2 counts");
+        assertThrows(IllegalArgumentException.class, () -> text("x", emoji + "s", Map.of()));
+        IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class, () -> text("x", longest + "s", Map.of()));
+        assertTrue(tooLong.getMessage().contains("2049 characters; at most 2048"), tooLong.getMessage());
+    }
+
+    @Test
+    void metadataIsBoundedInKeysAndBytesWhateverBringsIt() {
+        IngestionService ingestion = ingestion();
+        Map<String, Object> big = Map.of("summary", "x".repeat(8_000), "abstract", "x".repeat(8_000), "notes", "x".repeat(4_000));
+        IngestException fromCaller = assertThrows(IngestException.class, () -> ingestion.validate(text("big", null, big)));
+        assertEquals(400, fromCaller.status());
+        assertEquals("metadata-too-large", fromCaller.type());
+        assertTrue(fromCaller.getMessage().contains("20039 bytes as JSON; at most 16384"), fromCaller.getMessage());
+
+        Map<String, Object> many = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < 65; i++) {
+            many.put("k" + i, i);
+        }
+        assertEquals("metadata-too-large", assertThrows(IngestException.class, () -> ingestion.validate(text("many", null, many))).type());
+
+        String frontMatter = "---\nsummary: " + "y".repeat(8_000) + "\nabstract: " + "y".repeat(8_000)
+                + "\nnotes: " + "y".repeat(1_000) + "\n---\n# Manual\n\nBody.\n";
+        IngestException fromContent = assertThrows(IngestException.class, () -> ingestion.ingest(tenant(), runtime(), ACME,
+                markdownDocument(frontMatter)));
+        assertEquals("metadata-too-large", fromContent.type());
+        assertTrue(fromContent.getMessage().contains("front matter"), fromContent.getMessage());
+        assertTrue(registry.find(ACME, "manual").isEmpty());
+    }
+
+    @Test
+    void metadataCountsAgainstTheByteQuotaOncePerChunk() {
+        IngestionService ingestion = ingestion();
+        Map<String, Object> metadata = Map.of("summary", "z".repeat(1_000));
+        String tenChunks = markdown(10);
+        IngestJob.Outcome stored = ingestion.ingest(tenant(), runtime(), ACME,
+                IngestRequest.ofText("charged", tenChunks, "text/markdown", "charged.md", metadata));
+        long charged = registry.find(ACME, "charged").orElseThrow().bytes();
+        long perChunk = io.corpora.ingest.DocumentMetadata.jsonBytes(store.documentChunks(ACME, "charged").get(0).metadata()
+                .entrySet().stream().filter(e -> !e.getKey().startsWith("_"))
+                .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+        assertTrue(stored.chunks() >= 10, stored.toString());
+        assertTrue(perChunk > 1_000, "each chunk carries the metadata: " + perChunk);
+        assertTrue(charged >= tenChunks.length() + stored.chunks() * 1_000L, "content plus metadata per chunk: " + charged);
+
+        tenants.update(new TenantDefinition("acme", null, null, new PluginChoice("reference", Map.of()),
+                new PluginChoice("salted", Map.of("salt", "a")), null, null,
+                new io.corpora.control.Quotas(0, 0, charged + tenChunks.length() + 2_000, 0, 0), null, null));
+        IngestException over = assertThrows(IngestException.class, () -> ingestion.ingest(tenant(), runtime(), ACME,
+                IngestRequest.ofText("second", tenChunks, "text/markdown", "second.md", metadata)));
+        assertEquals(429, over.status(), "its text alone would fit the quota; its metadata on every chunk does not");
+        assertEquals("quota-exceeded", over.type());
     }
 }

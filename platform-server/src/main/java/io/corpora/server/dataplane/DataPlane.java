@@ -9,6 +9,7 @@ import io.corpora.ingest.DocumentLoaders;
 import io.corpora.ingest.IngestLimits;
 import io.corpora.ingest.IngestionService;
 import io.corpora.retrieval.RetrievalService;
+import io.corpora.retrieval.RetrieveLimits;
 import io.corpora.runtime.TenantRuntime;
 import io.corpora.runtime.TenantRuntimes;
 import io.corpora.runtime.guard.CallKind;
@@ -21,6 +22,7 @@ import io.corpora.server.metrics.PluginCallMetrics;
 import io.corpora.server.plugins.PluginService;
 import io.corpora.server.rest.ProblemException;
 import io.corpora.server.security.CallerScope;
+import io.corpora.spi.FilterLimits;
 import io.corpora.spi.filter.Actor;
 import io.corpora.tenancy.RateLimiter;
 import io.corpora.spi.Namespace;
@@ -94,6 +96,28 @@ public class DataPlane {
     @ConfigProperty(name = "corpora.ingest.maxMetadataBytes", defaultValue = "16384")
     long maxMetadataBytes;
 
+    @Inject
+    @ConfigProperty(name = "corpora.retrieve.maxQueryChars", defaultValue = "4096")
+    int maxQueryChars;
+
+    @Inject
+    @ConfigProperty(name = "corpora.retrieve.maxQueryTerms", defaultValue = "256")
+    int maxQueryTerms;
+
+    @Inject
+    @ConfigProperty(name = "corpora.retrieve.maxFilterNodes", defaultValue = "64")
+    int maxFilterNodes;
+
+    @Inject
+    @ConfigProperty(name = "corpora.retrieve.maxFilterDepth", defaultValue = "8")
+    int maxFilterDepth;
+
+    @Inject
+    @ConfigProperty(name = "corpora.retrieve.maxFilterValues", defaultValue = "1024")
+    int maxFilterValues;
+
+    private volatile RetrieveLimits retrieveLimits;
+
     private final RateLimiter rateLimiter = new RateLimiter(java.time.Clock.systemUTC());
 
     private volatile Services services;
@@ -142,6 +166,16 @@ public class DataPlane {
 
     public long maxDocumentBytes() {
         return maxDocumentBytes;
+    }
+
+    /** What one retrieval may ask: {@code corpora.retrieve.maxQueryChars}, {@code maxQueryTerms}, {@code maxFilter*}. */
+    public RetrieveLimits retrieveLimits() {
+        RetrieveLimits current = retrieveLimits;
+        if (current == null) {
+            current = new RetrieveLimits(maxQueryChars, maxQueryTerms, new FilterLimits(maxFilterNodes, maxFilterDepth, maxFilterValues));
+            retrieveLimits = current;
+        }
+        return current;
     }
 
     public IngestionService ingestion() {

@@ -173,6 +173,9 @@ class IngestionBoundsTest {
         assertThrows(IllegalArgumentException.class, () -> text("x", emoji + "s", Map.of()));
         IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class, () -> text("x", longest + "s", Map.of()));
         assertTrue(tooLong.getMessage().contains("2049 characters; at most 2048"), tooLong.getMessage());
+        String mediaType = "text/" + "x".repeat(IngestRequest.MAX_MEDIA_TYPE_LENGTH); // an upload part's Content-Type, found by extension
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new IngestRequest("a.txt", null, new byte[] {'a'}, mediaType, null,
+                "a.txt", Map.of())).getMessage().contains("the media type of document 'a.txt' is 205 characters; at most 200"));
     }
 
     @Test

@@ -15,7 +15,8 @@ import java.util.Objects;
  * first (e.g. {@code ["Expense Policy", "Lodging"]}); a long section is cut further by the prose rule. YAML
  * front matter at the top of the first section becomes document metadata. Headings inside fenced code blocks
  * are text. The heading line itself is not repeated in the chunk text: it is in the heading path, which the
- * {@code HeadingContextualizer} puts into the index text.
+ * {@code HeadingContextualizer} puts into the index text. A heading is kept to {@value ChunkFactory#MAX_LABEL_CHARS}
+ * characters there, as every chunk under it carries it.
  *
  * <p>Left out: setext headings (underlined with {@code ===}/{@code ---}), which are read as prose.
  */
@@ -77,7 +78,7 @@ public final class MarkdownChunker implements Chunker {
                     path.remove(path.size() - 1);
                 }
                 levels.add(heading.level());
-                path.add(heading.text().strip());
+                path.add(ChunkFactory.label(heading.text()));
                 continue;
             }
             body.append(line).append('\n');

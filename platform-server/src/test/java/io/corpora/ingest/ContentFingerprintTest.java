@@ -32,18 +32,11 @@ class ContentFingerprintTest {
 
     @Test
     void theKnownQuadraticShapesNormaliseInLinearTime() {
-        for (AdversarialLine line : AdversarialLine.known()) {
-            LinearTime.assertLinear("fingerprint normalisation on " + line, line::ofLength, LinearTime.CHARS, ContentFingerprint::normalise);
-        }
-    }
-
-    @Provide
-    Arbitrary<AdversarialLine> generated() {
-        return AdversarialLine.generated();
+        LinearTime.assertLinearOnKnownShapes("fingerprint normalisation", ContentFingerprint::normalise);
     }
 
     @Property(tries = 6)
-    void generatedLinesNormaliseInLinearTime(@ForAll("generated") AdversarialLine line) {
-        LinearTime.assertLinear("fingerprint normalisation on " + line, line::ofLength, LinearTime.CHARS, ContentFingerprint::normalise);
+    void generatedLinesNormaliseInLinearTime(@ForAll(supplier = AdversarialLine.Generated.class) AdversarialLine line) {
+        LinearTime.assertLinear("fingerprint normalisation", line, ContentFingerprint::normalise);
     }
 }

@@ -61,19 +61,12 @@ class MarkdownLinesTest {
 
     @Test
     void theKnownQuadraticShapesCostLinearTime() {
-        for (AdversarialLine line : AdversarialLine.known()) {
-            LinearTime.assertLinear("heading scanner on " + line, line::ofLength, LinearTime.CHARS, MarkdownLines::heading);
-        }
-    }
-
-    @Provide
-    Arbitrary<AdversarialLine> generated() {
-        return AdversarialLine.generated();
+        LinearTime.assertLinearOnKnownShapes("heading scanner", MarkdownLines::heading);
     }
 
     @Property(tries = 10)
-    void generatedLinesCostLinearTime(@ForAll("generated") AdversarialLine line) {
-        LinearTime.assertLinear("heading scanner on " + line, line::ofLength, LinearTime.CHARS, l -> {
+    void generatedLinesCostLinearTime(@ForAll(supplier = AdversarialLine.Generated.class) AdversarialLine line) {
+        LinearTime.assertLinear("heading scanner", line, l -> {
             MarkdownLines.heading(l);
             MarkdownLines.fence(l);
         });

@@ -3,6 +3,7 @@ package io.corpora.spi.testkit;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ArbitrarySupplier;
 import net.jqwik.api.Combinators;
 
 /**
@@ -57,5 +58,13 @@ public record AdversarialLine(String prefix, String unit, String suffix) {
         Arbitrary<String> unit = Arbitraries.strings().withChars(' ', '\t', '#', ':', '-', '/', '_').ofMinLength(1).ofMaxLength(4);
         Arbitrary<String> suffix = Arbitraries.of("", "b", "#", " #", ":", ": v", "\u2028x", "\r", "x#", ">", "retrieved_context>");
         return Combinators.combine(prefix, unit, suffix).as(AdversarialLine::new);
+    }
+
+    /** {@link #generated()} for {@code @ForAll(supplier = AdversarialLine.Generated.class)}. */
+    public static final class Generated implements ArbitrarySupplier<AdversarialLine> {
+        @Override
+        public Arbitrary<AdversarialLine> get() {
+            return generated();
+        }
     }
 }

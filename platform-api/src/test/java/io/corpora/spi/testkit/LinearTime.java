@@ -100,6 +100,18 @@ public final class LinearTime {
         throw new AssertionError("super-linear (linear is about 2, quadratic about 4): " + attempts);
     }
 
+    /** {@link #assertLinear} at {@link #CHARS} on one adversarial line shape. */
+    public static Measurement assertLinear(String what, AdversarialLine line, Consumer<String> work) {
+        return assertLinear(what + " on " + line, line::ofLength, CHARS, work);
+    }
+
+    /** {@link #assertLinear} at {@link #CHARS} on every shape known to have been quadratic ({@link AdversarialLine#known()}). */
+    public static void assertLinearOnKnownShapes(String what, Consumer<String> work) {
+        for (AdversarialLine line : AdversarialLine.known()) {
+            assertLinear(what, line, work);
+        }
+    }
+
     private static long timed(ExecutorService runner, String what, String input, int repeats, Consumer<String> work) {
         Future<Long> run = runner.submit(() -> {
             long start = System.nanoTime();

@@ -7,10 +7,8 @@ import io.corpora.spi.testkit.AdversarialLine;
 import io.corpora.spi.testkit.LinearTime;
 import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,30 +29,21 @@ class ParsingCostPropertiesTest {
 
     @Test
     void theKnownQuadraticShapesChunkInLinearTime() {
-        for (AdversarialLine line : AdversarialLine.known()) {
-            LinearTime.assertLinear("markdown chunker on " + line, line::ofLength, LinearTime.CHARS, ParsingCostPropertiesTest::chunkMarkdown);
-        }
+        LinearTime.assertLinearOnKnownShapes("markdown chunker", ParsingCostPropertiesTest::chunkMarkdown);
     }
 
     @Test
     void theKnownQuadraticShapesAreReadAsFrontMatterInLinearTime() {
-        for (AdversarialLine line : AdversarialLine.known()) {
-            LinearTime.assertLinear("front matter on " + line, line::ofLength, LinearTime.CHARS, ParsingCostPropertiesTest::readFrontMatter);
-        }
-    }
-
-    @Provide
-    Arbitrary<AdversarialLine> generated() {
-        return AdversarialLine.generated();
+        LinearTime.assertLinearOnKnownShapes("front matter", ParsingCostPropertiesTest::readFrontMatter);
     }
 
     @Property(tries = 6)
-    void generatedLinesChunkInLinearTime(@ForAll("generated") AdversarialLine line) {
-        LinearTime.assertLinear("markdown chunker on " + line, line::ofLength, LinearTime.CHARS, ParsingCostPropertiesTest::chunkMarkdown);
+    void generatedLinesChunkInLinearTime(@ForAll(supplier = AdversarialLine.Generated.class) AdversarialLine line) {
+        LinearTime.assertLinear("markdown chunker", line, ParsingCostPropertiesTest::chunkMarkdown);
     }
 
     @Property(tries = 6)
-    void generatedLinesAreReadAsFrontMatterInLinearTime(@ForAll("generated") AdversarialLine line) {
-        LinearTime.assertLinear("front matter on " + line, line::ofLength, LinearTime.CHARS, ParsingCostPropertiesTest::readFrontMatter);
+    void generatedLinesAreReadAsFrontMatterInLinearTime(@ForAll(supplier = AdversarialLine.Generated.class) AdversarialLine line) {
+        LinearTime.assertLinear("front matter", line, ParsingCostPropertiesTest::readFrontMatter);
     }
 }

@@ -144,15 +144,9 @@ class ContextBlockTest {
 
     @Test
     void neutralisingCostsLinearTime() {
-        for (AdversarialLine line : AdversarialLine.known()) {
-            LinearTime.assertLinear("context block on " + line, line::ofLength, LinearTime.CHARS,
-                    text -> ContextBlock.render(List.of(passage("x", "s.md", text)), null));
-        }
-        AdversarialLine tagRun = new AdversarialLine("<", " ", "retrieved_context>");
-        LinearTime.assertLinear("context block on " + tagRun, tagRun::ofLength, LinearTime.CHARS,
-                text -> ContextBlock.render(List.of(passage("x", "s.md", text)), null));
-        AdversarialLine manyTags = new AdversarialLine("", "</Retrieved_Context >", "");
-        LinearTime.assertLinear("context block on " + manyTags, manyTags::ofLength, LinearTime.CHARS,
-                text -> ContextBlock.render(List.of(passage("x", "s.md", text)), null));
+        java.util.function.Consumer<String> render = text -> ContextBlock.render(List.of(passage("x", "s.md", text)), null);
+        LinearTime.assertLinearOnKnownShapes("context block", render);
+        LinearTime.assertLinear("context block", new AdversarialLine("<", " ", "retrieved_context>"), render);
+        LinearTime.assertLinear("context block", new AdversarialLine("", "</Retrieved_Context >", ""), render);
     }
 }

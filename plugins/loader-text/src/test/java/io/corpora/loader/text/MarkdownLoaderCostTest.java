@@ -6,10 +6,8 @@ import io.corpora.spi.testkit.AdversarialLine;
 import io.corpora.spi.testkit.LinearTime;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,19 +24,12 @@ class MarkdownLoaderCostTest {
 
     @Test
     void theKnownQuadraticShapesLoadInLinearTime() {
-        for (AdversarialLine line : AdversarialLine.known()) {
-            LinearTime.assertLinear("markdown loader on " + line, line::ofLength, LinearTime.CHARS, this::load);
-            LinearTime.assertLinear("title of " + line, line::ofLength, LinearTime.CHARS, MarkdownLoader::firstH1);
-        }
-    }
-
-    @Provide
-    Arbitrary<AdversarialLine> generated() {
-        return AdversarialLine.generated();
+        LinearTime.assertLinearOnKnownShapes("markdown loader", this::load);
+        LinearTime.assertLinearOnKnownShapes("title", MarkdownLoader::firstH1);
     }
 
     @Property(tries = 6)
-    void generatedLinesLoadInLinearTime(@ForAll("generated") AdversarialLine line) {
-        LinearTime.assertLinear("markdown loader on " + line, line::ofLength, LinearTime.CHARS, this::load);
+    void generatedLinesLoadInLinearTime(@ForAll(supplier = AdversarialLine.Generated.class) AdversarialLine line) {
+        LinearTime.assertLinear("markdown loader", line, this::load);
     }
 }

@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -48,8 +47,8 @@ public class RetrieveResource {
             description = "Bounded, each a 400 naming the bound: the query's characters (corpora.retrieve.maxQueryChars, 4096) and"
                     + " terms (corpora.retrieve.maxQueryTerms, 256: runs of letters and digits, each CJK ideograph one), the filter's"
                     + " conditions and operators (maxFilterNodes, 64), nesting of $and/$not (maxFilterDepth, 8) and values in all"
-                    + " (maxFilterValues, 1024); no NUL or other control character but tab, line feed and carriage return.")
-    @APIResponse(responseCode = "413", description = "The body is over corpora.retrieve.maxJsonBytes (default 131072)")
+                    + " (maxFilterValues, 1024); no NUL or other control character but tab, line feed and carriage return."
+                    + " A body over corpora.retrieve.maxJsonBytes (131072) is 413.")
     public Map<String, Object> retrieve(@PathParam("tenant") String tenantId, RetrieveRequest request) {
         caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
         if (request == null) {
@@ -69,8 +68,7 @@ public class RetrieveResource {
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
     @SecurityRequirement(name = "jwt")
     @Operation(summary = "Several retrievals in one call (queries embedded together), answered in order; one partition per batch",
-            description = "Each query is bounded as a single retrieve is.")
-    @APIResponse(responseCode = "413", description = "The body is over corpora.retrieve.maxBatchJsonBytes (default 1048576)")
+            description = "Each query is bounded as a single retrieve is; a body over corpora.retrieve.maxBatchJsonBytes (1048576) is 413.")
     public Map<String, Object> retrieveBatch(@PathParam("tenant") String tenantId, RetrieveBatchRequest request) {
         caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
         if (request == null || request.queries == null || request.queries.isEmpty()) {

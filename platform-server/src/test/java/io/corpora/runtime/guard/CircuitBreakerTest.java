@@ -74,10 +74,11 @@ class CircuitBreakerTest {
             breaker.onCallerError();
         }
         assertEquals(CircuitBreaker.State.CLOSED, breaker.state(), "ten caller errors fill no window");
-        outcomes(false, false, false, true);
-        assertEquals(CircuitBreaker.State.CLOSED, breaker.state(), "the window holds the plugin's last 4 outcomes, 1 a failure…");
+        outcomes(true, true);
+        assertEquals(CircuitBreaker.State.CLOSED, breaker.state(), "3 failures, and the window of 4 is still not full: caller"
+                + " errors are no outcomes (as successes they would have filled it, and 2 of the last 4 failed)");
         outcomes(true);
-        assertEquals(CircuitBreaker.State.OPEN, breaker.state(), "…and opens on the plugin's own failures alone");
+        assertEquals(CircuitBreaker.State.OPEN, breaker.state(), "the plugin's 4th outcome fills the window");
 
         now.addAndGet(delay);
         assertEquals(0, breaker.admit(), "trial 1");

@@ -98,7 +98,15 @@ public sealed interface MetadataFilter {
 
     /** Parses the JSON form (see the type's documentation). Null or empty means {@link #all()}. */
     static MetadataFilter fromMap(Map<String, ?> map) {
-        return FilterCodec.parse(map);
+        return FilterCodec.parse(map, FilterLimits.UNBOUNDED);
+    }
+
+    /**
+     * Parses a caller's JSON form within limits: past any of them an {@link IllegalArgumentException} says which, as
+     * soon as it is passed (nesting is checked before it is descended into).
+     */
+    static MetadataFilter fromMap(Map<String, ?> map, FilterLimits limits) {
+        return FilterCodec.parse(map, limits);
     }
 
     /** The JSON form of this filter; {@code fromMap(f.toMap())} equals {@code f}. */

@@ -36,7 +36,34 @@ public final class ContentFingerprint {
 
     static String normalise(String text) {
         String nfc = Normalizer.normalize(text, Normalizer.Form.NFC).replace("\r\n", "\n").replace('\r', '\n');
-        return nfc.replaceAll("[ \\t]+\\n", "\n").strip();
+        return withoutBlanksBeforeLineFeeds(nfc).strip();
+    }
+
+    /**
+     * Drops every run of spaces and tabs that ends a line, in one pass (the pattern {@code [ \t]+\n} costs quadratic
+     * time on a long run of spaces that no line feed follows: every start in the run is tried to its end).
+     */
+    private static String withoutBlanksBeforeLineFeeds(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        int blanksFrom = -1;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == ' ' || c == '\t') {
+                if (blanksFrom < 0) {
+                    blanksFrom = i;
+                }
+                continue;
+            }
+            if (blanksFrom >= 0 && c != '\n') {
+                out.append(text, blanksFrom, i);
+            }
+            blanksFrom = -1;
+            out.append(c);
+        }
+        if (blanksFrom >= 0) {
+            out.append(text, blanksFrom, text.length());
+        }
+        return out.toString();
     }
 
     private static String canonical(Map<String, Object> metadata) {

@@ -10,6 +10,7 @@ import io.corpora.control.Tenant;
 import io.corpora.control.TenantRepository;
 import io.corpora.control.WriteRefusedException;
 import io.corpora.engine.chunk.Chunkers;
+import io.corpora.engine.chunk.DocumentDeadline;
 import io.corpora.engine.index.ChunkIndexer;
 import io.corpora.engine.retrieve.HeadingContextualizer;
 import io.corpora.engine.retrieve.PassageKeys;
@@ -32,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
@@ -40,7 +42,9 @@ import java.util.stream.Collectors;
  * Ingests one document into a namespace, atomically: loader → chunker → stamping → contextualize/embed/write as a
  * <b>new version</b> → registry switch → older versions removed. Until the switch the previous version is the one
  * retrieval serves (the isolation guard drops chunks of non-active versions), and any failure removes what the new
- * version wrote and leaves the previous one untouched.
+ * version wrote and leaves the previous one untouched. Loading, chunking and contextualizing run under one deadline per
+ * document ({@link IngestLimits#processingTimeout()}, started with the loader call): a document that takes longer fails
+ * alone (422 {@code processing-timeout}) instead of holding a thread.
  */
 public final class IngestionService {
 
@@ -53,6 +57,7 @@ public final class IngestionService {
     private final TenantWriteGate writeGate = new TenantWriteGate();
     private final IngestListener listener;
     private final LoaderGuard loaderGuard;
+    private final LongSupplier nanoClock;
 
     /** Puts a tenant's loader calls behind that tenant's guard (timeouts, bulkhead); identity when there is none. */
     @FunctionalInterface
@@ -70,18 +75,21 @@ public final class IngestionService {
         IngestListener NONE = (tenantId, chunks) -> {};
     }
 
-    public IngestionService(DocumentRegistry registry, TenantRepository tenants, DocumentLoaders loaders, IngestLimits limits) {
-        this(registry, tenants, loaders, limits, IngestListener.NONE, LoaderGuard.NONE);
-    }
-
     public IngestionService(DocumentRegistry registry, TenantRepository tenants, DocumentLoaders loaders, IngestLimits limits,
                             IngestListener listener, LoaderGuard loaderGuard) {
+        this(registry, tenants, loaders, limits, listener, loaderGuard, System::nanoTime);
+    }
+
+    /** @param nanoClock the clock of the documents' deadlines (injected so a test steps time instead of sleeping) */
+    public IngestionService(DocumentRegistry registry, TenantRepository tenants, DocumentLoaders loaders, IngestLimits limits,
+                            IngestListener listener, LoaderGuard loaderGuard, LongSupplier nanoClock) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.tenants = Objects.requireNonNull(tenants, "tenants");
         this.loaders = Objects.requireNonNull(loaders, "loaders");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.listener = Objects.requireNonNull(listener, "listener");
         this.loaderGuard = Objects.requireNonNull(loaderGuard, "loaderGuard");
+        this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
     }
 
     /** Ingests, deletes and rebuilds pass this gate; a re-embed migration claims it for its tenant. */
@@ -109,14 +117,27 @@ public final class IngestionService {
         return writeGate.write(tenant.id(), () -> store(tenant, runtime, namespace, request, force, access));
     }
 
+    /**
+     * Refuses, before anything is loaded or stored, what the caller must fix: metadata that is not storable (a 400
+     * {@link IllegalArgumentException}) or over the limits (400 {@code metadata-too-large}). The REST layer calls it for
+     * every document of a batch before accepting the batch; every ingest calls it again.
+     */
+    public void validate(IngestRequest request) {
+        DocumentMetadata.requireWithin(Metadata.withoutReserved(request.metadata()), limits,
+                "document '" + request.documentId() + "' has metadata");
+    }
+
     private IngestJob.Outcome store(Tenant tenant, TenantRuntime runtime, Namespace namespace, IngestRequest request, boolean force,
                                     AccessDecision access) {
+        validate(request);
         String embedderId = requireMatchingEmbedder(tenant, runtime);
         if (request.content().length > limits.maxDocumentBytes()) {
             throw new IngestException(413, "document-too-large", "document '" + request.documentId() + "' is "
                     + request.content().length + " bytes; the limit is " + limits.maxDocumentBytes());
         }
+        DocumentDeadline deadline = DocumentDeadline.start(limits.processingTimeout(), nanoClock);
         LoadedDocument loaded = withCallerMetadata(load(tenant, request), request.metadata(), request.source());
+        requireStorable(request.documentId(), loaded);
         String contentHash = ContentFingerprint.of(loaded, request.source(), runtime.chunking(), embedderId);
 
         DocumentRecord existing = registry.find(namespace, request.documentId()).orElse(null);
@@ -129,15 +150,26 @@ public final class IngestionService {
             return new IngestJob.Outcome(request.documentId(), "skipped", existing.activeVersion(), existing.chunkCount(), 200, null);
         }
 
-        List<Chunk> chunks = new Chunkers(runtime.chunking()).chunk(request.documentId(), loaded);
+        List<Chunk> chunks;
+        List<String> indexTexts;
+        try {
+            deadline.check("computing its content fingerprint");
+            chunks = new Chunkers(runtime.chunking(), deadline).chunk(request.documentId(), loaded);
+            indexTexts = contextualize(chunks, deadline);
+        } catch (DocumentDeadline.Exceeded e) {
+            throw new IngestException(422, "processing-timeout", "document '" + request.documentId() + "' " + e.getMessage()
+                    + " (loading, chunking and contextualizing share the loader's timeout, corpora.ft.loader.timeout); split it"
+                    + " into smaller documents. The previous version, if any, is unchanged", e);
+        }
         if (chunks.size() > limits.maxChunksPerDocument()) {
             throw new IngestException(413, "too-many-chunks", "document '" + request.documentId() + "' makes " + chunks.size()
                     + " chunks; the limit is " + limits.maxChunksPerDocument());
         }
-        checkQuotas(tenant, existing, chunks.size(), request.content().length);
+        long chargedBytes = chargedBytes(request, chunks);
+        checkQuotas(tenant, existing, chunks.size(), chargedBytes);
 
         DocumentDescription description = new DocumentDescription(request.source(), request.mediaType(), loaded.metadata(),
-                request.content().length);
+                chargedBytes);
         int version = registry.beginVersion(namespace, request.documentId(), description.source(), description.mediaType(),
                 description.metadata(), description.bytes());
         IsolationGuard store = new IsolationGuard(runtime.store(), namespace, 1);
@@ -145,7 +177,8 @@ public final class IngestionService {
             List<Chunk> stamped = ReservedKeyStamper.stampAll(chunks, namespace, request.documentId(), version);
             ChunkIndexer indexer = new ChunkIndexer(store, namespace, runtime.embedder(), new HeadingContextualizer());
             for (int from = 0; from < stamped.size(); from += limits.embedBatchSize()) {
-                indexer.index(stamped.subList(from, Math.min(stamped.size(), from + limits.embedBatchSize())));
+                int to = Math.min(stamped.size(), from + limits.embedBatchSize());
+                indexer.index(stamped.subList(from, to), indexTexts.subList(from, to));
             }
             if (tenant.activeEmbedder() == null) {
                 tenants.setActiveEmbedder(tenant.id(), embedderId);
@@ -182,6 +215,17 @@ public final class IngestionService {
         }
         listener.stored(tenant.id(), chunks.size());
         return new IngestJob.Outcome(request.documentId(), "stored", version, chunks.size(), 201, null);
+    }
+
+    /** Each chunk's index text (title and heading path before its text), made within the document's deadline. */
+    private static List<String> contextualize(List<Chunk> chunks, DocumentDeadline deadline) {
+        HeadingContextualizer contextualizer = new HeadingContextualizer();
+        List<String> indexTexts = new java.util.ArrayList<>(chunks.size());
+        for (Chunk chunk : chunks) {
+            deadline.check("contextualizing its chunks");
+            indexTexts.add(contextualizer.indexText(chunk));
+        }
+        return indexTexts;
     }
 
     /** The documents a rebuild of the namespace re-pushes: every one the registry holds now that the actor may see, by id. */
@@ -279,6 +323,39 @@ public final class IngestionService {
         List<Section> sections = loaded.sections().stream()
                 .map(s -> new Section(s.text(), Metadata.withoutReserved(s.metadata()))).toList();
         return new LoadedDocument(loaded.format(), loaded.title(), sections, metadata);
+    }
+
+    /**
+     * What a document costs against the tenant's {@code maxBytes} quota (and shows as its {@code bytes}): its content's
+     * bytes plus, for every chunk, that chunk's metadata as JSON — metadata is copied onto every chunk.
+     */
+    private static long chargedBytes(IngestRequest request, List<Chunk> chunks) {
+        long bytes = request.content().length;
+        for (Chunk chunk : chunks) {
+            bytes += DocumentMetadata.jsonBytes(chunk.metadata());
+        }
+        return bytes;
+    }
+
+    /**
+     * The loaded document as every store can hold it: its metadata (the caller's, its source and what the loader found,
+     * e.g. front matter) within the limits and of storable text, its text without NUL characters.
+     */
+    private void requireStorable(String documentId, LoadedDocument loaded) {
+        DocumentMetadata.requireWithin(loaded.metadata(), limits, "document '" + documentId
+                + "' has metadata (its own, its source and what its loader read, e.g. front matter)");
+        try {
+            DocumentMetadata.fromCaller(loaded.metadata());
+            for (Section section : loaded.sections()) {
+                DocumentMetadata.fromCaller(section.metadata());
+                int nul = section.text().indexOf('\0');
+                if (nul >= 0) {
+                    throw new IllegalArgumentException("its text contains a NUL character (at index " + nul + ")");
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IngestException(422, "unreadable-document", "document '" + documentId + "' cannot be stored: " + e.getMessage(), e);
+        }
     }
 
     private void checkQuotas(Tenant tenant, DocumentRecord existing, int newChunks, long newBytes) {

@@ -5,7 +5,8 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * One retrieval as a caller asked for it; nulls take the tenant's defaults.
+ * One retrieval as a caller asked for it; nulls take the tenant's defaults. What the caller may ask at most (query
+ * length and terms, filter size) is {@link RetrieveLimits}'s to check, before this is made.
  *
  * @param mode            vector | keyword | hybrid
  * @param expandNeighbors include ± this many neighbouring chunks of each hit's document (0: none)
@@ -14,16 +15,12 @@ import java.util.Objects;
 public record RetrieveCommand(String query, String mode, Integer topK, MetadataFilter filter, Double minScore, Integer maxChars,
                               Boolean rerank, int expandNeighbors, Double mmrLambda) {
 
-    public static final int MAX_QUERY_CHARS = 4096;
     public static final int MAX_TOP_K = 100;
     public static final int MAX_NEIGHBORS = 5;
 
     public RetrieveCommand {
         if (query == null || query.isBlank()) {
             throw new IllegalArgumentException("query must not be blank");
-        }
-        if (query.length() > MAX_QUERY_CHARS) {
-            throw new IllegalArgumentException("query is " + query.length() + " characters; at most " + MAX_QUERY_CHARS);
         }
         if (mode != null) {
             mode = mode.trim().toLowerCase(Locale.ROOT);

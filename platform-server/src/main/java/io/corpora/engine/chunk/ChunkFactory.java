@@ -16,22 +16,43 @@ import java.util.Map;
 final class ChunkFactory {
 
     static final String TITLE_KEY = "title";
+    /**
+     * Most characters of a heading in a chunk's heading path and of the title in its metadata: both are copied onto
+     * every chunk under them and into every index text, so one huge heading must not multiply by the chunk count.
+     */
+    static final int MAX_LABEL_CHARS = 200;
     static final String OVERSIZED_RECORD_KEY = "oversizedRecord";
 
     private final String documentId;
     private final Map<String, Object> documentMetadata;
+    private final DocumentDeadline deadline;
     private final List<Chunk> chunks = new ArrayList<>();
 
-    ChunkFactory(String documentId, LoadedDocument document) {
+    ChunkFactory(String documentId, LoadedDocument document, DocumentDeadline deadline) {
         this.documentId = Identifiers.requireDocumentId(documentId);
+        this.deadline = deadline;
         Map<String, Object> merged = new LinkedHashMap<>(document.metadata());
         if (document.title() != null && !document.title().isBlank()) {
-            merged.putIfAbsent(TITLE_KEY, document.title().strip());
+            merged.putIfAbsent(TITLE_KEY, label(document.title()));
         }
         this.documentMetadata = merged;
     }
 
+    /** A heading or title as chunks carry it: stripped, and cut (at a character boundary, marked …) past the bound. */
+    static String label(String text) {
+        String stripped = text.strip();
+        if (stripped.length() <= MAX_LABEL_CHARS) {
+            return stripped;
+        }
+        int cut = MAX_LABEL_CHARS - 1;
+        if (Character.isLowSurrogate(stripped.charAt(cut))) {
+            cut--;
+        }
+        return stripped.substring(0, cut) + "…";
+    }
+
     void add(String text, List<String> headingPath, Map<String, ?> sectionMetadata, boolean oversizedRecord) {
+        deadline.check("chunking");
         Map<String, Object> metadata = new LinkedHashMap<>(documentMetadata);
         metadata.putAll(sectionMetadata);
         if (oversizedRecord) {
@@ -52,7 +73,7 @@ final class ChunkFactory {
             add(trimmed, headingPath, sectionMetadata, false);
             return;
         }
-        for (WindowSplitter.Span span : WindowSplitter.split(trimmed, options)) {
+        for (WindowSplitter.Span span : WindowSplitter.split(trimmed, options, deadline)) {
             add(span.of(trimmed), headingPath, sectionMetadata, flagOversized);
         }
     }

@@ -6,20 +6,26 @@ import io.corpora.spi.loader.LoadedDocument;
 import java.util.List;
 import java.util.Objects;
 
-/** Picks the chunker for a document's {@link ContentFormat}. */
+/** Picks the chunker for a document's {@link ContentFormat}; every chunker it makes works within one deadline. */
 public final class Chunkers {
 
     private final ChunkingOptions options;
+    private final DocumentDeadline deadline;
 
     public Chunkers(ChunkingOptions options) {
+        this(options, DocumentDeadline.NONE);
+    }
+
+    public Chunkers(ChunkingOptions options, DocumentDeadline deadline) {
         this.options = Objects.requireNonNull(options, "options");
+        this.deadline = Objects.requireNonNull(deadline, "deadline");
     }
 
     public Chunker forFormat(ContentFormat format) {
         return switch (Objects.requireNonNull(format, "format")) {
-            case PROSE -> new ProseChunker(options);
-            case MARKDOWN -> new MarkdownChunker(options);
-            case RECORDS -> new RecordChunker(options);
+            case PROSE -> new ProseChunker(options, deadline);
+            case MARKDOWN -> new MarkdownChunker(options, deadline);
+            case RECORDS -> new RecordChunker(options, deadline);
         };
     }
 

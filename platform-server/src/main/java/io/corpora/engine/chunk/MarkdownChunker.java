@@ -2,33 +2,37 @@ package io.corpora.engine.chunk;
 
 import io.corpora.spi.Chunk;
 import io.corpora.spi.loader.LoadedDocument;
+import io.corpora.spi.loader.MarkdownLines;
 import io.corpora.spi.loader.Section;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Markdown: split by ATX heading ({@code #} … {@code ######}), each chunk carrying its heading path, outermost
  * first (e.g. {@code ["Expense Policy", "Lodging"]}); a long section is cut further by the prose rule. YAML
  * front matter at the top of the first section becomes document metadata. Headings inside fenced code blocks
  * are text. The heading line itself is not repeated in the chunk text: it is in the heading path, which the
- * {@code HeadingContextualizer} puts into the index text.
+ * {@code HeadingContextualizer} puts into the index text. A heading is kept to {@value ChunkFactory#MAX_LABEL_CHARS}
+ * characters there, as every chunk under it carries it.
  *
  * <p>Left out: setext headings (underlined with {@code ===}/{@code ---}), which are read as prose.
  */
 public final class MarkdownChunker implements Chunker {
 
-    private static final Pattern HEADING = Pattern.compile("^ {0,3}(#{1,6})[ \\t]+(.*?)(?:[ \\t]+#+)?[ \\t]*$");
-    private static final Pattern FENCE = Pattern.compile("^ {0,3}(```|~~~).*$");
-
     private final ChunkingOptions options;
+    private final DocumentDeadline deadline;
 
     public MarkdownChunker(ChunkingOptions options) {
+        this(options, DocumentDeadline.NONE);
+    }
+
+    /** A chunker that checks the document's deadline as it goes ({@link DocumentDeadline.Exceeded} once it passes). */
+    public MarkdownChunker(ChunkingOptions options, DocumentDeadline deadline) {
         this.options = Objects.requireNonNull(options, "options");
+        this.deadline = Objects.requireNonNull(deadline, "deadline");
     }
 
     @Override
@@ -39,7 +43,7 @@ public final class MarkdownChunker implements Chunker {
         for (int i = 0; i < sections.size(); i++) {
             String text = sections.get(i).text();
             if (i == 0) {
-                FrontMatter frontMatter = FrontMatter.parse(text);
+                FrontMatter frontMatter = FrontMatter.parse(text, deadline);
                 metadata.putAll(frontMatter.metadata());
                 text = frontMatter.body();
             }
@@ -47,7 +51,7 @@ public final class MarkdownChunker implements Chunker {
         }
         metadata.putAll(document.metadata()); // the loader's metadata wins over front matter it may have read too
         LoadedDocument withFrontMatter = new LoadedDocument(document.format(), document.title(), sections, metadata);
-        ChunkFactory factory = new ChunkFactory(documentId, withFrontMatter);
+        ChunkFactory factory = new ChunkFactory(documentId, withFrontMatter, deadline);
         for (int i = 0; i < sections.size(); i++) {
             splitByHeading(texts.get(i), sections.get(i).metadata(), factory);
         }
@@ -60,22 +64,21 @@ public final class MarkdownChunker implements Chunker {
         StringBuilder body = new StringBuilder();
         String fence = null;
         for (String line : text.split("\r?\n", -1)) {
-            Matcher fenceMatch = FENCE.matcher(line);
-            if (fenceMatch.matches()) {
-                String marker = fenceMatch.group(1);
+            deadline.check("splitting Markdown by heading");
+            String marker = MarkdownLines.fence(line);
+            if (marker != null) {
                 fence = fence == null ? marker : (fence.equals(marker) ? null : fence);
             }
-            Matcher heading = fence == null ? HEADING.matcher(line) : null;
-            if (heading != null && heading.matches()) {
+            MarkdownLines.Heading heading = fence == null ? MarkdownLines.heading(line) : null;
+            if (heading != null) {
                 factory.addSplitting(body.toString(), path, sectionMetadata, options, false);
                 body.setLength(0);
-                int level = heading.group(1).length();
-                while (!levels.isEmpty() && levels.get(levels.size() - 1) >= level) {
+                while (!levels.isEmpty() && levels.get(levels.size() - 1) >= heading.level()) {
                     levels.remove(levels.size() - 1);
                     path.remove(path.size() - 1);
                 }
-                levels.add(level);
-                path.add(heading.group(2).strip());
+                levels.add(heading.level());
+                path.add(ChunkFactory.label(heading.text()));
                 continue;
             }
             body.append(line).append('\n');

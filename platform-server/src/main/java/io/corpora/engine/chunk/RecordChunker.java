@@ -14,14 +14,21 @@ import java.util.Objects;
 public final class RecordChunker implements Chunker {
 
     private final ChunkingOptions options;
+    private final DocumentDeadline deadline;
 
     public RecordChunker(ChunkingOptions options) {
+        this(options, DocumentDeadline.NONE);
+    }
+
+    /** A chunker that checks the document's deadline as it goes ({@link DocumentDeadline.Exceeded} once it passes). */
+    public RecordChunker(ChunkingOptions options, DocumentDeadline deadline) {
         this.options = Objects.requireNonNull(options, "options");
+        this.deadline = Objects.requireNonNull(deadline, "deadline");
     }
 
     @Override
     public List<Chunk> chunk(String documentId, LoadedDocument document) {
-        ChunkFactory factory = new ChunkFactory(documentId, document);
+        ChunkFactory factory = new ChunkFactory(documentId, document, deadline);
         for (Section section : document.sections()) {
             factory.addSplitting(section.text(), List.of(), section.metadata(), options, true);
         }

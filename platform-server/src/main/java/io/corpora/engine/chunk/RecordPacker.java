@@ -15,18 +15,19 @@ final class RecordPacker {
 
     private RecordPacker() {}
 
-    static List<Piece> pack(String text, ChunkingOptions options) {
+    static List<Piece> pack(String text, ChunkingOptions options, DocumentDeadline deadline) {
         String separator = options.separator();
         List<Piece> pieces = new ArrayList<>();
         List<String> batch = new ArrayList<>();
         for (String record : splitLiteral(text, separator)) {
+            deadline.check("packing records");
             String trimmed = record.strip();
             if (trimmed.isEmpty()) {
                 continue;
             }
             if (!options.fits(trimmed)) {
                 flush(batch, separator, pieces);
-                for (WindowSplitter.Span span : WindowSplitter.split(trimmed, options)) {
+                for (WindowSplitter.Span span : WindowSplitter.split(trimmed, options, deadline)) {
                     pieces.add(new Piece(span.of(trimmed), true));
                 }
                 continue;

@@ -32,10 +32,16 @@ public final class WindowSplitter {
     private WindowSplitter() {}
 
     public static List<Span> split(String text, ChunkingOptions options) {
+        return split(text, options, DocumentDeadline.NONE);
+    }
+
+    /** {@link #split(String, ChunkingOptions)}, checking the document's deadline window by window. */
+    public static List<Span> split(String text, ChunkingOptions options, DocumentDeadline deadline) {
         List<Span> spans = new ArrayList<>();
         int n = text.length();
         int start = skipWhitespace(text, 0);
         while (start < n) {
+            deadline.check("cutting windows");
             int hardEnd = safeCut(text, start, Math.min(n, start + options.chunkSize()));
             int end = hardEnd == n ? n : backOff(text, start, hardEnd);
             if (!options.fitsTokens(text.substring(start, end))) {

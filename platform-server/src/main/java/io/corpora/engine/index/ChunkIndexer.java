@@ -36,10 +36,17 @@ public final class ChunkIndexer {
 
     /** Contextualizes, embeds, stamps and upserts; returns what was written. */
     public List<EmbeddedChunk> index(List<Chunk> chunks) {
+        return index(chunks, chunks.stream().map(contextualizer::indexText).toList());
+    }
+
+    /** Embeds, stamps and upserts chunks whose index texts were made already (one per chunk, in order). */
+    public List<EmbeddedChunk> index(List<Chunk> chunks, List<String> indexTexts) {
+        if (indexTexts.size() != chunks.size()) {
+            throw new IllegalArgumentException(indexTexts.size() + " index texts for " + chunks.size() + " chunks");
+        }
         if (chunks.isEmpty()) {
             return List.of();
         }
-        List<String> indexTexts = chunks.stream().map(contextualizer::indexText).toList();
         List<float[]> vectors = embedder == null ? null : embedder.embedDocuments(indexTexts);
         if (vectors != null && vectors.size() != chunks.size()) {
             throw new IllegalStateException("embedder returned " + vectors.size() + " vectors for " + chunks.size() + " texts");

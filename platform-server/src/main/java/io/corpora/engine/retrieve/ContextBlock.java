@@ -14,7 +14,8 @@ import java.util.List;
  * </pre>
  * Within {@code maxChars} (the whole block, tags included) passages are taken in rank order and one that does not
  * fit is omitted whole; numbering stays consecutive so {@code [n]} cites {@code includedIds.get(n-1)}. A passage
- * cannot close the block early: the tags inside passage text or sources are neutralised.
+ * can neither close the block early nor open another: whatever looks like one of its tags in passage text or sources,
+ * in any case and spacing, is neutralised ({@link BlockDelimiters}).
  *
  * @param text        the block; empty when not even the tags fit or there are no passages
  * @param includedIds the cited passages, in citation order
@@ -39,8 +40,8 @@ public record ContextBlock(String text, List<String> includedIds, List<String> o
         List<String> omitted = new ArrayList<>();
         int frame = OPEN.length() + 1 + CLOSE.length();
         for (Passage p : passages) {
-            String entry = "[" + (included.size() + 1) + "] (" + neutralise(p.source()).replaceAll("\\s+", " ").strip() + ") "
-                    + neutralise(p.text()).strip() + "\n";
+            String entry = "[" + (included.size() + 1) + "] (" + BlockDelimiters.neutralise(p.source()).replaceAll("\\s+", " ").strip()
+                    + ") " + BlockDelimiters.neutralise(p.text()).strip() + "\n";
             if (maxChars != null && frame + body.length() + entry.length() > maxChars) {
                 omitted.add(p.id());
                 continue;
@@ -52,9 +53,5 @@ public record ContextBlock(String text, List<String> includedIds, List<String> o
             return new ContextBlock("", included, omitted);
         }
         return new ContextBlock(OPEN + "\n" + body + CLOSE, included, omitted);
-    }
-
-    private static String neutralise(String text) {
-        return text.replace(OPEN, "<retrieved-context>").replace(CLOSE, "</retrieved-context>");
     }
 }

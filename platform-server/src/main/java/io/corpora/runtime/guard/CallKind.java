@@ -1,5 +1,6 @@
 package io.corpora.runtime.guard;
 
+import io.corpora.spi.InvalidInputException;
 import io.corpora.spi.loader.DocumentLoadException;
 
 /**
@@ -24,11 +25,15 @@ public enum CallKind {
     }
 
     /**
-     * Whether a plugin exception is about the caller's input rather than the plugin's health (MP FT's {@code skipOn}): it
-     * passes through unchanged, is not retried and counts as a success for the breaker. For every kind an
-     * {@link IllegalArgumentException}; for loaders also a {@link DocumentLoadException} (an unreadable document).
+     * Whether a plugin exception is about the caller's input rather than the plugin's health: it passes through
+     * unchanged, is not retried and is counted neither for nor against the breaker. For every kind the SPI's
+     * {@link InvalidInputException}, the one way a plugin says so (the server validates what it passes on, so any other
+     * exception, a plain {@link IllegalArgumentException} included, is the plugin's failure). For loaders also a
+     * {@link DocumentLoadException} (an unreadable document) and an {@link IllegalArgumentException}: a loader's input
+     * is the caller's document itself, and the SPI's value types refuse what a document holds with one.
      */
     public boolean isCallerError(Throwable error) {
-        return error instanceof IllegalArgumentException || (this == LOADER && error instanceof DocumentLoadException);
+        return error instanceof InvalidInputException
+                || (this == LOADER && (error instanceof DocumentLoadException || error instanceof IllegalArgumentException));
     }
 }

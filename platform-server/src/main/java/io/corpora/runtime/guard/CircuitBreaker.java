@@ -6,7 +6,8 @@ import java.util.function.LongSupplier;
  * A circuit breaker with MicroProfile Fault Tolerance's semantics. CLOSED: outcomes go into a rolling window of the
  * last {@code requestVolumeThreshold} calls; once the window is full and at least {@code failureRatio} of it failed,
  * the breaker opens. OPEN: calls are refused for {@code delay}. HALF_OPEN: up to {@code successThreshold} trial calls
- * run; that many consecutive successes close the breaker (with an empty window), any failure opens it again.
+ * run; that many consecutive successes close the breaker (with an empty window), any failure opens it again. A call
+ * that failed for the caller's input ({@link #onCallerError}) is recorded in neither state.
  * The clock is injected (nanoseconds), so tests step time instead of sleeping.
  */
 public final class CircuitBreaker {
@@ -75,6 +76,16 @@ public final class CircuitBreaker {
             }
         } else if (state == State.CLOSED) {
             record(false);
+        }
+    }
+
+    /**
+     * The admitted call ended with the caller's error (invalid input), which says nothing about the plugin: nothing is
+     * recorded, and a half-open trial's slot is freed for the next call to decide.
+     */
+    public synchronized void onCallerError() {
+        if (state == State.HALF_OPEN) {
+            trialsInFlight = Math.max(0, trialsInFlight - 1);
         }
     }
 

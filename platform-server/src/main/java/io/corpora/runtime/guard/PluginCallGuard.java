@@ -17,9 +17,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * plugin call really ends, so a plugin that ignores interrupts still holds at most {@code bulkhead} threads.
  *
  * <p>Failures are retried with delay ± jitter; an open breaker and a full bulkhead are not (retrying overload adds to it).
- * The caller's errors ({@link CallKind#isCallerError}, e.g. input beyond the model's limit) pass through unchanged,
- * unretried, and count as successes for the breaker, like MP FT's {@code skipOn}. Every other outcome that gives no
- * answer becomes a {@link PluginUnavailableException}.
+ * The caller's errors ({@link CallKind#isCallerError}, e.g. input beyond the model's limit) pass through unchanged and
+ * unretried, and say nothing about the plugin's health: the breaker counts them neither as failures (a caller must not
+ * be able to open a tenant's breaker) nor as successes (nor close a half-open one); they are observed as
+ * {@code caller_error}. Every other outcome that gives no answer becomes a {@link PluginUnavailableException}.
  */
 public final class PluginCallGuard {
 
@@ -78,8 +79,8 @@ public final class PluginCallGuard {
                 observe(operation, "success", start);
                 return result;
             } catch (RuntimeException callerError) { // attempt() lets only the caller's errors through
-                breaker.onSuccess();
-                observe(operation, "success", start);
+                breaker.onCallerError();
+                observe(operation, "caller_error", start);
                 throw callerError;
             } catch (Failure failure) {
                 breaker.onFailure();

@@ -109,7 +109,7 @@ public class DocumentsResource {
         if (body instanceof JsonObject object) {
             DocumentInput input = parse(object);
             TenantView view = writer(tenantId, input.partition);
-            IngestRequest request = input.url != null ? fetched(view.tenant(), input) : toRequest(input);
+            IngestRequest request = validated(input.url != null ? fetched(view.tenant(), input) : toRequest(input));
             IngestJob.Outcome outcome = jobs.ingestOne(view, request);
             if ("failed".equals(outcome.result())) {
                 throw new ProblemException(outcome.status(), "ingest-failed", "Document not ingested", outcome.error(),
@@ -141,7 +141,7 @@ public class DocumentsResource {
         TenantView view = writer(tenantId, partition);
         List<IngestRequest> requests = new ArrayList<>();
         for (DocumentInput input : inputs) {
-            requests.add(toRequest(input));
+            requests.add(validated(toRequest(input)));
         }
         return accepted(jobs.submit(view, requests));
     }
@@ -192,9 +192,9 @@ public class DocumentsResource {
         List<IngestRequest> requests = new ArrayList<>();
         for (UploadedFile file : files) {
             MediaType type = file.mediaType();
-            requests.add(new IngestRequest(documentIdFor(file.name(), file.content()), file.name(), file.content(),
+            requests.add(validated(new IngestRequest(documentIdFor(file.name(), file.content()), file.name(), file.content(),
                     type == null ? "application/octet-stream" : base(type), type == null ? null : type.getParameters().get("charset"),
-                    file.name(), metadata));
+                    file.name(), metadata)));
         }
         // The write gate and the ingest quota were checked before the body was read.
         return accepted(jobs.submit(dataPlane.view(caller, tenantId, partition, Roles.WRITER, Roles.TENANT_ADMIN), requests));
@@ -356,6 +356,12 @@ public class DocumentsResource {
         return id;
     }
 
+    /** A document refused (400) before it is accepted — a batch's before the batch is — when its metadata cannot be stored. */
+    private IngestRequest validated(IngestRequest request) {
+        dataPlane.validateIngest(request);
+        return request;
+    }
+
     private static DocumentRecord find(TenantView view, String id) {
         return view.document(id).orElseThrow(() -> notFound(id));
     }
@@ -394,7 +400,7 @@ public class DocumentsResource {
         String id = input.id != null ? input.id : documentIdFor(fetched.url().getHost() + fetched.url().getPath(), fetched.content());
         String source = input.source != null ? input.source : fetched.url().toString();
         return new IngestRequest(id, source, fetched.content(), fetched.mediaType(), fetched.charset(), fetched.fileName(),
-                input.metadata == null ? Map.of() : input.metadata);
+                input.metadata);
     }
 
     private static IngestRequest toRequest(DocumentInput input) {
@@ -405,7 +411,7 @@ public class DocumentsResource {
         }
         byte[] bytes = input.text.getBytes(StandardCharsets.UTF_8);
         String id = input.id != null ? input.id : documentIdFor(input.source, bytes);
-        return new IngestRequest(id, input.source, bytes, mediaType, "utf-8", null, input.metadata == null ? Map.of() : input.metadata);
+        return new IngestRequest(id, input.source, bytes, mediaType, "utf-8", null, input.metadata);
     }
 
     /**

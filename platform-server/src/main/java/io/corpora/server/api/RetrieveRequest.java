@@ -1,7 +1,7 @@
 package io.corpora.server.api;
 
 import io.corpora.retrieval.RetrieveCommand;
-import io.corpora.spi.MetadataFilter;
+import io.corpora.retrieval.RetrieveLimits;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -29,9 +29,9 @@ public class RetrieveRequest {
     /** MMR λ in [0, 1]; absent for no diversity selection. */
     public Double mmr;
 
-    /** What the retrieval service runs; the partition is the scope's, not the command's. */
-    RetrieveCommand toCommand() {
-        return new RetrieveCommand(query, mode, topK, MetadataFilter.fromMap(filter), minScore, maxChars, rerank,
+    /** What the retrieval service runs, once within the limits; the partition is the scope's, not the command's. */
+    RetrieveCommand toCommand(RetrieveLimits limits) {
+        return new RetrieveCommand(limits.query(query), mode, topK, limits.filter(filter), minScore, maxChars, rerank,
                 expandNeighbors == null ? 0 : expandNeighbors, mmr);
     }
 }

@@ -37,29 +37,37 @@ public class RetrieveResource {
     public static final int MAX_BATCH = 32;
 
     @POST
+    @RetrieveBody
     @Path("retrieve")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
     @SecurityRequirement(name = "jwt")
-    @Operation(summary = "Retrieve passages for a query, filtered by the caller's access, with citations and a context block")
+    @Operation(summary = "Retrieve passages for a query, filtered by the caller's access, with citations and a context block",
+            description = "Bounded, each a 400 naming the bound: the query's characters (corpora.retrieve.maxQueryChars, 4096) and"
+                    + " terms (corpora.retrieve.maxQueryTerms, 256: runs of letters and digits, each CJK ideograph one), the filter's"
+                    + " conditions and operators (maxFilterNodes, 64), nesting of $and/$not (maxFilterDepth, 8) and values in all"
+                    + " (maxFilterValues, 1024); no NUL or other control character but tab, line feed and carriage return."
+                    + " A body over corpora.retrieve.maxJsonBytes (131072) is 413.")
     public Map<String, Object> retrieve(@PathParam("tenant") String tenantId, RetrieveRequest request) {
         caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
         if (request == null) {
             throw new BadRequestException("a JSON body with a query is required");
         }
-        RetrieveCommand command = request.toCommand();
+        RetrieveCommand command = request.toCommand(dataPlane.retrieveLimits());
         return Json.retrieval(dataPlane.view(caller, tenantId, request.partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN)
                 .retrieve(command));
     }
 
     @POST
+    @RetrieveBody
     @Path("retrieve:batch")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
     @SecurityRequirement(name = "jwt")
-    @Operation(summary = "Several retrievals in one call (queries embedded together), answered in order; one partition per batch")
+    @Operation(summary = "Several retrievals in one call (queries embedded together), answered in order; one partition per batch",
+            description = "Each query is bounded as a single retrieve is; a body over corpora.retrieve.maxBatchJsonBytes (1048576) is 413.")
     public Map<String, Object> retrieveBatch(@PathParam("tenant") String tenantId, RetrieveBatchRequest request) {
         caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
         if (request == null || request.queries == null || request.queries.isEmpty()) {
@@ -76,7 +84,7 @@ public class RetrieveResource {
             if (query.partition != null && !query.partition.equals(request.partition)) {
                 throw new BadRequestException("give the partition once for the whole batch, not per query");
             }
-            commands.add(query.toCommand());
+            commands.add(query.toCommand(dataPlane.retrieveLimits()));
         }
         List<Map<String, Object>> results = dataPlane.view(caller, tenantId, request.partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN)
                 .retrieveBatch(commands).stream().map(Json::retrieval).toList();

@@ -9,6 +9,7 @@ import io.corpora.ingest.DocumentLoaders;
 import io.corpora.ingest.IngestLimits;
 import io.corpora.ingest.IngestionService;
 import io.corpora.retrieval.RetrievalService;
+import io.corpora.retrieval.RetrieveLimits;
 import io.corpora.runtime.TenantRuntime;
 import io.corpora.runtime.TenantRuntimes;
 import io.corpora.runtime.guard.CallKind;
@@ -22,6 +23,7 @@ import io.corpora.server.plugins.PluginService;
 import io.corpora.server.rest.ProblemException;
 import io.corpora.server.security.CallerScope;
 import io.corpora.access.TenantView;
+import io.corpora.spi.FilterLimits;
 import io.corpora.spi.filter.Actor;
 import io.corpora.tenancy.AccessDecision;
 import io.corpora.tenancy.RateLimiter;
@@ -88,6 +90,36 @@ public class DataPlane {
     @ConfigProperty(name = "corpora.ingest.maxChunksPerDocument", defaultValue = "20000")
     int maxChunksPerDocument;
 
+    @Inject
+    @ConfigProperty(name = "corpora.ingest.maxMetadataKeys", defaultValue = "64")
+    int maxMetadataKeys;
+
+    @Inject
+    @ConfigProperty(name = "corpora.ingest.maxMetadataBytes", defaultValue = "16384")
+    long maxMetadataBytes;
+
+    @Inject
+    @ConfigProperty(name = "corpora.retrieve.maxQueryChars", defaultValue = "4096")
+    int maxQueryChars;
+
+    @Inject
+    @ConfigProperty(name = "corpora.retrieve.maxQueryTerms", defaultValue = "256")
+    int maxQueryTerms;
+
+    @Inject
+    @ConfigProperty(name = "corpora.retrieve.maxFilterNodes", defaultValue = "64")
+    int maxFilterNodes;
+
+    @Inject
+    @ConfigProperty(name = "corpora.retrieve.maxFilterDepth", defaultValue = "8")
+    int maxFilterDepth;
+
+    @Inject
+    @ConfigProperty(name = "corpora.retrieve.maxFilterValues", defaultValue = "1024")
+    int maxFilterValues;
+
+    private volatile RetrieveLimits retrieveLimits;
+
     private final RateLimiter rateLimiter = new RateLimiter(java.time.Clock.systemUTC());
 
     private volatile Services services;
@@ -109,7 +141,8 @@ public class DataPlane {
                             GuardContext.system(pluginCalls, pluginCallMetrics));
                     TenantRuntimes runtimes = new TenantRuntimes(plugins.registry(), data, config, guards);
                     DocumentLoaders loaders = new DocumentLoaders(plugins.registry(), data);
-                    IngestLimits limits = new IngestLimits(maxDocumentBytes, maxChunksPerDocument, IngestLimits.DEFAULT.embedBatchSize());
+                    IngestLimits limits = new IngestLimits(maxDocumentBytes, maxChunksPerDocument, IngestLimits.DEFAULT.embedBatchSize(),
+                            guards.policy(CallKind.LOADER).timeout(), maxMetadataKeys, maxMetadataBytes);
                     services = new Services(runtimes, new IngestionService(registry(), tenants(), loaders, limits, ingestMetrics,
                             (tenant, provider, loader) -> new GuardedDocumentLoader(loader, guards.guard(tenant, CallKind.LOADER, provider))),
                             new RetrievalService((namespace, ids) -> registry().activeVersions(namespace, ids), overFetch));
@@ -135,6 +168,21 @@ public class DataPlane {
 
     public long maxDocumentBytes() {
         return maxDocumentBytes;
+    }
+
+    /** What one retrieval may ask: {@code corpora.retrieve.maxQueryChars}, {@code maxQueryTerms}, {@code maxFilter*}. */
+    public RetrieveLimits retrieveLimits() {
+        RetrieveLimits current = retrieveLimits;
+        if (current == null) {
+            current = new RetrieveLimits(maxQueryChars, maxQueryTerms, new FilterLimits(maxFilterNodes, maxFilterDepth, maxFilterValues));
+            retrieveLimits = current;
+        }
+        return current;
+    }
+
+    /** Refuses (400) a document whose metadata cannot be stored, before the request is accepted. */
+    public void validateIngest(io.corpora.ingest.IngestRequest request) {
+        ingestion().validate(request);
     }
 
     public IngestionService ingestion() {

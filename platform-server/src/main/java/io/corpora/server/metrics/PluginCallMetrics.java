@@ -12,7 +12,7 @@ import org.eclipse.microprofile.metrics.Tag;
 
 /**
  * Times every guarded plugin call (embedder, store, reranker, filter hook) per tenant, kind, operation and outcome:
- * {@code corpora.plugin.call} (a timer; outcome is success, timeout, failed, circuit_open or bulkhead_full).
+ * {@code corpora.plugin.call} (a timer; outcome is success, caller_error, timeout, failed, circuit_open or bulkhead_full).
  */
 @ApplicationScoped
 public class PluginCallMetrics implements PluginCallObserver {

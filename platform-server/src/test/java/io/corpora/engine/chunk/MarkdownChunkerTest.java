@@ -103,4 +103,23 @@ class MarkdownChunkerTest {
         List<Chunk> chunks = chunk("# A\n\na\n\n### A.x\n\nax\n\n## B ##\n\nb\n");
         assertEquals(List.of("A", "B"), chunks.get(2).headingPath());
     }
+
+    @Test
+    void aHugeHeadingIsCutSoItDoesNotMultiplyByTheChunksUnderIt() {
+        String heading = "H".repeat(100_000);
+        StringBuilder markdown = new StringBuilder("# " + heading + "\n\n");
+        for (int i = 0; i < 40; i++) {
+            markdown.append("Paragraph ").append(i).append(" says something about lanterns and their wicks at length.\n\n");
+        }
+        List<Chunk> chunks = new MarkdownChunker(ChunkingOptions.of(200, 0)).chunk("big.md",
+                new LoadedDocument(ContentFormat.MARKDOWN, heading, List.of(Section.of(markdown.toString())), Map.of()));
+        assertTrue(chunks.size() > 10, "many chunks under the one heading: " + chunks.size());
+        for (Chunk chunk : chunks) {
+            String label = chunk.headingPath().get(0);
+            assertEquals(ChunkFactory.MAX_LABEL_CHARS, label.length(), label);
+            assertTrue(label.startsWith("HHH") && label.endsWith("…"));
+            assertEquals(label, chunk.metadata().get("title"), "the loader's title is cut the same way");
+        }
+        assertEquals("\uD83D\uDCDA".repeat(99) + "…", ChunkFactory.label("\uD83D\uDCDA".repeat(150)), "never half a surrogate pair");
+    }
 }

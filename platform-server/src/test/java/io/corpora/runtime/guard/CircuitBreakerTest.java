@@ -65,4 +65,29 @@ class CircuitBreakerTest {
         assertEquals(CircuitBreaker.State.OPEN, breaker.state());
         assertEquals(delay, breaker.admit());
     }
+
+    @Test
+    void callerErrorsCountNeitherForNorAgainstThePlugin() {
+        outcomes(true);
+        for (int i = 0; i < 10; i++) {
+            assertEquals(0, breaker.admit());
+            breaker.onCallerError();
+        }
+        assertEquals(CircuitBreaker.State.CLOSED, breaker.state(), "ten caller errors fill no window");
+        outcomes(true, true);
+        assertEquals(CircuitBreaker.State.CLOSED, breaker.state(), "3 failures, and the window of 4 is still not full: caller"
+                + " errors are no outcomes (as successes they would have filled it, and 2 of the last 4 failed)");
+        outcomes(true);
+        assertEquals(CircuitBreaker.State.OPEN, breaker.state(), "the plugin's 4th outcome fills the window");
+
+        now.addAndGet(delay);
+        assertEquals(0, breaker.admit(), "trial 1");
+        assertEquals(0, breaker.admit(), "trial 2");
+        breaker.onCallerError();
+        assertEquals(CircuitBreaker.State.HALF_OPEN, breaker.state(), "a caller error does not close a half-open breaker");
+        assertEquals(0, breaker.admit(), "but frees its trial slot");
+        breaker.onSuccess();
+        breaker.onSuccess();
+        assertEquals(CircuitBreaker.State.CLOSED, breaker.state());
+    }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.corpora.spi.InvalidInputException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -86,18 +87,36 @@ class PluginCallGuardTest {
     }
 
     @Test
-    void callerErrorsPassThroughUnretriedAndDoNotTripTheBreaker() {
+    void callerErrorsPassThroughUnretriedAndCountNeitherWay() {
         PluginCallGuard guard = guard("a");
         AtomicInteger calls = new AtomicInteger();
         for (int i = 0; i < 6; i++) {
-            assertThrows(IllegalArgumentException.class, () -> guard.call("embed", () -> {
+            assertThrows(InvalidInputException.class, () -> guard.call("embed", () -> {
                 calls.incrementAndGet();
-                throw new IllegalArgumentException("query longer than 512 tokens");
+                throw new InvalidInputException("query longer than 512 tokens");
             }));
         }
         assertEquals(6, calls.get());
         assertEquals(CircuitBreaker.State.CLOSED, guard.breakerState());
         assertTrue(pauses.isEmpty());
+        assertEquals(Collections.nCopies(6, "a:embed:caller_error"), outcomes, "observed as the caller's, not as successes");
+        for (int i = 0; i < 2; i++) {
+            assertThrows(PluginUnavailableException.class, () -> guard.call("embed", () -> {
+                throw new IllegalStateException("model crashed");
+            }));
+        }
+        assertEquals(CircuitBreaker.State.OPEN, guard.breakerState(),
+                "the plugin's own failures (3 attempts a call) fill the window of 4: the caller errors before diluted nothing");
+    }
+
+    @Test
+    void aPlainIllegalArgumentExceptionFromAStoreIsThePluginsFailure() {
+        IllegalArgumentException mismatch = new IllegalArgumentException("the query vector has 384 dimensions but the index 768");
+        PluginUnavailableException e = assertThrows(PluginUnavailableException.class, () -> guard("a").call("search", () -> {
+            throw mismatch;
+        }));
+        assertSame(mismatch, e.getCause(), "the server validated the input; a store refusing it is the store's problem");
+        assertEquals(2, pauses.size(), "and is retried like any failure");
     }
 
     @Test
@@ -108,6 +127,12 @@ class PluginCallGuardTest {
         for (int i = 0; i < 6; i++) {
             assertSame(malformed, assertThrows(io.corpora.spi.loader.DocumentLoadException.class, () -> loader.call("load", () -> {
                 throw malformed;
+            })));
+        }
+        IllegalArgumentException badMetadata = new IllegalArgumentException("metadata key must match [A-Za-z_]…, got: \"Creation Date\"");
+        for (int i = 0; i < 6; i++) {
+            assertSame(badMetadata, assertThrows(IllegalArgumentException.class, () -> loader.call("load", () -> {
+                throw badMetadata; // what the SPI's value types say of a document's content
             })));
         }
         assertEquals(CircuitBreaker.State.CLOSED, loader.breakerState(), "bad documents say nothing about the loader's health");
@@ -225,7 +250,9 @@ class PluginCallGuardTest {
 
     @Test
     void aPluginIgnoringInterruptsKeepsItsSlotSoItCannotTakeMoreThreads() throws Exception {
-        GuardPolicy once = new GuardPolicy(Duration.ofMillis(50), 0, Duration.ZERO, Duration.ZERO, 10, 0.5, Duration.ofSeconds(5), 1, 1, 0);
+        // A window of 10,000: the polling below counts every bulkhead-full answer as a failure, and on a busy machine ten
+        // of them (the old window) opened the breaker before the slot was freed, so "free again" never came.
+        GuardPolicy once = new GuardPolicy(Duration.ofMillis(50), 0, Duration.ZERO, Duration.ZERO, 10_000, 0.5, Duration.ofSeconds(5), 1, 1, 0);
         PluginCallGuard guard = new PluginCallGuard(new GuardKey("a", CallKind.RERANKER, "stubborn"), once, context);
         AtomicBoolean wake = new AtomicBoolean();
         CountDownLatch ended = new CountDownLatch(1);

@@ -170,7 +170,8 @@ class InterleavedReplaceTest {
 
     private IngestionService ingestion() {
         return new IngestionService(registry, tenants, new DocumentLoaders(PluginManager.load(Path.of(
-                System.getProperty("corpora.test.plugins.dir", "target/plugins"))), data.resolve("plugins")), IngestLimits.DEFAULT);
+                System.getProperty("corpora.test.plugins.dir", "target/plugins"))), data.resolve("plugins")), IngestLimits.DEFAULT,
+                IngestionService.IngestListener.NONE, IngestionService.LoaderGuard.NONE);
     }
 
     private TenantRuntime runtime(VectorStore store) {

@@ -177,7 +177,8 @@ class ReembedMigrationTest {
         AccessDecision access = AccessDecision.decide(new Actor(TENANT, "reader", null, null, null), tenant, DEFAULT, null, null);
         DocumentLoaders noLoaders = new DocumentLoaders(PluginManager.load(data.resolve("no-plugins")), data);
         return new TenantView(access, runtimes.apply(tenant.definition()), registry, jobs, new RetrievalService(registry::activeVersions, 4),
-                new IngestionService(registry, tenants, noLoaders, IngestLimits.DEFAULT));
+                new IngestionService(registry, tenants, noLoaders, IngestLimits.DEFAULT, IngestionService.IngestListener.NONE,
+                        IngestionService.LoaderGuard.NONE));
     }
 
     @Test

@@ -1,7 +1,9 @@
 package io.corpora.onnx;
 
-/** Input that exceeds a model's token limit while truncation is {@link Truncation#ERROR}. */
-public class InputTooLongException extends IllegalArgumentException {
+import io.corpora.spi.InvalidInputException;
+
+/** Input that exceeds a model's token limit while truncation is {@link Truncation#ERROR}: the caller's to fix. */
+public class InputTooLongException extends InvalidInputException {
 
     private static final long serialVersionUID = 1L;
 

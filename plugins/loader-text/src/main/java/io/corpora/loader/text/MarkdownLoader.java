@@ -9,23 +9,22 @@ import io.corpora.spi.loader.DocumentLoadException.Reason;
 import io.corpora.spi.loader.DocumentLoader;
 import io.corpora.spi.loader.LoadRequest;
 import io.corpora.spi.loader.LoadedDocument;
+import io.corpora.spi.loader.MarkdownLines;
 import io.corpora.spi.loader.Section;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Markdown: front matter to metadata, the body kept verbatim as {@link ContentFormat#MARKDOWN} so the engine's
  * Markdown chunker can split it by heading. The title is the first level-1 heading (ATX {@code # Title} or
- * setext {@code Title} over {@code ===}) outside code fences, else a front-matter {@code title}.
+ * setext {@code Title} over {@code ===}) outside code fences, else a front-matter {@code title}. Headings and fences are
+ * read as the engine's chunker reads them ({@link MarkdownLines}), in linear time whatever the line.
  */
 final class MarkdownLoader implements DocumentLoader {
 
-    private static final Pattern ATX_H1 = Pattern.compile("^ {0,3}#[ \\t]+(.*?)(?:[ \\t]+#+)?[ \\t]*$");
     private static final Pattern SETEXT_H1_UNDERLINE = Pattern.compile("^ {0,3}=+[ \\t]*$");
-    private static final Pattern FENCE = Pattern.compile("^ {0,3}(```|~~~)");
 
     private final LoaderLimits limits;
 
@@ -64,11 +63,11 @@ final class MarkdownLoader implements DocumentLoader {
         String fence = null;
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i];
-            Matcher fenceMatcher = FENCE.matcher(line);
-            if (fenceMatcher.find()) {
+            String marker = MarkdownLines.fence(line);
+            if (marker != null) {
                 if (fence == null) {
-                    fence = fenceMatcher.group(1);
-                } else if (fence.equals(fenceMatcher.group(1))) {
+                    fence = marker;
+                } else if (fence.equals(marker)) {
                     fence = null;
                 }
                 continue;
@@ -76,9 +75,9 @@ final class MarkdownLoader implements DocumentLoader {
             if (fence != null) {
                 continue;
             }
-            Matcher atx = ATX_H1.matcher(line);
-            if (atx.matches() && !atx.group(1).isBlank()) {
-                return atx.group(1).strip();
+            MarkdownLines.Heading atx = MarkdownLines.heading(line);
+            if (atx != null && atx.level() == 1 && !atx.text().isBlank()) {
+                return atx.text().strip();
             }
             boolean paragraphStart = i == 0 || lines[i - 1].isBlank();
             if (paragraphStart && !line.isBlank() && i + 1 < lines.length && SETEXT_H1_UNDERLINE.matcher(lines[i + 1]).matches()) {

@@ -1,0 +1,21 @@
+package io.corpora.spi;
+
+/**
+ * Thrown by a plugin when the input it was given cannot be served because of what the caller sent — a query longer
+ * than the model accepts, a value the backend cannot hold — and not because the plugin is unwell. The server answers
+ * the caller 400 with this message, does not retry, and does not count the call for or against the plugin's circuit
+ * breaker. Any other exception from a plugin call is the plugin's failure (the server validates what it passes on, so
+ * a plain {@link IllegalArgumentException} from a plugin means the plugin rejected input the server held valid).
+ */
+public class InvalidInputException extends IllegalArgumentException {
+
+    private static final long serialVersionUID = 1L;
+
+    public InvalidInputException(String message) {
+        super(message);
+    }
+
+    public InvalidInputException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

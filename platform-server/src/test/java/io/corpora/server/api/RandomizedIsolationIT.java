@@ -124,15 +124,15 @@ class RandomizedIsolationIT {
             answered.merge(route + " " + response.status(), 1, Integer::sum);
             String where = "request " + i + " " + route + " " + request.path + " as " + caller;
 
-            if (!pathTenant.equals(caller.tenant())) {
-                expect(violations, where, response, 403);
-                refused++;
-                continue;
-            }
-            if (caller.malformedPartition()) { // claims fail closed: never read as "unbound"
+            if (caller.malformedPartition()) { // claims fail closed, before any path check: never read as "unbound"
                 if (response.status() != 401) {
                     violations.add(where + ": expected 401 for a malformed partition claim, got " + response.status() + " " + response.body());
                 }
+                refused++;
+                continue;
+            }
+            if (!pathTenant.equals(caller.tenant())) {
+                expect(violations, where, response, 403);
                 refused++;
                 continue;
             }

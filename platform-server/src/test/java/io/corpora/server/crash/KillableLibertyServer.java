@@ -113,7 +113,8 @@ public final class KillableLibertyServer implements AutoCloseable {
                 throw new IllegalStateException("server " + name + " exited with " + process.exitValue() + " while starting; see " + console);
             }
             String log = messages();
-            if (log.contains("CWWKZ0012I") || log.contains("CWWKZ0002E")) {
+            // A failed application is reported before the HTTP port opens; the server is ready (CWWKF0011I) only after.
+            if ((log.contains("CWWKZ0012I") || log.contains("CWWKZ0002E")) && log.contains("CWWKF0011I")) {
                 return Optional.of(false);
             }
             return log.contains("CWWKZ0001I") ? Optional.of(true) : Optional.<Boolean>empty();

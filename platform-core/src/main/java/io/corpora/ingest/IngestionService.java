@@ -12,7 +12,7 @@ import io.corpora.controlplane.WriteRefusedException;
 import io.corpora.engine.chunk.Chunkers;
 import io.corpora.engine.chunk.DocumentDeadline;
 import io.corpora.engine.index.ChunkIndexer;
-import io.corpora.engine.retriever.HeadingContextualizer;
+import io.corpora.engine.index.HeadingContextualizer;
 import io.corpora.engine.retriever.PassageKeys;
 import io.corpora.runtime.TenantRuntime;
 import io.corpora.runtime.guard.PluginUnavailableException;

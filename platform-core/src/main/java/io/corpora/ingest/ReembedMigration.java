@@ -11,7 +11,7 @@ import io.corpora.controlplane.TenantDefinition;
 import io.corpora.controlplane.TenantRepository;
 import io.corpora.controlplane.TenantState;
 import io.corpora.engine.index.ChunkIndexer;
-import io.corpora.engine.retriever.HeadingContextualizer;
+import io.corpora.engine.index.HeadingContextualizer;
 import io.corpora.runtime.TenantRuntime;
 import io.corpora.spi.Chunk;
 import io.corpora.spi.MetadataFilter;

@@ -1,6 +1,7 @@
 package io.corpora.ingest;
 
 import io.corpora.controlplane.IngestPolicy;
+import io.corpora.controlplane.Origin;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;

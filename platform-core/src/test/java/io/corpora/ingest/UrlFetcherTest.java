@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.corpora.controlplane.IngestPolicy;
+import io.corpora.controlplane.Origin;
 import io.corpora.testkit.LocalHttpsServer;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -3,7 +3,7 @@ package io.corpora.cli.eval;
 import io.corpora.engine.chunk.Chunkers;
 import io.corpora.engine.chunk.ChunkingOptions;
 import io.corpora.engine.index.ChunkIndexer;
-import io.corpora.engine.retriever.HeadingContextualizer;
+import io.corpora.engine.index.HeadingContextualizer;
 import io.corpora.engine.retriever.HybridRetriever;
 import io.corpora.engine.retriever.KeywordRetriever;
 import io.corpora.engine.retriever.RerankingRetriever;

@@ -1,6 +1,5 @@
 package io.corpora.engine.index;
 
-import io.corpora.engine.retriever.HeadingContextualizer;
 import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
 import io.corpora.spi.Namespace;

@@ -8,7 +8,7 @@ import com.networknt.schema.SchemaValidatorsConfig;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import io.corpora.controlplane.TenantDefinition;
-import io.corpora.ingest.Origin;
+import io.corpora.controlplane.Origin;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.corpora.engine.chunk.Chunkers;
 import io.corpora.engine.chunk.ChunkingOptions;
 import io.corpora.engine.index.ChunkIndexer;
+import io.corpora.engine.index.HeadingContextualizer;
 import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
 import io.corpora.spi.Namespace;

@@ -20,7 +20,7 @@ import io.corpora.controlplane.TenantDefinition;
 import io.corpora.controlplane.TenantRepository;
 import io.corpora.engine.chunk.ChunkingOptions;
 import io.corpora.engine.index.ChunkIndexer;
-import io.corpora.engine.retriever.HeadingContextualizer;
+import io.corpora.engine.index.HeadingContextualizer;
 import io.corpora.ingest.DocumentLoaders;
 import io.corpora.ingest.IngestException;
 import io.corpora.ingest.IngestLimits;

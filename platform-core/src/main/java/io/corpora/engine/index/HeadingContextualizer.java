@@ -1,4 +1,4 @@
-package io.corpora.engine.retriever;
+package io.corpora.engine.index;
 
 import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;

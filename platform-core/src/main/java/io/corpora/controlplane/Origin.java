@@ -1,4 +1,4 @@
-package io.corpora.ingest;
+package io.corpora.controlplane;
 
 import java.net.URI;
 import java.net.URISyntaxException;

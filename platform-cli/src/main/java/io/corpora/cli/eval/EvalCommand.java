@@ -30,7 +30,7 @@ import java.util.stream.Stream;
  */
 public final class EvalCommand implements Command {
 
-    static final Path DEFAULT_PLUGINS = Path.of("platform-server", "target", "plugins");
+    static final Path DEFAULT_PLUGINS = Path.of("platform-cli", "target", "plugins");
     static final Path DEFAULT_CACHE = Path.of(System.getProperty("user.home"), ".cache", "corpora", "embeddings");
 
     private static final Set<String> VALUED = Set.of("dataset", "split", "mode", "plugins", "k1", "b", "reranker", "limit-queries",
@@ -56,7 +56,7 @@ public final class EvalCommand implements Command {
                   --mode MODE           bm25 (default) | vector | hybrid | hybrid+rerank
                   --json                also print one JSON object as the last line:
                                         ndcg@10, recall@100, mrr@10, queries, ingest_seconds, p50_ms, p99_ms
-                  --plugins DIR         plugins directory (default platform-server/target/plugins)
+                  --plugins DIR         plugins directory (default platform-cli/target/plugins)
                   --store NAME          store provider (default lucene); it runs in a fresh temporary directory
                   --embedder NAME       embedder provider for vector modes (default onnx)
                   --reranker NAME       reranker provider for hybrid+rerank (default maxsim)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the per-tenant plugin-call guard costs (JMH: the same trivial embedder called directly and through a guard, one
 # and four callers), on every JDK present, with the guarded/direct ratio measured in the same run.
-# Usage: platform-server/bench-guard.sh     (needs the module's test classes: mvn -q test-compile -pl platform-server)
+# Usage: platform-core/bench-guard.sh     (needs the module's test classes: mvn -q test-compile -pl platform-core)
 set -euo pipefail
 cd "$(dirname "$0")"
 CP_FILE=target/bench.classpath

@@ -1,8 +1,8 @@
 package io.corpora.server.admin;
 
-import io.corpora.control.AuditEvent;
-import io.corpora.control.AuditLog;
-import io.corpora.control.AuditThrottle;
+import io.corpora.controlplane.AuditEvent;
+import io.corpora.controlplane.AuditLog;
+import io.corpora.controlplane.AuditThrottle;
 import io.corpora.security.ClaimReader;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;

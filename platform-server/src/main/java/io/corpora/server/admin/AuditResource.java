@@ -1,8 +1,8 @@
 package io.corpora.server.admin;
 
-import io.corpora.control.AuditLog;
+import io.corpora.controlplane.AuditLog;
 import io.corpora.server.Roles;
-import io.corpora.server.control.JpaAuditLog;
+import io.corpora.server.persistence.JpaAuditLog;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;

@@ -1,11 +1,11 @@
 package io.corpora.server.admin;
 
-import io.corpora.plugins.LoadedPlugin;
-import io.corpora.plugins.PluginProblem;
-import io.corpora.plugins.PluginRegistry;
-import io.corpora.plugins.ProviderDescriptor;
+import io.corpora.plugin.loader.LoadedPlugin;
+import io.corpora.plugin.loader.PluginProblem;
+import io.corpora.plugin.loader.PluginRegistry;
+import io.corpora.plugin.loader.ProviderDescriptor;
 import io.corpora.server.Roles;
-import io.corpora.server.plugins.PluginService;
+import io.corpora.server.installedplugins.PluginService;
 import io.corpora.spi.SpiVersion;
 import io.corpora.spi.config.ConfigOption;
 import jakarta.annotation.security.RolesAllowed;

@@ -1,7 +1,7 @@
 package io.corpora.server.admin;
 
-import io.corpora.control.AuditEvent;
-import io.corpora.control.Tenant;
+import io.corpora.controlplane.AuditEvent;
+import io.corpora.controlplane.Tenant;
 import io.corpora.server.rest.Problem;
 import io.corpora.tenancy.config.TenantDefinitionCodec;
 import io.corpora.tenancy.config.TenantFileProblem;

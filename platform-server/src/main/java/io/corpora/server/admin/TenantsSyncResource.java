@@ -1,7 +1,7 @@
 package io.corpora.server.admin;
 
 import io.corpora.server.Roles;
-import io.corpora.server.control.TenantsConfigService;
+import io.corpora.server.tenants.TenantsConfigService;
 import io.corpora.tenancy.config.TenantSync;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;

@@ -1,8 +1,8 @@
 package io.corpora.server.api;
 
-import io.corpora.control.DocumentRecord;
-import io.corpora.control.IngestJob;
-import io.corpora.control.Tenant;
+import io.corpora.controlplane.DocumentRecord;
+import io.corpora.controlplane.IngestJob;
+import io.corpora.controlplane.Tenant;
 import io.corpora.ingest.IngestRequest;
 import io.corpora.ingest.UrlFetcher;
 import io.corpora.server.Roles;

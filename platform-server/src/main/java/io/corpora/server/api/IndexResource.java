@@ -1,6 +1,6 @@
 package io.corpora.server.api;
 
-import io.corpora.control.IngestJob;
+import io.corpora.controlplane.IngestJob;
 import io.corpora.ingest.IndexVerifier;
 import io.corpora.access.TenantView;
 import io.corpora.server.Roles;
@@ -78,7 +78,7 @@ public class IndexResource {
                     + " tenant's access filter lets it see (with their chunks and bytes).")
     public Map<String, Object> stats(@PathParam("tenant") String tenantId) {
         TenantView view = dataPlane.view(caller, tenantId, null, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
-        io.corpora.control.DocumentRegistry.CorpusStats stats = view.stats();
+        io.corpora.controlplane.DocumentRegistry.CorpusStats stats = view.stats();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("tenant", view.tenant().id());
         body.put("documents", stats.documents());

@@ -1,8 +1,8 @@
 package io.corpora.server.api;
 
-import io.corpora.control.DocumentRecord;
-import io.corpora.control.IngestJob;
-import io.corpora.engine.retrieve.RetrievalDiagnostics;
+import io.corpora.controlplane.DocumentRecord;
+import io.corpora.controlplane.IngestJob;
+import io.corpora.engine.retriever.RetrievalDiagnostics;
 import io.corpora.retrieval.RetrievalResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;

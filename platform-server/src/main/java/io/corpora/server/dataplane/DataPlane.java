@@ -1,10 +1,10 @@
 package io.corpora.server.dataplane;
 
-import io.corpora.control.DocumentRegistry;
-import io.corpora.control.JobRepository;
-import io.corpora.control.Tenant;
-import io.corpora.control.TenantRepository;
-import io.corpora.control.TenantState;
+import io.corpora.controlplane.DocumentRegistry;
+import io.corpora.controlplane.JobRepository;
+import io.corpora.controlplane.Tenant;
+import io.corpora.controlplane.TenantRepository;
+import io.corpora.controlplane.TenantState;
 import io.corpora.ingest.DocumentLoaders;
 import io.corpora.ingest.IngestLimits;
 import io.corpora.ingest.IngestionService;
@@ -19,7 +19,7 @@ import io.corpora.runtime.guard.GuardPolicy;
 import io.corpora.runtime.guard.PluginGuards;
 import io.corpora.server.metrics.IngestMetrics;
 import io.corpora.server.metrics.PluginCallMetrics;
-import io.corpora.server.plugins.PluginService;
+import io.corpora.server.installedplugins.PluginService;
 import io.corpora.server.rest.ProblemException;
 import io.corpora.server.security.CallerScope;
 import io.corpora.access.TenantView;

@@ -1,7 +1,7 @@
 package io.corpora.server.dataplane;
 
 import io.corpora.ingest.IngestRecovery;
-import io.corpora.server.control.ControlPlaneStartup;
+import io.corpora.server.persistence.ControlPlaneStartup;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;

@@ -1,7 +1,7 @@
 package io.corpora.server.dataplane;
 
-import io.corpora.control.IngestJob;
-import io.corpora.control.JobRepository;
+import io.corpora.controlplane.IngestJob;
+import io.corpora.controlplane.JobRepository;
 import io.corpora.access.TenantView;
 import io.corpora.ingest.IngestException;
 import io.corpora.ingest.IngestRequest;

@@ -1,12 +1,12 @@
 package io.corpora.server.dataplane;
 
-import io.corpora.control.AuditEvent;
-import io.corpora.control.AuditLog;
-import io.corpora.control.IngestJob;
-import io.corpora.control.JobKind;
-import io.corpora.control.JobStatus;
-import io.corpora.control.PluginChoice;
-import io.corpora.control.Tenant;
+import io.corpora.controlplane.AuditEvent;
+import io.corpora.controlplane.AuditLog;
+import io.corpora.controlplane.IngestJob;
+import io.corpora.controlplane.JobKind;
+import io.corpora.controlplane.JobStatus;
+import io.corpora.controlplane.PluginChoice;
+import io.corpora.controlplane.Tenant;
 import io.corpora.ingest.IngestLimits;
 import io.corpora.ingest.ReembedMigration;
 import jakarta.annotation.Resource;

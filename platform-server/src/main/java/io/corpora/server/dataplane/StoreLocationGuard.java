@@ -1,9 +1,9 @@
 package io.corpora.server.dataplane;
 
-import io.corpora.control.Tenant;
-import io.corpora.control.TenantDefinition;
+import io.corpora.controlplane.Tenant;
+import io.corpora.controlplane.TenantDefinition;
 import io.corpora.runtime.StoreLocation;
-import io.corpora.server.control.TenantUpdateGuard;
+import io.corpora.server.tenants.TenantUpdateGuard;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 

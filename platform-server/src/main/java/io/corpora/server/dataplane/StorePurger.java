@@ -1,9 +1,9 @@
 package io.corpora.server.dataplane;
 
-import io.corpora.control.Tenant;
+import io.corpora.controlplane.Tenant;
 import io.corpora.runtime.TenantStorePurge;
-import io.corpora.server.control.TenantChanged;
-import io.corpora.server.control.TenantPurger;
+import io.corpora.server.tenants.TenantChanged;
+import io.corpora.server.tenants.TenantPurger;
 import io.corpora.spi.Namespace;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;

@@ -1,6 +1,6 @@
 package io.corpora.server.dataplane;
 
-import io.corpora.control.Tenant;
+import io.corpora.controlplane.Tenant;
 import io.corpora.ingest.UrlFetcher;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

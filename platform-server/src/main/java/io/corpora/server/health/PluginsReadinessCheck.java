@@ -1,7 +1,7 @@
 package io.corpora.server.health;
 
-import io.corpora.plugins.PluginRegistry;
-import io.corpora.server.plugins.PluginService;
+import io.corpora.plugin.loader.PluginRegistry;
+import io.corpora.server.installedplugins.PluginService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;

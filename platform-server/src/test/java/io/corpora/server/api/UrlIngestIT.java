@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.corpora.ingest.LocalHttpsServer;
+import io.corpora.testkit.LocalHttpsServer;
 import io.corpora.server.Deployments;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;

@@ -1,6 +1,6 @@
 package io.corpora.server.archfixture;
 
-import io.corpora.control.DocumentRegistry;
+import io.corpora.controlplane.DocumentRegistry;
 import io.corpora.server.dataplane.DataPlane;
 import io.corpora.spi.Namespace;
 import jakarta.ws.rs.GET;

@@ -2,7 +2,7 @@ package io.corpora.loader.records;
 
 import io.corpora.spi.loader.DocumentLoader;
 import io.corpora.spi.loader.DocumentLoaderProvider;
-import io.corpora.spi.testkit.Providers;
+import io.corpora.testkit.Providers;
 import java.nio.file.Path;
 import java.util.Map;
 

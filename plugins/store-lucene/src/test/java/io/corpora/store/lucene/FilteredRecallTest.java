@@ -10,7 +10,7 @@ import io.corpora.spi.Namespace;
 import io.corpora.spi.VectorSimilarity;
 import io.corpora.spi.store.ScoredChunk;
 import io.corpora.spi.store.SearchRequest;
-import io.corpora.spi.testkit.TestVectors;
+import io.corpora.testkit.TestVectors;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -4,7 +4,7 @@ import io.corpora.spi.VectorSimilarity;
 import io.corpora.spi.config.PluginConfig;
 import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.store.VectorStore;
-import io.corpora.spi.testkit.VectorStoreContract;
+import io.corpora.testkit.VectorStoreContract;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Locale;

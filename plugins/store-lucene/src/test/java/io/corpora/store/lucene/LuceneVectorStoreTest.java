@@ -14,7 +14,7 @@ import io.corpora.spi.config.InvalidConfigException;
 import io.corpora.spi.store.ScoredChunk;
 import io.corpora.spi.store.SearchRequest;
 import io.corpora.spi.store.VectorStoreProvider;
-import io.corpora.spi.testkit.TestVectors;
+import io.corpora.testkit.TestVectors;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.corpora.store.pgvector;
 
 import io.corpora.spi.VectorSimilarity;
 import io.corpora.spi.store.VectorStore;
-import io.corpora.spi.testkit.VectorStoreContract;
+import io.corpora.testkit.VectorStoreContract;
 import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;

@@ -11,7 +11,7 @@ import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.store.ScoredChunk;
 import io.corpora.spi.store.SearchRequest;
 import io.corpora.spi.store.VectorStore;
-import io.corpora.spi.testkit.TestVectors;
+import io.corpora.testkit.TestVectors;
 import io.corpora.store.lucene.LuceneVectorStoreProvider;
 import java.io.OutputStream;
 import java.io.PrintStream;

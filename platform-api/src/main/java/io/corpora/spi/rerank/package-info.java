@@ -1,0 +1,2 @@
+/** Rerankers: reorder retrieved passages for a query, and their providers. */
+package io.corpora.spi.rerank;

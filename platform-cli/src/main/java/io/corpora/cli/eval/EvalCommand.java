@@ -1,0 +1,189 @@
+package io.corpora.cli.eval;
+
+import io.corpora.cli.Command;
+import io.corpora.cli.Options;
+import io.corpora.cli.UsageException;
+import io.corpora.engine.chunk.ChunkingOptions;
+import io.corpora.plugin.loader.PluginManager;
+import io.corpora.plugin.loader.PluginRegistry;
+import io.corpora.spi.config.PluginContext;
+import io.corpora.spi.embed.Embedder;
+import io.corpora.spi.embed.EmbedderProvider;
+import io.corpora.spi.rerank.Reranker;
+import io.corpora.spi.rerank.RerankerProvider;
+import io.corpora.spi.store.VectorStore;
+import io.corpora.spi.store.VectorStoreProvider;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * {@code corpora eval}: measures retrieval quality on a BEIR-format dataset with the real chunker, retrievers and
+ * plugins (store, embedder, reranker loaded from a plugins directory, the store in a fresh temporary directory).
+ */
+public final class EvalCommand implements Command {
+
+    static final Path DEFAULT_PLUGINS = Path.of("platform-cli", "target", "plugins");
+    static final Path DEFAULT_CACHE = Path.of(System.getProperty("user.home"), ".cache", "corpora", "embeddings");
+
+    private static final Set<String> VALUED = Set.of("dataset", "split", "mode", "plugins", "k1", "b", "reranker", "limit-queries",
+            "store", "embedder", "chunk-size", "overlap", "depth", "rerank-depth", "cache");
+    private static final Set<String> FLAGS = Set.of("json", "no-cache");
+
+    @Override
+    public String name() {
+        return "eval";
+    }
+
+    @Override
+    public String summary() {
+        return "measure retrieval quality (nDCG@10, Recall@100, MRR@10, latency) on a BEIR-format dataset";
+    }
+
+    @Override
+    public String usage() {
+        return """
+                usage: corpora eval --dataset DIR [options]
+                  --dataset DIR         BEIR folder: corpus.jsonl, queries.jsonl, qrels.tsv (header line), optional train/
+                  --split NAME          test (default) or train; tune on train, report on test
+                  --mode MODE           bm25 (default) | vector | hybrid | hybrid+rerank
+                  --json                also print one JSON object as the last line:
+                                        ndcg@10, recall@100, mrr@10, queries, ingest_seconds, p50_ms, p99_ms
+                  --plugins DIR         plugins directory (default platform-cli/target/plugins)
+                  --store NAME          store provider (default lucene); it runs in a fresh temporary directory
+                  --embedder NAME       embedder provider for vector modes (default onnx)
+                  --reranker NAME       reranker provider for hybrid+rerank (default maxsim)
+                  --k1 X --b Y          BM25 parameters passed to the store (its defaults otherwise: lucene 1.2 / 0.75)
+                  --chunk-size N        chunk window in characters (default 800)
+                  --overlap N           chunk overlap in characters (default 100)
+                  --depth N             chunks retrieved per query and per hybrid leg (default 300, for 100 distinct documents)
+                  --rerank-depth N      chunks the reranker reorders (default 20); deeper ranks keep the hybrid order
+                  --limit-queries N     evaluate only the first N queries that have qrels
+                  --cache DIR           embedding cache (default ~/.cache/corpora/embeddings), keyed by fingerprint + text hash
+                  --no-cache            embed everything afresh""";
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws IOException {
+        Options options = Options.parse(args, VALUED, FLAGS);
+        Path datasetDir = Path.of(options.requireString("dataset"));
+        String split = options.string("split", "test");
+        EvalMode mode = EvalMode.parse(options.choice("mode", EvalMode.BM25.label(), EvalMode.labels()));
+        ChunkingOptions chunking = chunking(options);
+        int depth = options.integer("depth", 300, 100, 1000);
+        int rerankDepth = options.integer("rerank-depth", 20, 1, depth);
+        int limit = options.integer("limit-queries", 0, 1, Integer.MAX_VALUE);
+        Map<String, String> storeConfig = new LinkedHashMap<>();
+        options.decimal("k1").ifPresent(k1 -> storeConfig.put("bm25.k1", String.valueOf(k1)));
+        options.decimal("b").ifPresent(b -> storeConfig.put("bm25.b", String.valueOf(b)));
+
+        BeirDataset dataset;
+        try {
+            dataset = BeirDataset.open(datasetDir, split);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        // bin/corpora passes the build's plugins directory as corpora.plugins.dir, so eval works from any directory.
+        Path plugins = options.path("plugins", Path.of(System.getProperty("corpora.plugins.dir", DEFAULT_PLUGINS.toString())));
+        if (!Files.isDirectory(plugins)) {
+            throw new UsageException("plugins directory " + plugins.toAbsolutePath() + " does not exist (build the plugins, or pass --plugins DIR)");
+        }
+        PluginRegistry registry = PluginManager.load(plugins);
+        registry.problems().forEach(p -> err.println("plugin problem: " + p));
+
+        Path work = Files.createTempDirectory("corpora-eval-");
+        String storeName = options.string("store", "lucene");
+        storeConfig.put("directory", work.resolve("store").toString());
+        VectorStore store = null;
+        Embedder embedder = null;
+        Reranker reranker = null;
+        try {
+            store = registry.create(VectorStoreProvider.class, storeName, context(work, "store"), storeConfig);
+            if (mode.needsEmbedder()) {
+                Embedder loaded = registry.create(EmbedderProvider.class, options.string("embedder", "onnx"), context(work, "embedder"), Map.of());
+                embedder = options.flag("no-cache") ? loaded : new CachingEmbedder(loaded, options.path("cache", DEFAULT_CACHE));
+            }
+            if (mode.needsReranker()) {
+                reranker = registry.create(RerankerProvider.class, options.string("reranker", "maxsim"), context(work, "reranker"), Map.of());
+            }
+            String configuration = describe(storeName, storeConfig, embedder, options, chunking, depth, rerankDepth, mode);
+            err.println("eval: " + mode.label() + " on " + datasetDir + " (" + split + "), " + configuration);
+            EvalRun.Settings settings = new EvalRun.Settings(mode, chunking, depth, rerankDepth, limit, configuration);
+            EvalReport report = new EvalRun(settings, new EvalRun.Components(store, embedder, reranker), err).run(dataset);
+            if (embedder instanceof CachingEmbedder cache) {
+                err.printf("embedding cache: %d hits, %d misses%n", cache.hits(), cache.misses());
+            }
+            out.println(report.toTable());
+            if (options.flag("json")) {
+                out.println(report.toJson());
+            }
+            return 0;
+        } finally {
+            closeQuietly(reranker, err);
+            closeQuietly(embedder, err);
+            closeQuietly(store, err);
+            deleteRecursively(work);
+        }
+    }
+
+    private static ChunkingOptions chunking(Options options) {
+        int size = options.integer("chunk-size", ChunkingOptions.DEFAULT_CHUNK_SIZE, 50, 100_000);
+        int overlap = options.integer("overlap", ChunkingOptions.DEFAULT_OVERLAP, 0, 100_000);
+        try {
+            return ChunkingOptions.of(size, overlap);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    private static String describe(String storeName, Map<String, String> storeConfig, Embedder embedder, Options options,
+                                   ChunkingOptions chunking, int depth, int rerankDepth, EvalMode mode) {
+        StringBuilder b = new StringBuilder("store ").append(storeName);
+        storeConfig.forEach((k, v) -> {
+            if (!k.equals("directory")) {
+                b.append(' ').append(k).append('=').append(v);
+            }
+        });
+        if (embedder != null) {
+            b.append(", embedder ").append(embedder.fingerprint().id());
+        }
+        if (mode.needsReranker()) {
+            b.append(", reranker ").append(options.string("reranker", "maxsim")).append(" over top ").append(rerankDepth);
+        }
+        return b.append(", chunks ").append(chunking.chunkSize()).append('/').append(chunking.overlap())
+                .append(", depth ").append(depth).toString();
+    }
+
+    private static PluginContext context(Path work, String role) throws IOException {
+        return PluginContext.of(Files.createDirectories(work.resolve(role + "-data")), "io.corpora.cli.eval." + role);
+    }
+
+    private static void closeQuietly(AutoCloseable closeable, PrintStream err) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            err.println("warning: closing " + closeable + " failed: " + e);
+        }
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package io.corpora.cli.eval;
+
+import io.corpora.engine.chunk.Chunkers;
+import io.corpora.engine.chunk.ChunkingOptions;
+import io.corpora.engine.index.ChunkIndexer;
+import io.corpora.engine.index.HeadingContextualizer;
+import io.corpora.engine.retriever.HybridRetriever;
+import io.corpora.engine.retriever.KeywordRetriever;
+import io.corpora.engine.retriever.RerankingRetriever;
+import io.corpora.engine.retriever.RetrievalResult;
+import io.corpora.engine.retriever.Retriever;
+import io.corpora.engine.retriever.VectorRetriever;
+import io.corpora.spi.Chunk;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.RetrieveOptions;
+import io.corpora.spi.embed.Embedder;
+import io.corpora.spi.embed.TokenCounter;
+import io.corpora.spi.loader.ContentFormat;
+import io.corpora.spi.loader.LoadedDocument;
+import io.corpora.spi.loader.Section;
+import io.corpora.spi.rerank.Reranker;
+import io.corpora.spi.store.VectorStore;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One evaluation: indexes a BEIR corpus through the engine (chunker → heading/title contextualizer → embedder →
+ * store), runs every query that has qrels through the mode's retriever, ranks documents by their best chunk, and
+ * averages the metrics. The components are given, so the command can load real plugins and tests can pass any
+ * real store and embedder.
+ */
+public final class EvalRun {
+
+    /**
+     * @param depth       chunks retrieved per query (and per hybrid leg), enough for 100 distinct documents
+     * @param rerankDepth chunks the reranker reorders (the rest keep the base order)
+     * @param maxQueries  evaluate only the first N queries with qrels (0: all)
+     */
+    public record Settings(EvalMode mode, ChunkingOptions chunking, int depth, int rerankDepth, int maxQueries, String configuration) {
+        public Settings {
+            Objects.requireNonNull(mode, "mode");
+            Objects.requireNonNull(chunking, "chunking");
+            if (depth < 100 || depth > RetrieveOptions.MAX_TOP_K) {
+                throw new IllegalArgumentException("depth must be 100.." + RetrieveOptions.MAX_TOP_K + " chunks, got " + depth);
+            }
+            if (rerankDepth < 1 || rerankDepth > depth) {
+                throw new IllegalArgumentException("rerank depth must be 1..depth, got " + rerankDepth);
+            }
+        }
+    }
+
+    /** What the run uses; the embedder and reranker are null when the mode needs none. */
+    public record Components(VectorStore store, Embedder embedder, Reranker reranker) {}
+
+    static final Namespace NAMESPACE = Namespace.of("eval");
+    private static final int UPSERT_BATCH = 512;
+    /** Room for the title separator and the heading path joiners the contextualizer adds. */
+    private static final int CONTEXT_TOKEN_MARGIN = 4;
+
+    private final Settings settings;
+    private final Components components;
+    private final PrintStream progress;
+    private int chunkCount;
+    private int documentCount;
+
+    public EvalRun(Settings settings, Components components, PrintStream progress) {
+        this.settings = settings;
+        this.components = components;
+        this.progress = progress;
+        if (settings.mode().needsEmbedder() && components.embedder() == null) {
+            throw new IllegalArgumentException("mode " + settings.mode().label() + " needs an embedder");
+        }
+        if (settings.mode().needsReranker() && components.reranker() == null) {
+            throw new IllegalArgumentException("mode " + settings.mode().label() + " needs a reranker");
+        }
+    }
+
+    public EvalReport run(BeirDataset dataset) {
+        double ingestSeconds = index(dataset);
+        Map<String, Map<String, Integer>> qrels = dataset.qrels();
+        List<BeirDataset.Query> queries = new ArrayList<>(dataset.queries().stream().filter(q -> qrels.containsKey(q.id())).toList());
+        if (settings.maxQueries() > 0 && queries.size() > settings.maxQueries()) {
+            queries = new ArrayList<>(queries.subList(0, settings.maxQueries()));
+        }
+        if (queries.isEmpty()) {
+            throw new IllegalArgumentException("no query of split '" + dataset.split() + "' has qrels");
+        }
+        QueryRunner runner = queryRunner();
+        runner.rank(queries.get(0)); // warm-up, not timed: the first query pays class loading and JIT
+        double ndcg = 0;
+        double recall = 0;
+        double mrr = 0;
+        double[] latencies = new double[queries.size()];
+        int degraded = 0;
+        for (int i = 0; i < queries.size(); i++) {
+            BeirDataset.Query query = queries.get(i);
+            long start = System.nanoTime();
+            Ranked ranked = runner.rank(query);
+            latencies[i] = (System.nanoTime() - start) / 1e6;
+            Map<String, Integer> relevance = qrels.get(query.id());
+            ndcg += RetrievalMetrics.ndcg(ranked.documents(), relevance, 10);
+            recall += RetrievalMetrics.recall(ranked.documents(), relevance, 100);
+            mrr += RetrievalMetrics.reciprocalRank(ranked.documents(), relevance, 10);
+            degraded += ranked.degraded() ? 1 : 0;
+            if ((i + 1) % 100 == 0) {
+                progress.printf("  %d/%d queries%n", i + 1, queries.size());
+            }
+        }
+        int n = queries.size();
+        return new EvalReport(dataset.directory().toString(), dataset.split(), settings.mode().label(), settings.configuration(),
+                documentCount, chunkCount, n, ndcg / n, recall / n, mrr / n, ingestSeconds,
+                EvalReport.percentile(latencies, 50), EvalReport.percentile(latencies, 99), degraded);
+    }
+
+    /** Chunks, contextualizes, embeds (modes with vectors) and upserts the corpus; returns the seconds it took. */
+    double index(BeirDataset dataset) {
+        long start = System.nanoTime();
+        Embedder embedder = settings.mode().needsEmbedder() ? components.embedder() : null;
+        ChunkIndexer indexer = new ChunkIndexer(components.store(), NAMESPACE, embedder, new HeadingContextualizer());
+        Chunkers plain = new Chunkers(settings.chunking());
+        TokenCounter tokens = embedder == null ? null : embedder.tokenCounter().orElse(null);
+        int tokenLimit = embedder == null ? 0 : embedder.maxInputTokens();
+        List<Chunk> batch = new ArrayList<>();
+        dataset.forEachDocument(doc -> {
+            LoadedDocument document = new LoadedDocument(ContentFormat.PROSE, doc.title().isBlank() ? null : doc.title(),
+                    List.of(Section.of(doc.text().isBlank() ? doc.title() : doc.text())), Map.of());
+            Chunkers chunkers = plain;
+            if (tokens != null && tokenLimit > 0) {
+                // the index text is "title\n\nchunk": the chunk gets what the title leaves of the model's window
+                int room = tokenLimit - tokens.countTokens(doc.title()) - CONTEXT_TOKEN_MARGIN;
+                chunkers = new Chunkers(settings.chunking().withTokenLimit(tokens, Math.max(32, room)));
+            }
+            List<Chunk> chunks = chunkers.chunk(doc.id(), document);
+            batch.addAll(chunks);
+            chunkCount += chunks.size();
+            documentCount++;
+            if (batch.size() >= UPSERT_BATCH) {
+                indexer.index(batch);
+                batch.clear();
+            }
+            if (documentCount % 1000 == 0) {
+                progress.printf("  indexed %d documents (%d chunks, %.0f s)%n", documentCount, chunkCount, (System.nanoTime() - start) / 1e9);
+            }
+        });
+        indexer.index(batch);
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    private record Ranked(List<String> documents, boolean degraded) {}
+
+    @FunctionalInterface
+    private interface QueryRunner {
+        Ranked rank(BeirDataset.Query query);
+    }
+
+    private QueryRunner queryRunner() {
+        RetrieveOptions options = RetrieveOptions.topK(settings.depth());
+        Retriever base = switch (settings.mode()) {
+            case BM25 -> new KeywordRetriever(components.store(), NAMESPACE);
+            case VECTOR -> vectorRetriever();
+            case HYBRID, HYBRID_RERANK -> new HybridRetriever(List.of(
+                    new HybridRetriever.Leg("keyword", keywordOverEmbedded(), 1.0, settings.depth()),
+                    new HybridRetriever.Leg("vector", vectorRetriever(), 1.0, settings.depth())));
+        };
+        if (settings.mode() != EvalMode.HYBRID_RERANK) {
+            return query -> new Ranked(DocumentRanking.of(base.retrieve(query.text(), options).passages(), query.id()), false);
+        }
+        return query -> {
+            RetrievalResult deep = base.retrieve(query.text(), options);
+            // rerank the head of the fused ranking; the replay hands the reranker the same candidates without a second search
+            Retriever replay = (text, opts) -> new RetrievalResult(deep.passages().subList(0, Math.min(opts.topK(), deep.passages().size())),
+                    deep.diagnostics());
+            RetrievalResult head = new RerankingRetriever(replay, components.reranker(), settings.rerankDepth())
+                    .retrieve(query.text(), RetrieveOptions.topK(settings.rerankDepth()));
+            List<String> documents = DocumentRanking.append(DocumentRanking.of(head.passages(), query.id()),
+                    DocumentRanking.of(deep.passages(), query.id()));
+            return new Ranked(documents, head.diagnostics().degraded());
+        };
+    }
+
+    private VectorRetriever vectorRetriever() {
+        return new VectorRetriever(components.store(), NAMESPACE, components.embedder());
+    }
+
+    private KeywordRetriever keywordOverEmbedded() {
+        return new KeywordRetriever(components.store(), NAMESPACE, components.embedder().fingerprint().id());
+    }
+
+    int chunkCount() {
+        return chunkCount;
+    }
+}

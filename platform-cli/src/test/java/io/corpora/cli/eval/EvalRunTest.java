@@ -1,0 +1,93 @@
+package io.corpora.cli.eval;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.corpora.engine.chunk.ChunkingOptions;
+import io.corpora.spi.Passage;
+import io.corpora.spi.VectorSimilarity;
+import io.corpora.testkit.ReferenceVectorStore;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The eval pipeline end to end on a small BEIR folder written by the test, with the SPI kit's exact store. */
+class EvalRunTest {
+
+    @TempDir
+    Path dir;
+
+    private void writeDataset() throws IOException {
+        StringBuilder corpus = new StringBuilder();
+        String[] topics = {"volcano lava eruption", "penguin antarctic ice", "violin orchestra music", "bread yeast oven", "comet orbit telescope"};
+        for (int i = 0; i < topics.length; i++) {
+            corpus.append(String.format("{\"_id\":\"d%d\",\"title\":\"%s\",\"text\":\"%s\"}%n", i, topics[i],
+                    ("A long paragraph about " + topics[i] + " with many words. ").repeat(30)));
+        }
+        corpus.append("{\"_id\":\"q4\",\"title\":\"comet orbit telescope\",\"text\":\"comet orbit telescope\"}\n");
+        Files.writeString(dir.resolve("corpus.jsonl"), corpus);
+        Files.writeString(dir.resolve("queries.jsonl"), """
+                {"_id":"q0","text":"lava eruption"}
+                {"_id":"q1","text":"antarctic penguin"}
+                {"_id":"q2","text":"orchestra violin"}
+                {"_id":"q4","text":"comet telescope"}
+                {"_id":"q9","text":"query without qrels"}
+                """);
+        Files.writeString(dir.resolve("qrels.tsv"), "query-id\tcorpus-id\tscore\nq0\td0\t1\nq1\td1\t1\nq2\tmissing\t1\nq4\td4\t1\n");
+    }
+
+    @Test
+    void indexesThroughTheChunkerAndAveragesOverQueriesWithQrels() throws IOException {
+        writeDataset();
+        ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, BagOfWordsEmbedder.DIMENSION);
+        EvalRun.Settings settings = new EvalRun.Settings(EvalMode.VECTOR, ChunkingOptions.of(300, 50), 100, 20, 0, "test");
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        EvalReport report = new EvalRun(settings, new EvalRun.Components(store, new BagOfWordsEmbedder(), null),
+                new PrintStream(progress, true, StandardCharsets.UTF_8)).run(BeirDataset.open(dir, "test"));
+
+        assertEquals(4, report.queries(), "q9 has no qrels and is not averaged");
+        assertEquals(6, report.documents());
+        assertTrue(report.chunks() > 12, "each long abstract became several chunks: " + report.chunks());
+        // q0, q1 and q4 find their document first (q4 never retrieves its namesake document 'q4'); q2 judges a document the corpus lacks, so it scores 0
+        assertEquals(0.75, report.ndcg10(), 1e-9);
+        assertEquals(0.75, report.mrr10(), 1e-9);
+        assertEquals(0.75, report.recall100(), 1e-9);
+        assertTrue(report.p99Millis() >= report.p50Millis());
+
+        JsonNode line = new ObjectMapper().readTree(report.toJson());
+        List<String> keys = new ArrayList<>();
+        line.fieldNames().forEachRemaining(keys::add);
+        assertEquals(List.of("ndcg@10", "recall@100", "mrr@10", "queries", "ingest_seconds", "p50_ms", "p99_ms"), keys);
+        assertEquals(4, line.get("queries").asInt());
+    }
+
+    @Test
+    void aQueryNeverRetrievesTheDocumentWithItsOwnId() {
+        Passage self = new Passage("q4:0", "t", 0.9, "", Map.of("_document", "q4"));
+        Passage other = new Passage("d4:0", "t", 0.8, "", Map.of("_document", "d4"));
+        Passage otherAgain = new Passage("d4:1", "t", 0.7, "", Map.of("_document", "d4"));
+        assertEquals(List.of("d4"), DocumentRanking.of(List.of(self, other, otherAgain), "q4"));
+        assertEquals(List.of("a", "b", "c"), DocumentRanking.append(List.of("a", "b"), List.of("b", "c", "a")));
+    }
+
+    @Test
+    void modesNeedTheirComponents() {
+        EvalRun.Settings hybrid = new EvalRun.Settings(EvalMode.HYBRID_RERANK, ChunkingOptions.defaults(), 300, 20, 0, "x");
+        ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, 4);
+        assertThrows(IllegalArgumentException.class, () -> new EvalRun(hybrid, new EvalRun.Components(store, null, null), System.err));
+        assertThrows(IllegalArgumentException.class,
+                () -> new EvalRun(hybrid, new EvalRun.Components(store, new BagOfWordsEmbedder(), null), System.err));
+        assertThrows(IllegalArgumentException.class, () -> new EvalRun.Settings(EvalMode.BM25, ChunkingOptions.defaults(), 50, 20, 0, "x"));
+    }
+}

@@ -1,0 +1,45 @@
+package io.corpora.controlplane;
+
+import io.corpora.spi.Namespace;
+import java.util.List;
+import java.util.Optional;
+
+/** Background jobs: ingests and re-embed migrations (JPA-backed in the server). */
+public interface JobRepository {
+
+    /** A QUEUED ingest (or rebuild) job writing to one namespace. */
+    IngestJob create(Namespace namespace, int total);
+
+    /** A QUEUED re-embed migration job, persisting its target so a restart can resume or roll it back. */
+    IngestJob createReembed(String tenant, int total, IngestJob.Reembed target);
+
+    Optional<IngestJob> find(String tenant, String jobId);
+
+    /** Newest first. */
+    List<IngestJob> list(String tenant, int limit);
+
+    void markRunning(String jobId);
+
+    /** Appends an outcome and bumps the matching counter. */
+    void recordOutcome(String jobId, IngestJob.Outcome outcome);
+
+    /** Sets the final status from the counters. */
+    IngestJob finish(String jobId);
+
+    /** Ends the job FAILED with the reason, whatever its counters say (e.g. a migration that rolled back). */
+    IngestJob fail(String jobId, String error);
+
+    /**
+     * Starts an interrupted job over: outcomes and counters are cleared, the total replaced, the status RUNNING. A
+     * resumed migration re-walks every document and reports those it had already finished as skipped.
+     */
+    IngestJob restart(String jobId, int total);
+
+    /** Jobs left QUEUED or RUNNING by a crash; the server marks them failed (or resumes them) at boot. */
+    List<IngestJob> unfinished();
+
+    /** The tenant's re-embed migration that has not finished, if any (at most one runs per tenant). */
+    default Optional<IngestJob> unfinishedReembed(String tenant) {
+        return unfinished().stream().filter(j -> j.kind() == JobKind.REEMBED && j.tenant().equals(tenant)).findFirst();
+    }
+}

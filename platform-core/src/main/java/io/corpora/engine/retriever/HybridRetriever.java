@@ -1,0 +1,97 @@
+package io.corpora.engine.retriever;
+
+import io.corpora.spi.Passage;
+import io.corpora.spi.RankFusion;
+import io.corpora.spi.RetrieveOptions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Reciprocal rank fusion ({@link RankFusion}) over any number of retrievers: each leg fetches its own
+ * {@code fetchTopK}, ranks are fused with per-leg weights and the constant {@code k}, and passages are
+ * deduplicated by id so a chunk found by several legs is reinforced.
+ *
+ * <p>A fused score is a rank statistic, not a similarity, so {@link RetrieveOptions#minScore()} cannot apply to it:
+ * asking for it is an {@link IllegalArgumentException}, not a silent no-op. Put a floor on a leg instead, or
+ * rerank and floor the reranker's scores.
+ */
+public final class HybridRetriever implements Retriever {
+
+    public static final int DEFAULT_FETCH_TOP_K = 50;
+
+    /**
+     * One fused retriever.
+     *
+     * @param name      names the leg in diagnostics
+     * @param weight    its RRF weight, &gt;= 0
+     * @param fetchTopK how many candidates it contributes (at least the request's topK)
+     */
+    public record Leg(String name, Retriever retriever, double weight, int fetchTopK) {
+        public Leg {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(retriever, "retriever");
+            if (!(weight >= 0) || !Double.isFinite(weight)) {
+                throw new IllegalArgumentException("weight of leg '" + name + "' must be a finite number >= 0, got " + weight);
+            }
+            if (fetchTopK < 1 || fetchTopK > RetrieveOptions.MAX_TOP_K) {
+                throw new IllegalArgumentException("fetchTopK of leg '" + name + "' must be 1.." + RetrieveOptions.MAX_TOP_K
+                        + ", got " + fetchTopK);
+            }
+        }
+
+        public static Leg of(String name, Retriever retriever) {
+            return new Leg(name, retriever, 1.0, DEFAULT_FETCH_TOP_K);
+        }
+    }
+
+    private final List<Leg> legs;
+    private final double k;
+
+    public HybridRetriever(List<Leg> legs, double k) {
+        if (legs == null || legs.isEmpty()) {
+            throw new IllegalArgumentException("a hybrid retriever needs at least one leg");
+        }
+        this.legs = List.copyOf(legs);
+        if (!(k > 0) || !Double.isFinite(k)) {
+            throw new IllegalArgumentException("RRF k must be a positive finite number, got " + k);
+        }
+        this.k = k;
+    }
+
+    public HybridRetriever(List<Leg> legs) {
+        this(legs, RankFusion.DEFAULT_K);
+    }
+
+    @Override
+    public RetrievalResult retrieve(String query, RetrieveOptions options) {
+        if (options.minScore() != null) {
+            throw new IllegalArgumentException("minScore " + options.minScore() + " cannot apply to a hybrid (RRF) retrieval: "
+                    + "a fused score is a rank statistic, not a similarity. Remove minScore, floor a single leg, or rerank.");
+        }
+        RetrievalDiagnostics.Builder diagnostics = RetrievalDiagnostics.builder();
+        List<List<String>> rankings = new ArrayList<>();
+        double[] weights = new double[legs.size()];
+        Map<String, Passage> byId = new HashMap<>();
+        for (int i = 0; i < legs.size(); i++) {
+            Leg leg = legs.get(i);
+            RetrievalResult result = leg.retriever().retrieve(query, ResultShaper.inner(options, leg.fetchTopK()));
+            diagnostics.absorb(result.diagnostics());
+            rankings.add(result.ids());
+            weights[i] = leg.weight();
+            for (Passage p : result.passages()) {
+                byId.putIfAbsent(p.id(), p);
+            }
+        }
+        long fuseStart = System.nanoTime();
+        List<Passage> fused = new ArrayList<>();
+        for (RankFusion.Fused f : RankFusion.reciprocalRank(rankings, weights, k)) {
+            fused.add(byId.get(f.id()).withScore(f.score()));
+        }
+        diagnostics.leg("fusion", fused.size(), fuseStart);
+        List<Passage> shaped = ResultShaper.shape(fused, options, false, diagnostics);
+        return new RetrievalResult(shaped, diagnostics.build());
+    }
+}

@@ -1,0 +1,75 @@
+package io.corpora.engine.retriever;
+
+import io.corpora.spi.Namespace;
+import io.corpora.spi.RetrieveOptions;
+import io.corpora.spi.embed.Embedder;
+import io.corpora.spi.store.ScoredChunk;
+import io.corpora.spi.store.SearchRequest;
+import io.corpora.spi.store.StoreCapability;
+import io.corpora.spi.store.VectorStore;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Embeds the query and searches the bound namespace's vectors, seeing only chunks stamped with the bound
+ * embedder fingerprint id. The floor is pushed into the store search; scores follow the store's metric contract.
+ */
+public final class VectorRetriever implements Retriever {
+
+    static final String LEG = "vector";
+
+    private final StoreLeg leg;
+    private final Embedder embedder;
+    private final String embedderId;
+
+    /**
+     * @param embedderId the fingerprint id the corpus generation was embedded with (the server passes the tenant's
+     *                   active one); it must equal the embedder's own fingerprint id, so query and chunk vectors compare
+     */
+    public VectorRetriever(VectorStore store, Namespace namespace, Embedder embedder, String embedderId) {
+        this.leg = new StoreLeg(LEG, store, namespace, StoreCapability.VECTOR_SEARCH);
+        this.embedder = Objects.requireNonNull(embedder, "embedder");
+        this.embedderId = Objects.requireNonNull(embedderId, "embedderId");
+        String own = embedder.fingerprint().id();
+        if (!own.equals(embedderId)) {
+            throw new IllegalArgumentException("embedder fingerprint " + own + " cannot search chunks embedded by " + embedderId);
+        }
+    }
+
+    public VectorRetriever(VectorStore store, Namespace namespace, Embedder embedder) {
+        this(store, namespace, embedder, embedder.fingerprint().id());
+    }
+
+    @Override
+    public RetrievalResult retrieve(String query, RetrieveOptions options) {
+        StoreLeg.requireQuery(query);
+        RetrievalDiagnostics.Builder diagnostics = RetrievalDiagnostics.builder().embedderId(embedderId);
+        float[] vector = embedQuery(query, diagnostics);
+        return leg.run(request(vector, options), options, diagnostics);
+    }
+
+    /** The query vector, timed as the {@code embed} stage. */
+    float[] embedQuery(String query, RetrievalDiagnostics.Builder diagnostics) {
+        long start = System.nanoTime();
+        float[] vector = embedder.embedQuery(query);
+        diagnostics.leg("embed", 1, start);
+        return vector;
+    }
+
+    SearchRequest request(float[] vector, RetrieveOptions options) {
+        return SearchRequest.vector(vector, options.topK(), options.filter(), options.minScore(), embedderId);
+    }
+
+    /** Hits with their stored vectors (for MMR); stores without the capability return none. */
+    List<ScoredChunk> hitsWithEmbeddings(float[] vector, RetrieveOptions options, RetrievalDiagnostics.Builder diagnostics) {
+        return leg.hits(request(vector, options).withEmbeddings(), diagnostics);
+    }
+
+    boolean storeReturnsEmbeddings() {
+        return leg.store().capabilities().contains(StoreCapability.RETURNS_EMBEDDINGS);
+    }
+
+    public String embedderId() {
+        return embedderId;
+    }
+}

@@ -1,0 +1,165 @@
+package io.corpora.runtime;
+
+import io.corpora.controlplane.PluginChoice;
+import io.corpora.controlplane.TenantDefinition;
+import io.corpora.engine.chunk.ChunkingOptions;
+import io.corpora.plugin.loader.PluginKind;
+import io.corpora.plugin.loader.PluginRegistry;
+import io.corpora.runtime.guard.CallKind;
+import io.corpora.runtime.guard.GuardedEmbedder;
+import io.corpora.runtime.guard.GuardedFilterHook;
+import io.corpora.runtime.guard.GuardedReranker;
+import io.corpora.runtime.guard.GuardedVectorStore;
+import io.corpora.runtime.guard.PluginGuards;
+import io.corpora.spi.PluginProvider;
+import io.corpora.spi.config.PluginContext;
+import io.corpora.spi.embed.Embedder;
+import io.corpora.spi.embed.EmbedderProvider;
+import io.corpora.spi.filter.RetrievalFilterHook;
+import io.corpora.spi.filter.RetrievalFilterHookProvider;
+import io.corpora.spi.rerank.Reranker;
+import io.corpora.spi.rerank.RerankerProvider;
+import io.corpora.spi.store.VectorStore;
+import io.corpora.spi.store.VectorStoreProvider;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Builds and caches {@link TenantRuntime}s. Plugin instances are shared by (kind, provider, configuration), so ten
+ * tenants on the default store and embedder share one Lucene store and one ONNX model; a tenant's runtime is
+ * released when it becomes inactive or its definition changes.
+ *
+ * <p>A runtime never hands out the shared instances themselves: each is wrapped in a decorator bound to the tenant's own
+ * {@link PluginGuards guard} (timeouts, retries, circuit breaker, bulkhead), so one tenant's hung or failing plugin trips
+ * only that tenant's breaker and fills only that tenant's bulkhead, even when the instance is shared.
+ */
+public final class TenantRuntimes implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(TenantRuntimes.class.getName());
+    /** Leave room for [CLS] and [SEP]. */
+    private static final int SPECIAL_TOKENS = 2;
+
+    private final PluginRegistry plugins;
+    private final Path dataDirectory;
+    private final Function<String, Optional<String>> configSource;
+    private final PluginGuards guards;
+    private final Map<String, Object> instances = new ConcurrentHashMap<>();
+    private final Map<String, TenantRuntime> runtimes = new ConcurrentHashMap<>();
+
+    public TenantRuntimes(PluginRegistry plugins, Path dataDirectory, Function<String, Optional<String>> configSource, PluginGuards guards) {
+        this.plugins = plugins;
+        this.dataDirectory = dataDirectory;
+        this.configSource = configSource;
+        this.guards = java.util.Objects.requireNonNull(guards, "guards");
+    }
+
+    /** The runtime for this definition, rebuilt if the definition changed since it was cached. */
+    public TenantRuntime runtime(TenantDefinition definition) {
+        TenantRuntime cached = runtimes.get(definition.id());
+        if (cached != null && cached.definition().equals(definition)) {
+            return cached;
+        }
+        TenantRuntime built = build(definition);
+        runtimes.put(definition.id(), built);
+        return built;
+    }
+
+    /** Forgets a tenant's runtime (shared plugin instances stay for other tenants). */
+    public void release(String tenantId) {
+        runtimes.remove(tenantId);
+    }
+
+    /** Forgets a deleted tenant: its runtime and its breakers and bulkheads. */
+    public void forget(String tenantId) {
+        runtimes.remove(tenantId);
+        guards.forget(tenantId);
+    }
+
+    public PluginGuards guards() {
+        return guards;
+    }
+
+    /** The shared store instances, e.g. for readiness checks. */
+    public Map<String, VectorStore> stores() {
+        Map<String, VectorStore> stores = new TreeMap<>();
+        instances.forEach((key, instance) -> {
+            if (instance instanceof VectorStore store) {
+                stores.put(key, store);
+            }
+        });
+        return stores;
+    }
+
+    public PluginRegistry plugins() {
+        return plugins;
+    }
+
+    /** Where this store choice keeps its data (for guards comparing two definitions). */
+    public StoreLocation storeLocation(PluginChoice store) {
+        return StoreLocation.of(plugins, store);
+    }
+
+    private TenantRuntime build(TenantDefinition definition) {
+        StoreLocation location = storeLocation(definition.store());
+        StoreLocation.moveLegacyDirectory(dataDirectory.resolve(PluginKind.VECTOR_STORE.label()), definition.store(), location,
+                definition.id());
+        VectorStore store = instance(PluginKind.VECTOR_STORE, VectorStoreProvider.class, definition.store(), location.directoryName());
+        Embedder embedder = instance(PluginKind.EMBEDDER, EmbedderProvider.class, definition.embedder());
+        Reranker reranker = definition.reranker() == null ? null
+                : instance(PluginKind.RERANKER, RerankerProvider.class, definition.reranker());
+        RetrievalFilterHook hook = definition.access().filterHook() == null ? null
+                : instance(PluginKind.RETRIEVAL_FILTER_HOOK, RetrievalFilterHookProvider.class, definition.access().filterHook());
+        ChunkingOptions chunking = ChunkingOptions.defaults();
+        if (embedder.tokenCounter().isPresent() && embedder.maxInputTokens() > SPECIAL_TOKENS) {
+            chunking = chunking.withTokenLimit(embedder.tokenCounter().get(), embedder.maxInputTokens() - SPECIAL_TOKENS);
+        }
+        String tenant = definition.id();
+        return new TenantRuntime(definition,
+                new GuardedVectorStore(store, guards.guard(tenant, CallKind.STORE, definition.store().provider())),
+                new GuardedEmbedder(embedder, guards.guard(tenant, CallKind.EMBEDDER, definition.embedder().provider())),
+                reranker == null ? null : new GuardedReranker(reranker, guards.guard(tenant, CallKind.RERANKER, definition.reranker().provider())),
+                hook == null ? null : new GuardedFilterHook(hook, guards.guard(tenant, CallKind.FILTER_HOOK, definition.access().filterHook().provider())),
+                chunking);
+    }
+
+    private <T> T instance(PluginKind kind, Class<? extends PluginProvider<T>> providerType, PluginChoice choice) {
+        return instance(kind, providerType, choice, StoreLocation.directoryName(choice.provider(), choice.config()));
+    }
+
+    /**
+     * The shared instance for this exact configuration. {@code directoryName} names its data directory: for a store, its
+     * location alone, so instances that differ in other options share their data; for other kinds, all options.
+     */
+    @SuppressWarnings("unchecked")
+    private <T> T instance(PluginKind kind, Class<? extends PluginProvider<T>> providerType, PluginChoice choice, String directoryName) {
+        Map<String, String> config = new TreeMap<>(SecretReferences.resolve(choice.config(), configSource));
+        String key = kind.label() + "/" + choice.provider() + "/" + StoreLocation.sha256(config.toString());
+        return (T) instances.computeIfAbsent(key, k -> {
+            Path directory = dataDirectory.resolve(kind.label()).resolve(directoryName);
+            PluginContext context = PluginContext.of(directory, "corpora.plugin." + choice.provider());
+            LOG.info("Creating " + kind.label() + " '" + choice.provider() + "' with data directory " + directory);
+            return plugins.create(providerType, choice.provider(), context, config);
+        });
+    }
+
+    @Override
+    public void close() {
+        runtimes.clear();
+        instances.forEach((key, instance) -> {
+            if (instance instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    LOG.log(Level.WARNING, "closing " + key, e);
+                }
+            }
+        });
+        instances.clear();
+    }
+}

@@ -1,0 +1,219 @@
+package io.corpora.plugin.loader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.corpora.spi.SpiVersion;
+import io.corpora.spi.config.InvalidConfigException;
+import io.corpora.spi.config.PluginContext;
+import io.corpora.spi.rerank.Reranker;
+import io.corpora.spi.rerank.RerankerProvider;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Loads the real probe plugin bundles (built by the reactor and unpacked into target/plugins) and
+ * variations of them built here: broken jars, foreign SPI versions, duplicate provider names.
+ */
+class PluginManagerTest {
+
+    private static final Path BUILT_PLUGINS = Path.of(System.getProperty("corpora.test.plugins.dir", "target/plugins"));
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void bundlesAreBuilt() {
+        assertTrue(Files.isDirectory(BUILT_PLUGINS.resolve("example-probe-legacy")),
+                "plugin bundles must be unpacked into " + BUILT_PLUGINS.toAbsolutePath() + " (mvn generate-test-resources does it)");
+    }
+
+    @Test
+    void pluginsBundlingDifferentVersionsOfOneLibraryBothWork() throws IOException {
+        copyPlugin("example-probe-legacy");
+        copyPlugin("example-probe-current");
+
+        PluginRegistry registry = PluginManager.load(dir);
+
+        assertEquals(List.of(), registry.problems());
+        assertTrue(registry.describe(PluginKind.RERANKER, "probe-legacy").orElseThrow().description().endsWith("commons-lang3 3.12.0"));
+        assertTrue(registry.describe(PluginKind.RERANKER, "probe-current").orElseThrow().description().endsWith("commons-lang3 3.18.0"));
+        // The current probe uses org.apache.commons.lang3.Strings, which 3.12.0 lacks: it only works with its own copy.
+        Reranker current = registry.create(RerankerProvider.class, "probe-current", context(), Map.of());
+        Reranker legacy = registry.create(RerankerProvider.class, "probe-legacy", context(), Map.of());
+        assertEquals(List.of(2.0, 0.0), box(current.score("Lucene Index", List.of("a lucene index", "unrelated"))));
+        assertEquals(List.of(2.0, 0.0), box(legacy.score("Lucene Index", List.of("a lucene index", "unrelated"))));
+
+        ClassLoader legacyLoader = registry.classLoaderOf(PluginKind.RERANKER, "probe-legacy");
+        ClassLoader currentLoader = registry.classLoaderOf(PluginKind.RERANKER, "probe-current");
+        assertNotSame(legacyLoader, currentLoader);
+        assertNotSame(load(legacyLoader, "org.apache.commons.lang3.StringUtils"), load(currentLoader, "org.apache.commons.lang3.StringUtils"));
+    }
+
+    @Test
+    void pluginsShareTheSpiButSeeNothingElseOfTheServer() throws IOException {
+        copyPlugin("example-probe-legacy");
+        ClassLoader loader = PluginManager.load(dir).classLoaderOf(PluginKind.RERANKER, "probe-legacy");
+
+        assertSame(RerankerProvider.class, load(loader, RerankerProvider.class.getName()));
+        assertThrows(ClassNotFoundException.class, () -> loader.loadClass(PluginManager.class.getName()));
+        assertThrows(ClassNotFoundException.class, () -> loader.loadClass("org.junit.jupiter.api.Test"));
+    }
+
+    @Test
+    void aBrokenJarIsReportedByFileNameAndOthersStillLoad() throws IOException {
+        copyPlugin("example-probe-legacy");
+        Files.write(dir.resolve("broken.jar"), new byte[] {1, 2, 3, 4});
+
+        PluginRegistry registry = PluginManager.load(dir);
+
+        assertEquals(List.of("probe-legacy"), registry.names(PluginKind.RERANKER));
+        assertEquals(1, registry.problems().size());
+        assertEquals("broken", registry.problems().get(0).plugin());
+        assertTrue(registry.problems().get(0).location().endsWith("broken.jar"));
+    }
+
+    @Test
+    void aPluginBuiltForAnotherSpiMajorVersionIsRefusedNamingBothVersions() throws IOException {
+        Path plugin = copyPlugin("example-probe-current");
+        Path jar = plugin.resolve("example-probe-current-" + projectVersion() + ".jar");
+        rewriteManifest(jar, "Corpora-SPI-Version", "2.0");
+
+        PluginRegistry registry = PluginManager.load(dir);
+
+        assertEquals(List.of(), registry.names(PluginKind.RERANKER));
+        String message = registry.problems().get(0).message();
+        assertTrue(message.contains("'example-probe-current'") && message.contains("SPI 2.0") && message.contains("SPI " + SpiVersion.CURRENT), message);
+    }
+
+    @Test
+    void aPluginWithoutSpiVersionIsRefused() throws IOException {
+        Path plugin = copyPlugin("example-probe-legacy");
+        rewriteManifest(plugin.resolve("example-probe-legacy-" + projectVersion() + ".jar"), "Corpora-SPI-Version", null);
+
+        PluginRegistry registry = PluginManager.load(dir);
+
+        assertTrue(registry.plugins().isEmpty());
+        assertTrue(registry.problems().get(0).message().contains("Corpora-SPI-Version"));
+    }
+
+    @Test
+    void aDuplicateProviderNameIsReportedAndTheFirstPluginWins() throws IOException {
+        copyPlugin("example-probe-legacy");
+        copyTree(BUILT_PLUGINS.resolve("example-probe-legacy"), dir.resolve("zz-copy-of-legacy"));
+
+        PluginRegistry registry = PluginManager.load(dir);
+
+        assertEquals(1, registry.plugins().size());
+        assertEquals("example-probe-legacy", registry.plugins().get(0).name());
+        PluginProblem problem = registry.problems().get(0);
+        assertEquals("zz-copy-of-legacy", problem.plugin());
+        assertTrue(problem.message().contains("duplicate reranker provider name 'probe-legacy'"), problem.message());
+    }
+
+    @Test
+    void configurationIsValidatedAgainstTheDeclaredOptionsBeforeCreate() throws IOException {
+        copyPlugin("example-probe-current");
+        PluginRegistry registry = PluginManager.load(dir);
+
+        InvalidConfigException invalid = assertThrows(InvalidConfigException.class,
+                () -> registry.create(RerankerProvider.class, "probe-current", context(), Map.of("delay", "soon", "colour", "red")));
+        assertEquals(2, invalid.problems().size(), invalid.problems().toString());
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+                () -> registry.create(RerankerProvider.class, "nope", context(), Map.of()));
+        assertTrue(unknown.getMessage().contains("[probe-current]"), unknown.getMessage());
+    }
+
+    @Test
+    void aMissingDirectoryLoadsNothingWithoutFailing() {
+        PluginRegistry registry = PluginManager.load(dir.resolve("absent"));
+        assertTrue(registry.plugins().isEmpty());
+        assertTrue(registry.problems().isEmpty());
+    }
+
+    private PluginContext context() {
+        return PluginContext.of(dir.resolve("data"), "test");
+    }
+
+    private Path copyPlugin(String name) throws IOException {
+        Path target = dir.resolve(name);
+        copyTree(BUILT_PLUGINS.resolve(name), target);
+        return target;
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path source : files.toList()) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(source, target);
+                }
+            }
+        }
+    }
+
+    private static String projectVersion() throws IOException {
+        try (Stream<Path> files = Files.list(BUILT_PLUGINS.resolve("example-probe-legacy"))) {
+            String jar = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("example-probe-legacy-")).findFirst().orElseThrow();
+            return jar.substring("example-probe-legacy-".length(), jar.length() - ".jar".length());
+        }
+    }
+
+    /** Rewrites one manifest attribute (null removes it), keeping every other entry. */
+    private static void rewriteManifest(Path jar, String attribute, String value) throws IOException {
+        Path rewritten = jar.resolveSibling(jar.getFileName() + ".tmp");
+        try (JarFile in = new JarFile(jar.toFile())) {
+            Manifest manifest = new Manifest(in.getManifest());
+            if (value == null) {
+                manifest.getMainAttributes().remove(new Attributes.Name(attribute));
+            } else {
+                manifest.getMainAttributes().putValue(attribute, value);
+            }
+            try (OutputStream file = Files.newOutputStream(rewritten); JarOutputStream out = new JarOutputStream(file, manifest)) {
+                for (JarEntry entry : java.util.Collections.list(in.entries())) {
+                    if (entry.getName().equals(JarFile.MANIFEST_NAME)) {
+                        continue;
+                    }
+                    out.putNextEntry(new JarEntry(entry.getName()));
+                    try (InputStream data = in.getInputStream(entry)) {
+                        data.transferTo(out);
+                    }
+                    out.closeEntry();
+                }
+            }
+        }
+        Files.move(rewritten, jar, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static Class<?> load(ClassLoader loader, String name) {
+        try {
+            return loader.loadClass(name);
+        } catch (ClassNotFoundException e) {
+            throw new AssertionError(name + " not visible", e);
+        }
+    }
+
+    private static List<Double> box(double[] values) {
+        return Arrays.stream(values).boxed().toList();
+    }
+}

@@ -1,4 +1,0 @@
-package io.corpora.control;
-
-/** Lifecycle of an ingest job. */
-public enum JobStatus { QUEUED, RUNNING, SUCCEEDED, FAILED, PARTIALLY_FAILED }

@@ -1,0 +1,2 @@
+/** The admin console (static pages served by a servlet). */
+package io.corpora.server.console;

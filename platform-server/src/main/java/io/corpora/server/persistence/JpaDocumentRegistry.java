@@ -1,0 +1,303 @@
+package io.corpora.server.persistence;
+
+import io.corpora.controlplane.DocumentDescription;
+import io.corpora.controlplane.DocumentRecord;
+import io.corpora.controlplane.DocumentRegistry;
+import io.corpora.controlplane.DocumentStatus;
+import io.corpora.controlplane.JobKind;
+import io.corpora.controlplane.JobStatus;
+import io.corpora.controlplane.WriteRefusedException;
+import io.corpora.spi.Identifiers;
+import io.corpora.spi.Namespace;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+
+/**
+ * The document registry on JPA. Version changes lock the document's row ({@code SELECT … FOR UPDATE}), so two
+ * writers of one document serialize; a version that was superseded meanwhile can no longer be activated.
+ */
+@ApplicationScoped
+@Transactional
+public class JpaDocumentRegistry implements DocumentRegistry {
+
+    @PersistenceContext(unitName = ControlPlane.PERSISTENCE_UNIT)
+    EntityManager em;
+
+    Clock clock = Clock.systemUTC();
+
+    public JpaDocumentRegistry() {}
+
+    /** Outside the container (tests): the caller manages transactions. */
+    JpaDocumentRegistry(EntityManager em, Clock clock) {
+        this.em = em;
+        this.clock = clock;
+    }
+
+    /** The record's columns, never {@code body_text}: lookups and lists must not load document bodies. */
+    private static final String RECORD_COLUMNS = "SELECT d.tenantId, d.partitionId, d.documentId, d.source, d.mediaType, d.status,"
+            + " d.activeVersion, d.pendingVersion, d.contentHash, d.chunkCount, d.bytes, d.metadata, d.error, d.createdAt, d.updatedAt"
+            + " FROM DocumentEntity d WHERE d.tenantId = :t AND d.partitionId = :p";
+    /** Ids per IN list: one query for every lookup a retrieval makes (its candidates number far fewer). */
+    static final int IDS_PER_QUERY = 500;
+
+    @Override
+    public Optional<DocumentRecord> find(Namespace namespace, String documentId) {
+        return records(namespace, " AND d.documentId = :id", "id", documentId, 1).stream().findFirst();
+    }
+
+    @Override
+    public List<DocumentRecord> list(Namespace namespace, String afterId, int limit) {
+        return afterId == null ? records(namespace, " ORDER BY d.documentId", null, null, limit)
+                : records(namespace, " AND d.documentId > :after ORDER BY d.documentId", "after", afterId, limit);
+    }
+
+    @Override
+    public List<DocumentRecord> findAll(Namespace namespace, Collection<String> documentIds) {
+        List<DocumentRecord> found = new ArrayList<>();
+        for (List<String> ids : batches(documentIds)) {
+            found.addAll(records(namespace, " AND d.documentId IN :ids ORDER BY d.documentId", "ids", ids, ids.size()));
+        }
+        return found;
+    }
+
+    @Override
+    public Map<String, Integer> activeVersions(Namespace namespace, Collection<String> documentIds) {
+        Map<String, Integer> versions = new HashMap<>();
+        for (List<String> ids : batches(documentIds)) {
+            em.createQuery("SELECT d.documentId, d.activeVersion FROM DocumentEntity d WHERE d.tenantId = :t AND d.partitionId = :p"
+                            + " AND d.activeVersion > 0 AND d.documentId IN :ids", Object[].class)
+                    .setParameter("t", namespace.tenant()).setParameter("p", namespace.partitionKey()).setParameter("ids", ids)
+                    .getResultList().forEach(row -> versions.put((String) row[0], ((Number) row[1]).intValue()));
+        }
+        return versions;
+    }
+
+    @Override
+    public Optional<String> text(Namespace namespace, String documentId) {
+        return em.createQuery("SELECT d.text FROM DocumentEntity d WHERE d.tenantId = :t AND d.partitionId = :p AND d.documentId = :id",
+                        String.class)
+                .setParameter("t", namespace.tenant()).setParameter("p", namespace.partitionKey()).setParameter("id", documentId)
+                .getResultList().stream().filter(java.util.Objects::nonNull).findFirst();
+    }
+
+    private List<DocumentRecord> records(Namespace namespace, String condition, String parameter, Object value, int limit) {
+        var query = em.createQuery(RECORD_COLUMNS + condition, Object[].class)
+                .setParameter("t", namespace.tenant()).setParameter("p", namespace.partitionKey());
+        if (parameter != null) {
+            query.setParameter(parameter, value);
+        }
+        return query.setMaxResults(Math.max(1, limit)).getResultList().stream().map(JpaDocumentRegistry::recordOf).toList();
+    }
+
+    private static List<List<String>> batches(Collection<String> documentIds) {
+        List<String> distinct = documentIds.stream().distinct().toList();
+        List<List<String>> batches = new ArrayList<>();
+        for (int from = 0; from < distinct.size(); from += IDS_PER_QUERY) {
+            batches.add(distinct.subList(from, Math.min(distinct.size(), from + IDS_PER_QUERY)));
+        }
+        return batches;
+    }
+
+    /** A document with an active version keeps that version's description until the new one is activated. */
+    @Override
+    public int beginVersion(Namespace namespace, String documentId, String source, String mediaType, Map<String, Object> metadata, long bytes) {
+        Identifiers.requireDocumentId(documentId);
+        DocumentEntity row = em.find(DocumentEntity.class, key(namespace, documentId), LockModeType.PESSIMISTIC_WRITE);
+        boolean created = row == null;
+        if (created) {
+            row = new DocumentEntity();
+            row.tenantId = namespace.tenant();
+            row.partitionId = namespace.partitionKey();
+            row.documentId = documentId;
+            row.createdAt = Timestamps.now(clock);
+        }
+        int version = row.lastVersion + 1;
+        row.lastVersion = version;
+        row.pendingVersion = version;
+        row.status = DocumentStatus.INGESTING.name();
+        if (row.activeVersion == 0) {
+            describe(row, new DocumentDescription(source, mediaType, metadata, bytes));
+        }
+        row.error = null;
+        row.updatedAt = Timestamps.now(clock);
+        if (created) {
+            em.persist(row);
+        }
+        em.flush();
+        return version;
+    }
+
+    @Override
+    public DocumentRecord activateVersion(Namespace namespace, String documentId, int version, String contentHash, int chunkCount, String text,
+                                          DocumentDescription description, String embedderId) {
+        if (embedderId != null) {
+            requireWritable(namespace.tenant(), embedderId);
+        }
+        DocumentEntity row = lock(namespace, documentId);
+        if (row.pendingVersion != version) {
+            throw new IllegalStateException("version " + version + " of document '" + documentId + "' in " + namespace
+                    + " is not the one being written (pending: " + row.pendingVersion + ", active: " + row.activeVersion + ")");
+        }
+        row.activeVersion = version;
+        row.pendingVersion = 0;
+        row.cleanupPending = version > 1; // chunks of an earlier version may be in the store until the caller deletes them
+        row.status = DocumentStatus.ACTIVE.name();
+        row.contentHash = contentHash;
+        row.chunkCount = chunkCount;
+        row.text = text;
+        describe(row, description);
+        row.error = null;
+        row.updatedAt = Timestamps.now(clock);
+        em.flush();
+        return toRecord(row);
+    }
+
+    /**
+     * The tenant row's lock orders this activation against a migration's start (JpaJobRepository#createReembed takes the
+     * same lock) and its switch: an activation committed before a migration starts is seen by its copy, and one after
+     * it is refused, on whichever server either runs.
+     */
+    private void requireWritable(String tenantId, String embedderId) {
+        TenantEntity tenant = em.find(TenantEntity.class, tenantId, LockModeType.PESSIMISTIC_WRITE);
+        if (tenant == null) {
+            throw new NoSuchElementException("tenant '" + tenantId + "' does not exist");
+        }
+        long migrations = em.createQuery("SELECT COUNT(j) FROM IngestJobEntity j WHERE j.tenantId = :t AND j.kind = :kind"
+                        + " AND j.status IN :open", Long.class)
+                .setParameter("t", tenantId).setParameter("kind", JobKind.REEMBED.name())
+                .setParameter("open", List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name())).getSingleResult();
+        if (migrations > 0) {
+            throw new WriteRefusedException(WriteRefusedException.Reason.MIGRATION_IN_PROGRESS, "tenant '" + tenantId
+                    + "' is being re-embedded; its documents cannot change until the migration ends");
+        }
+        if (tenant.activeEmbedder != null && !tenant.activeEmbedder.equals(embedderId)) {
+            throw new WriteRefusedException(WriteRefusedException.Reason.EMBEDDER_CHANGED, "tenant '" + tenantId
+                    + "' switched to embedder " + tenant.activeEmbedder + " while this version was embedded by " + embedderId);
+        }
+    }
+
+    private static void describe(DocumentEntity row, DocumentDescription description) {
+        row.source = description.source();
+        row.mediaType = description.mediaType();
+        row.metadata = JsonText.write(description.metadata());
+        row.bytes = description.bytes();
+    }
+
+    @Override
+    public List<String> awaitingCleanup(Namespace namespace) {
+        return em.createQuery("SELECT d.documentId FROM DocumentEntity d WHERE d.tenantId = :t AND d.partitionId = :p"
+                        + " AND d.cleanupPending = TRUE ORDER BY d.documentId", String.class)
+                .setParameter("t", namespace.tenant()).setParameter("p", namespace.partitionKey()).getResultList();
+    }
+
+    @Override
+    public void cleanedUp(Namespace namespace, String documentId, int activeVersion) {
+        DocumentEntity row = em.find(DocumentEntity.class, key(namespace, documentId), LockModeType.PESSIMISTIC_WRITE);
+        if (row != null && row.activeVersion == activeVersion && row.cleanupPending) {
+            row.cleanupPending = false;
+            em.flush();
+        }
+    }
+
+    /** A stale version (superseded by a newer begin) is ignored: the newer writer owns the document's status. */
+    @Override
+    public void failVersion(Namespace namespace, String documentId, int version, String error) {
+        DocumentEntity row = em.find(DocumentEntity.class, key(namespace, documentId), LockModeType.PESSIMISTIC_WRITE);
+        if (row == null || row.pendingVersion != version) {
+            return;
+        }
+        row.pendingVersion = 0;
+        row.status = DocumentStatus.FAILED.name();
+        row.error = error;
+        row.updatedAt = Timestamps.now(clock);
+        em.flush();
+    }
+
+    @Override
+    public boolean delete(Namespace namespace, String documentId) {
+        DocumentEntity row = em.find(DocumentEntity.class, key(namespace, documentId), LockModeType.PESSIMISTIC_WRITE);
+        if (row == null) {
+            return false;
+        }
+        em.remove(row);
+        em.flush();
+        return true;
+    }
+
+    @Override
+    public int deleteTenant(String tenantId) {
+        return em.createQuery("DELETE FROM DocumentEntity d WHERE d.tenantId = :t").setParameter("t", tenantId).executeUpdate();
+    }
+
+    /** Documents, chunks and bytes count documents with an active version; the breakdowns count every row. */
+    @Override
+    public CorpusStats stats(String tenantId) {
+        return stats(tenantId, null);
+    }
+
+    @Override
+    public CorpusStats stats(Namespace namespace) {
+        return stats(namespace.tenant(), namespace.partitionKey());
+    }
+
+    private CorpusStats stats(String tenantId, String partitionKey) {
+        String scope = " WHERE d.tenantId = :t" + (partitionKey == null ? "" : " AND d.partitionId = :p");
+        Object[] totals = scoped(em.createQuery("SELECT COUNT(d), COALESCE(SUM(d.chunkCount), 0), COALESCE(SUM(d.bytes), 0)"
+                + " FROM DocumentEntity d" + scope + " AND d.activeVersion > 0", Object[].class), tenantId, partitionKey).getSingleResult();
+        Map<String, Long> byPartition = new LinkedHashMap<>();
+        for (Object[] row : scoped(em.createQuery("SELECT d.partitionId, COUNT(d) FROM DocumentEntity d" + scope
+                + " GROUP BY d.partitionId ORDER BY d.partitionId", Object[].class), tenantId, partitionKey).getResultList()) {
+            byPartition.put((String) row[0], ((Number) row[1]).longValue());
+        }
+        Map<String, Long> byStatus = new LinkedHashMap<>();
+        for (Object[] row : scoped(em.createQuery("SELECT d.status, COUNT(d) FROM DocumentEntity d" + scope
+                + " GROUP BY d.status ORDER BY d.status", Object[].class), tenantId, partitionKey).getResultList()) {
+            byStatus.put((String) row[0], ((Number) row[1]).longValue());
+        }
+        return new CorpusStats(((Number) totals[0]).longValue(), ((Number) totals[1]).longValue(), ((Number) totals[2]).longValue(),
+                byPartition, byStatus);
+    }
+
+    private static <T> jakarta.persistence.TypedQuery<T> scoped(jakarta.persistence.TypedQuery<T> query, String tenantId, String partitionKey) {
+        query.setParameter("t", tenantId);
+        return partitionKey == null ? query : query.setParameter("p", partitionKey);
+    }
+
+    private DocumentEntity lock(Namespace namespace, String documentId) {
+        DocumentEntity row = em.find(DocumentEntity.class, key(namespace, documentId), LockModeType.PESSIMISTIC_WRITE);
+        if (row == null) {
+            throw new NoSuchElementException("document '" + documentId + "' does not exist in " + namespace);
+        }
+        return row;
+    }
+
+    private static DocumentEntity.Key key(Namespace namespace, String documentId) {
+        return new DocumentEntity.Key(namespace.tenant(), namespace.partitionKey(), documentId);
+    }
+
+    static DocumentRecord toRecord(DocumentEntity row) {
+        return new DocumentRecord(Namespace.of(row.tenantId, row.partitionId), row.documentId, row.source, row.mediaType,
+                DocumentStatus.valueOf(row.status), row.activeVersion, row.pendingVersion, row.contentHash, row.chunkCount, row.bytes,
+                JsonText.objectMap(row.metadata), row.error, Timestamps.instant(row.createdAt), Timestamps.instant(row.updatedAt));
+    }
+
+    /** A row of {@link #RECORD_COLUMNS}, in its order. */
+    private static DocumentRecord recordOf(Object[] c) {
+        return new DocumentRecord(Namespace.of((String) c[0], (String) c[1]), (String) c[2], (String) c[3], (String) c[4],
+                DocumentStatus.valueOf((String) c[5]), ((Number) c[6]).intValue(), ((Number) c[7]).intValue(), (String) c[8],
+                ((Number) c[9]).intValue(), ((Number) c[10]).longValue(), JsonText.objectMap((String) c[11]), (String) c[12],
+                Timestamps.instant((java.time.OffsetDateTime) c[13]), Timestamps.instant((java.time.OffsetDateTime) c[14]));
+    }
+}

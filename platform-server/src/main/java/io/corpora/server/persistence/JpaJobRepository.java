@@ -1,0 +1,192 @@
+package io.corpora.server.persistence;
+
+import io.corpora.controlplane.IngestJob;
+import io.corpora.controlplane.JobKind;
+import io.corpora.controlplane.JobRepository;
+import io.corpora.controlplane.PluginChoice;
+import io.corpora.controlplane.JobStatus;
+import io.corpora.spi.Namespace;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import java.time.Clock;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Ingest and re-embed jobs on JPA. Outcomes are appended under a lock on the job row, so concurrent workers keep counters exact. */
+@ApplicationScoped
+@Transactional
+public class JpaJobRepository implements JobRepository {
+
+    @PersistenceContext(unitName = ControlPlane.PERSISTENCE_UNIT)
+    EntityManager em;
+
+    Clock clock = Clock.systemUTC();
+
+    public JpaJobRepository() {}
+
+    /** Outside the container (tests): the caller manages transactions. */
+    JpaJobRepository(EntityManager em, Clock clock) {
+        this.em = em;
+        this.clock = clock;
+    }
+
+    @Override
+    public IngestJob create(Namespace namespace, int total) {
+        IngestJobEntity row = newRow(namespace.tenant(), total, JobKind.INGEST);
+        row.partitionId = namespace.partitionKey();
+        return persist(row);
+    }
+
+    @Override
+    public IngestJob createReembed(String tenant, int total, IngestJob.Reembed target) {
+        // Orders the start against document activations on every server (JpaDocumentRegistry#requireWritable).
+        em.find(TenantEntity.class, tenant, jakarta.persistence.LockModeType.PESSIMISTIC_WRITE);
+        IngestJobEntity row = newRow(tenant, total, JobKind.REEMBED);
+        row.targetEmbedderProvider = target.targetEmbedder().provider();
+        row.targetEmbedderConfig = JsonText.write(target.targetEmbedder().config());
+        row.fromEmbedder = target.fromEmbedder();
+        row.toEmbedder = target.toEmbedder();
+        return persist(row);
+    }
+
+    private IngestJobEntity newRow(String tenant, int total, JobKind kind) {
+        if (total < 0) {
+            throw new IllegalArgumentException("a job's document total must be >= 0, got " + total);
+        }
+        IngestJobEntity row = new IngestJobEntity();
+        row.id = UUID.randomUUID().toString();
+        row.tenantId = tenant;
+        row.kind = kind.name();
+        row.status = JobStatus.QUEUED.name();
+        row.total = total;
+        row.createdAt = Timestamps.now(clock);
+        row.updatedAt = row.createdAt;
+        return row;
+    }
+
+    private IngestJob persist(IngestJobEntity row) {
+        em.persist(row);
+        em.flush();
+        return toJob(row, List.of());
+    }
+
+    /** Only the tenant's own jobs: a job id of another tenant is "not found". */
+    @Override
+    public Optional<IngestJob> find(String tenant, String jobId) {
+        IngestJobEntity row = em.find(IngestJobEntity.class, jobId);
+        if (row == null || !row.tenantId.equals(tenant)) {
+            return Optional.empty();
+        }
+        return Optional.of(toJob(row, outcomes(row.id)));
+    }
+
+    @Override
+    public List<IngestJob> list(String tenant, int limit) {
+        return em.createQuery("SELECT j FROM IngestJobEntity j WHERE j.tenantId = :t ORDER BY j.createdAt DESC, j.id", IngestJobEntity.class)
+                .setParameter("t", tenant).setMaxResults(Math.max(1, limit)).getResultList()
+                .stream().map(row -> toJob(row, outcomes(row.id))).toList();
+    }
+
+    @Override
+    public void markRunning(String jobId) {
+        IngestJobEntity row = lock(jobId);
+        row.status = JobStatus.RUNNING.name();
+        row.updatedAt = Timestamps.now(clock);
+    }
+
+    @Override
+    public void recordOutcome(String jobId, IngestJob.Outcome outcome) {
+        IngestJobEntity row = lock(jobId);
+        switch (outcome.result()) {
+            case "stored" -> row.succeeded++;
+            case "skipped" -> row.skipped++;
+            case "failed" -> row.failed++;
+            default -> throw new IllegalArgumentException("outcome result must be stored, skipped or failed, got '" + outcome.result() + "'");
+        }
+        IngestJobOutcomeEntity entry = new IngestJobOutcomeEntity();
+        entry.jobId = jobId;
+        entry.position = row.succeeded + row.skipped + row.failed - 1;
+        entry.documentId = outcome.documentId();
+        entry.result = outcome.result();
+        entry.version = outcome.version();
+        entry.chunks = outcome.chunks();
+        entry.httpStatus = outcome.status();
+        entry.error = outcome.error();
+        em.persist(entry);
+        row.updatedAt = Timestamps.now(clock);
+    }
+
+    /** Documents never reported (e.g. a crash) count as failed: SUCCEEDED only when every document succeeded or was skipped. */
+    @Override
+    public IngestJob finish(String jobId) {
+        IngestJobEntity row = lock(jobId);
+        int done = row.succeeded + row.skipped;
+        boolean complete = row.failed == 0 && done >= row.total;
+        JobStatus status = complete ? JobStatus.SUCCEEDED : done == 0 ? JobStatus.FAILED : JobStatus.PARTIALLY_FAILED;
+        row.status = status.name();
+        row.updatedAt = Timestamps.now(clock);
+        em.flush();
+        return toJob(row, outcomes(jobId));
+    }
+
+    @Override
+    public IngestJob fail(String jobId, String error) {
+        IngestJobEntity row = lock(jobId);
+        row.status = JobStatus.FAILED.name();
+        row.error = error;
+        row.updatedAt = Timestamps.now(clock);
+        em.flush();
+        return toJob(row, outcomes(jobId));
+    }
+
+    @Override
+    public IngestJob restart(String jobId, int total) {
+        if (total < 0) {
+            throw new IllegalArgumentException("a job's document total must be >= 0, got " + total);
+        }
+        IngestJobEntity row = lock(jobId);
+        em.createQuery("DELETE FROM IngestJobOutcomeEntity o WHERE o.jobId = :j").setParameter("j", jobId).executeUpdate();
+        row.total = total;
+        row.succeeded = 0;
+        row.skipped = 0;
+        row.failed = 0;
+        row.status = JobStatus.RUNNING.name();
+        row.updatedAt = Timestamps.now(clock);
+        em.flush();
+        return toJob(row, List.of());
+    }
+
+    @Override
+    public List<IngestJob> unfinished() {
+        return em.createQuery("SELECT j FROM IngestJobEntity j WHERE j.status IN :s ORDER BY j.createdAt", IngestJobEntity.class)
+                .setParameter("s", List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name())).getResultList()
+                .stream().map(row -> toJob(row, outcomes(row.id))).toList();
+    }
+
+    private IngestJobEntity lock(String jobId) {
+        IngestJobEntity row = em.find(IngestJobEntity.class, jobId, LockModeType.PESSIMISTIC_WRITE);
+        if (row == null) {
+            throw new NoSuchElementException("ingest job '" + jobId + "' does not exist");
+        }
+        return row;
+    }
+
+    private List<IngestJob.Outcome> outcomes(String jobId) {
+        return em.createQuery("SELECT o FROM IngestJobOutcomeEntity o WHERE o.jobId = :j ORDER BY o.position", IngestJobOutcomeEntity.class)
+                .setParameter("j", jobId).getResultList().stream()
+                .map(o -> new IngestJob.Outcome(o.documentId, o.result, o.version, o.chunks, o.httpStatus, o.error)).toList();
+    }
+
+    private static IngestJob toJob(IngestJobEntity row, List<IngestJob.Outcome> outcomes) {
+        JobKind kind = JobKind.valueOf(row.kind);
+        IngestJob.Reembed reembed = kind != JobKind.REEMBED ? null : new IngestJob.Reembed(
+                new PluginChoice(row.targetEmbedderProvider, JsonText.stringMap(row.targetEmbedderConfig)), row.fromEmbedder, row.toEmbedder);
+        return new IngestJob(row.id, row.tenantId, row.partitionId, kind, JobStatus.valueOf(row.status), row.total, row.succeeded, row.skipped, row.failed,
+                outcomes, reembed, row.error, Timestamps.instant(row.createdAt), Timestamps.instant(row.updatedAt));
+    }
+}

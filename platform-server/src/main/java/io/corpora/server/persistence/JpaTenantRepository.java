@@ -1,0 +1,178 @@
+package io.corpora.server.persistence;
+
+import io.corpora.controlplane.AccessPolicy;
+import io.corpora.controlplane.IngestPolicy;
+import io.corpora.controlplane.PluginChoice;
+import io.corpora.controlplane.Quotas;
+import io.corpora.controlplane.RetrievalDefaults;
+import io.corpora.controlplane.Tenant;
+import io.corpora.controlplane.TenantDefinition;
+import io.corpora.controlplane.TenantRepository;
+import io.corpora.controlplane.TenantState;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import java.time.Clock;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+
+/** The tenant registry on JPA. Every method runs in a JTA transaction (joining the caller's, if any). */
+@ApplicationScoped
+@Transactional
+public class JpaTenantRepository implements TenantRepository {
+
+    @PersistenceContext(unitName = ControlPlane.PERSISTENCE_UNIT)
+    EntityManager em;
+
+    Clock clock = Clock.systemUTC();
+
+    public JpaTenantRepository() {}
+
+    /** Outside the container (tests): the caller manages transactions. */
+    JpaTenantRepository(EntityManager em, Clock clock) {
+        this.em = em;
+        this.clock = clock;
+    }
+
+    @Override
+    public Optional<Tenant> find(String tenantId) {
+        return Optional.ofNullable(em.find(TenantEntity.class, tenantId)).map(JpaTenantRepository::toTenant);
+    }
+
+    @Override
+    public List<Tenant> list(String afterId, int limit) {
+        var query = afterId == null
+                ? em.createQuery("SELECT t FROM TenantEntity t ORDER BY t.id", TenantEntity.class)
+                : em.createQuery("SELECT t FROM TenantEntity t WHERE t.id > :after ORDER BY t.id", TenantEntity.class).setParameter("after", afterId);
+        return query.setMaxResults(Math.max(1, limit)).getResultList().stream().map(JpaTenantRepository::toTenant).toList();
+    }
+
+    @Override
+    public Tenant create(TenantDefinition definition) {
+        if (em.find(TenantEntity.class, definition.id()) != null) {
+            throw new IllegalStateException("tenant '" + definition.id() + "' already exists");
+        }
+        TenantEntity row = new TenantEntity();
+        row.id = definition.id();
+        row.createdAt = Timestamps.now(clock);
+        write(definition, row);
+        em.persist(row);
+        em.flush();
+        return toTenant(row);
+    }
+
+    @Override
+    public Tenant update(TenantDefinition definition) {
+        TenantEntity row = lock(definition.id());
+        write(definition, row);
+        em.flush();
+        return toTenant(row);
+    }
+
+    @Override
+    public Tenant setState(String tenantId, TenantState state) {
+        TenantEntity row = lock(tenantId);
+        row.state = state.name();
+        row.updatedAt = Timestamps.now(clock);
+        em.flush();
+        return toTenant(row);
+    }
+
+    @Override
+    public Tenant setActiveEmbedder(String tenantId, String fingerprintId) {
+        TenantEntity row = lock(tenantId);
+        row.activeEmbedder = fingerprintId;
+        row.updatedAt = Timestamps.now(clock);
+        em.flush();
+        return toTenant(row);
+    }
+
+    @Override
+    public Tenant switchEmbedder(String tenantId, String expectedActiveEmbedder, PluginChoice embedder, String fingerprintId) {
+        TenantEntity row = lock(tenantId);
+        if (!java.util.Objects.equals(row.activeEmbedder, expectedActiveEmbedder)) {
+            throw new IllegalStateException("tenant '" + tenantId + "' now carries embedder " + row.activeEmbedder + ", not "
+                    + expectedActiveEmbedder + "; the embedder switch is refused");
+        }
+        row.embedderProvider = embedder.provider();
+        row.embedderConfig = JsonText.write(embedder.config());
+        row.activeEmbedder = fingerprintId;
+        row.updatedAt = Timestamps.now(clock);
+        em.flush();
+        return toTenant(row);
+    }
+
+    /**
+     * Removes the tenant with its job history; refuses while documents remain (purge the corpus first). The audit log
+     * keeps the tenant's trail.
+     */
+    @Override
+    public void delete(String tenantId) {
+        TenantEntity row = lock(tenantId);
+        long documents = em.createQuery("SELECT COUNT(d) FROM DocumentEntity d WHERE d.tenantId = :t", Long.class)
+                .setParameter("t", tenantId).getSingleResult();
+        if (documents > 0) {
+            throw new IllegalStateException("tenant '" + tenantId + "' still has " + documents + " documents in the registry; purge its corpus first");
+        }
+        em.createQuery("DELETE FROM IngestJobOutcomeEntity o WHERE o.jobId IN (SELECT j.id FROM IngestJobEntity j WHERE j.tenantId = :t)")
+                .setParameter("t", tenantId).executeUpdate();
+        em.createQuery("DELETE FROM IngestJobEntity j WHERE j.tenantId = :t").setParameter("t", tenantId).executeUpdate();
+        em.remove(row);
+        em.flush();
+    }
+
+    private TenantEntity lock(String tenantId) {
+        TenantEntity row = em.find(TenantEntity.class, tenantId, LockModeType.PESSIMISTIC_WRITE);
+        if (row == null) {
+            throw new NoSuchElementException("tenant '" + tenantId + "' does not exist");
+        }
+        return row;
+    }
+
+    private void write(TenantDefinition d, TenantEntity row) {
+        row.displayName = d.displayName();
+        row.state = d.state().name();
+        row.storeProvider = d.store().provider();
+        row.storeConfig = JsonText.write(d.store().config());
+        row.embedderProvider = d.embedder().provider();
+        row.embedderConfig = JsonText.write(d.embedder().config());
+        row.rerankerProvider = d.reranker() == null ? null : d.reranker().provider();
+        row.rerankerConfig = d.reranker() == null ? null : JsonText.write(d.reranker().config());
+        PluginChoice hook = d.access().filterHook();
+        row.filterHookProvider = hook == null ? null : hook.provider();
+        row.filterHookConfig = hook == null ? null : JsonText.write(hook.config());
+        row.partitions = JsonText.write(d.access().partitions());
+        row.ingestAllowedOrigins = d.ingest().isEmpty() ? null : JsonText.write(d.ingest().allowedOrigins());
+        row.ingestPrivateOrigins = d.ingest().isEmpty() ? null : JsonText.write(d.ingest().privateOrigins());
+        RetrievalDefaults r = d.retrieval();
+        row.retrievalMode = r.mode();
+        row.retrievalTopK = r.topK();
+        row.retrievalMinScore = r.minScore();
+        row.retrievalMaxChars = r.maxChars();
+        row.retrievalRerank = r.rerank();
+        Quotas q = d.quotas();
+        row.quotaMaxDocuments = q.maxDocuments();
+        row.quotaMaxChunks = q.maxChunks();
+        row.quotaMaxBytes = q.maxBytes();
+        row.quotaRequestsPerMinute = q.requestsPerMinute();
+        row.quotaIngestsPerMinute = q.ingestsPerMinute();
+        row.updatedAt = Timestamps.now(clock);
+    }
+
+    static Tenant toTenant(TenantEntity row) {
+        TenantDefinition definition = new TenantDefinition(row.id, row.displayName, TenantState.valueOf(row.state),
+                new PluginChoice(row.storeProvider, JsonText.stringMap(row.storeConfig)),
+                new PluginChoice(row.embedderProvider, JsonText.stringMap(row.embedderConfig)),
+                row.rerankerProvider == null ? null : new PluginChoice(row.rerankerProvider, JsonText.stringMap(row.rerankerConfig)),
+                new RetrievalDefaults(row.retrievalMode, row.retrievalTopK, row.retrievalMinScore, row.retrievalMaxChars, row.retrievalRerank),
+                new Quotas(row.quotaMaxDocuments, row.quotaMaxChunks, row.quotaMaxBytes, row.quotaRequestsPerMinute, row.quotaIngestsPerMinute),
+                new AccessPolicy(row.filterHookProvider == null ? null : new PluginChoice(row.filterHookProvider, JsonText.stringMap(row.filterHookConfig)),
+                        JsonText.stringList(row.partitions)),
+                row.ingestAllowedOrigins == null ? IngestPolicy.NONE
+                        : new IngestPolicy(JsonText.stringList(row.ingestAllowedOrigins), JsonText.stringList(row.ingestPrivateOrigins)));
+        return new Tenant(definition, row.activeEmbedder, Timestamps.instant(row.createdAt), Timestamps.instant(row.updatedAt), row.revision);
+    }
+}

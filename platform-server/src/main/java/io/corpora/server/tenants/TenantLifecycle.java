@@ -1,0 +1,156 @@
+package io.corpora.server.tenants;
+
+import io.corpora.controlplane.AuditEvent;
+import io.corpora.controlplane.AuditLog;
+import io.corpora.controlplane.DocumentRegistry;
+import io.corpora.controlplane.Tenant;
+import io.corpora.controlplane.TenantDefinition;
+import io.corpora.controlplane.TenantRepository;
+import io.corpora.controlplane.TenantState;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.function.Supplier;
+
+/**
+ * The tenant lifecycle behind the admin API: create, update, state changes and the two-step delete (mark DELETING,
+ * then purge). Every call is audited with its actor and outcome; illegal transitions throw {@link IllegalTenantTransition}.
+ */
+@ApplicationScoped
+public class TenantLifecycle {
+
+    @Inject
+    TenantRepository tenants;
+
+    @Inject
+    DocumentRegistry documents;
+
+    @Inject
+    AuditLog audit;
+
+    @Inject
+    Instance<TenantPurger> purgers;
+
+    @Inject
+    Event<TenantChanged> changes;
+
+    @Inject
+    Instance<TenantUpdateGuard> guards;
+
+    /** A change the tenant's current state does not allow (409). */
+    public static class IllegalTenantTransition extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public IllegalTenantTransition(String message) {
+            super(message);
+        }
+    }
+
+    public Tenant create(String actor, TenantDefinition definition) {
+        return audited(actor, definition.id(), "tenant.create", Map.of("displayName", definition.displayName()), () -> {
+            if (definition.state() == TenantState.DELETING) {
+                throw new IllegalArgumentException("a tenant cannot be created in state DELETING");
+            }
+            Tenant created = tenants.create(definition);
+            changes.fire(new TenantChanged(created.id(), created.state(), "created"));
+            return created;
+        });
+    }
+
+    /** Replaces the definition; {@code keepState}: the request did not name a state, so the current one stays. */
+    public Tenant update(String actor, TenantDefinition definition, boolean keepState) {
+        return audited(actor, definition.id(), "tenant.update", Map.of(), () -> {
+            Tenant current = require(definition.id());
+            refuseWhileDeleting(current, "updated");
+            TenantDefinition next = keepState ? definition.withState(current.state()) : definition;
+            if (next.state() == TenantState.DELETING) {
+                throw new IllegalArgumentException("state DELETING is set by DELETE /admin/v1/tenants/" + definition.id() + ", not by an update");
+            }
+            for (TenantUpdateGuard guard : guards) {
+                guard.check(current, next);
+            }
+            Tenant updated = tenants.update(next);
+            changes.fire(new TenantChanged(updated.id(), updated.state(), "updated"));
+            return updated;
+        });
+    }
+
+    /** ACTIVE ⇄ INACTIVE. DELETING is entered only through {@link #markDeleting} and left only through {@link #purge}. */
+    public Tenant setState(String actor, String tenantId, TenantState state) {
+        return audited(actor, tenantId, "tenant.state", Map.of("state", String.valueOf(state)), () -> {
+            if (state == TenantState.DELETING) {
+                throw new IllegalArgumentException("state DELETING is set by DELETE /admin/v1/tenants/" + tenantId);
+            }
+            Tenant current = require(tenantId);
+            refuseWhileDeleting(current, "given a new state");
+            Tenant changed = tenants.setState(tenantId, state);
+            changes.fire(new TenantChanged(tenantId, state, "state"));
+            return changed;
+        });
+    }
+
+    /** Step one of deletion: data-plane calls stop, nothing is removed yet. Repeating it is harmless. */
+    public Tenant markDeleting(String actor, String tenantId) {
+        return audited(actor, tenantId, "tenant.delete", Map.of(), () -> {
+            Tenant current = require(tenantId);
+            if (current.state() == TenantState.DELETING) {
+                return current;
+            }
+            Tenant marked = tenants.setState(tenantId, TenantState.DELETING);
+            changes.fire(new TenantChanged(tenantId, TenantState.DELETING, "state"));
+            return marked;
+        });
+    }
+
+    /** Step two: every {@link TenantPurger}, then the registry rows, then the tenant. Only for a DELETING tenant. */
+    public int purge(String actor, String tenantId) {
+        return audited(actor, tenantId, "tenant.purge", Map.of(), () -> {
+            Tenant current = require(tenantId);
+            if (current.state() != TenantState.DELETING) {
+                throw new IllegalTenantTransition("tenant '" + tenantId + "' is " + current.state()
+                        + "; only a tenant marked for deletion (DELETE /admin/v1/tenants/" + tenantId + ") can be purged");
+            }
+            for (TenantPurger purger : purgers) {
+                purger.purge(tenantId);
+            }
+            int removed = documents.deleteTenant(tenantId);
+            tenants.delete(tenantId);
+            changes.fire(new TenantChanged(tenantId, null, "purged"));
+            return removed;
+        });
+    }
+
+    /** Records a request refused before it reached the lifecycle (e.g. an invalid definition). */
+    public void recordRefusal(String actor, String tenantId, String action, String reason) {
+        audit.append(new AuditEvent(Instant.now(), actor, tenantId, action, tenantId, "failure", Map.of("error", reason)));
+    }
+
+    private Tenant require(String tenantId) {
+        return tenants.find(tenantId).orElseThrow(() -> new NoSuchElementException("tenant '" + tenantId + "' does not exist"));
+    }
+
+    private static void refuseWhileDeleting(Tenant current, String what) {
+        if (current.state() == TenantState.DELETING) {
+            throw new IllegalTenantTransition("tenant '" + current.id() + "' is marked for deletion (DELETING) and cannot be " + what
+                    + "; purge it with POST /admin/v1/tenants/" + current.id() + ":purge");
+        }
+    }
+
+    private <T> T audited(String actor, String tenantId, String action, Map<String, Object> details, Supplier<T> change) {
+        try {
+            T result = change.get();
+            audit.append(new AuditEvent(Instant.now(), actor, tenantId, action, tenantId, "success", details));
+            return result;
+        } catch (RuntimeException e) {
+            Map<String, Object> failure = new LinkedHashMap<>(details);
+            failure.put("error", String.valueOf(e.getMessage()));
+            audit.append(new AuditEvent(Instant.now(), actor, tenantId, action, tenantId, "failure", failure));
+            throw e;
+        }
+    }
+}

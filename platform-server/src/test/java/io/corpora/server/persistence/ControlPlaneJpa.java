@@ -1,0 +1,129 @@
+package io.corpora.server.persistence;
+
+import io.corpora.controlplane.JobRepository;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.EntityTransaction;
+import jakarta.persistence.Persistence;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/**
+ * The control-plane persistence unit outside Liberty, on a migrated H2 file database or the test PostgreSQL schema,
+ * with each port call in its own resource-local transaction, as {@code @Transactional} gives each call in the server.
+ */
+final class ControlPlaneJpa implements AutoCloseable {
+
+    private final EntityManagerFactory factory;
+    private final EntityManager em;
+    private final java.util.List<EntityManager> extra = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    private ControlPlaneJpa(EntityManagerFactory factory) {
+        this.factory = factory;
+        this.em = factory.createEntityManager();
+    }
+
+    static ControlPlaneJpa h2(Path directory) {
+        ControlPlaneMigrations.migrate(ControlPlaneDatabases.h2(directory), ControlPlaneJpa.class.getClassLoader());
+        return new ControlPlaneJpa(Persistence.createEntityManagerFactory(ControlPlane.PERSISTENCE_UNIT,
+                ControlPlaneDatabases.jpaProperties(ControlPlaneDatabases.h2Url(directory), "corpora", "")));
+    }
+
+    /** A freshly migrated {@link ControlPlaneDatabases#PG_SCHEMA}; the caller checks {@code CORPORA_TEST_PG_URL} first. */
+    static ControlPlaneJpa postgres() throws Exception {
+        ControlPlaneMigrations.migrate(ControlPlaneDatabases.freshPostgres(), ControlPlaneJpa.class.getClassLoader(), ControlPlaneDatabases.PG_SCHEMA);
+        String url = ControlPlaneDatabases.pgUrl();
+        url += (url.contains("?") ? "&" : "?") + "currentSchema=" + ControlPlaneDatabases.PG_SCHEMA;
+        return new ControlPlaneJpa(Persistence.createEntityManagerFactory(ControlPlane.PERSISTENCE_UNIT,
+                ControlPlaneDatabases.jpaProperties(url, "", "")));
+    }
+
+    static ControlPlaneJpa open(String database, Path directory) throws Exception {
+        return "h2".equals(database) ? h2(directory) : postgres();
+    }
+
+    EntityManager entityManager() {
+        return em;
+    }
+
+    /** {@code target} behind {@code port}, each call in its own transaction (rolled back when it throws). */
+    <T> T transactional(Class<T> port, T target) {
+        return transactional(port, target, em);
+    }
+
+    /** A job repository on its own entity manager (its own connection), e.g. one per concurrent worker. */
+    JobRepository jobsOnOwnConnection(Clock clock) {
+        EntityManager own = factory.createEntityManager();
+        extra.add(own);
+        return transactional(JobRepository.class, new JpaJobRepository(own, clock), own);
+    }
+
+    /**
+     * A port whose calls each run on the calling thread's own entity manager (its own connection), built on first use
+     * by {@code onConnection}: one object several threads may share, as the server's beans are.
+     */
+    @SuppressWarnings("unchecked")
+    <T> T perThread(Class<T> port, java.util.function.Function<EntityManager, T> onConnection) {
+        ThreadLocal<T> own = ThreadLocal.withInitial(() -> {
+            EntityManager threadEm = factory.createEntityManager();
+            extra.add(threadEm);
+            return transactional(port, onConnection.apply(threadEm), threadEm);
+        });
+        InvocationHandler handler = (proxy, method, args) -> {
+            try {
+                return method.invoke(own.get(), args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        };
+        return (T) Proxy.newProxyInstance(port.getClassLoader(), new Class<?>[] {port}, handler);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T transactional(Class<T> port, T target, EntityManager em) {
+        InvocationHandler handler = (proxy, method, args) -> {
+            EntityTransaction tx = em.getTransaction();
+            tx.begin();
+            try {
+                Object result = method.invoke(target, args);
+                tx.commit();
+                return result;
+            } catch (InvocationTargetException e) {
+                if (tx.isActive()) {
+                    tx.rollback();
+                }
+                em.clear();
+                throw e.getCause();
+            } finally {
+                em.clear();
+            }
+        };
+        return (T) Proxy.newProxyInstance(port.getClassLoader(), new Class<?>[] {port}, handler);
+    }
+
+    JpaTenantRepository tenants(Clock clock) {
+        return new JpaTenantRepository(em, clock);
+    }
+
+    JpaDocumentRegistry documents(Clock clock) {
+        return new JpaDocumentRegistry(em, clock);
+    }
+
+    JpaJobRepository jobs(Clock clock) {
+        return new JpaJobRepository(em, clock);
+    }
+
+    JpaAuditLog audit(Clock clock) {
+        return new JpaAuditLog(em, clock);
+    }
+
+    @Override
+    public void close() {
+        extra.forEach(EntityManager::close);
+        em.close();
+        factory.close();
+    }
+}

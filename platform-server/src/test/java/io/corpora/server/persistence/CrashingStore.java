@@ -1,0 +1,48 @@
+package io.corpora.server.persistence;
+
+import io.corpora.spi.EmbeddedChunk;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.store.VectorStore;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A test input: a real store that "kills the process" on cue — it throws {@link SimulatedCrash}, an {@link Error} that no
+ * recovery code catches — so a test can reproduce the exact state a crash at that point leaves behind.
+ */
+final class CrashingStore extends ForwardingStore {
+
+    /** The process died here. */
+    static final class SimulatedCrash extends Error {
+        private static final long serialVersionUID = 1L;
+
+        SimulatedCrash(String where) {
+            super("simulated crash " + where);
+        }
+    }
+
+    /** Upserts still allowed before the crash; negative: never crash. */
+    final AtomicInteger upsertsBeforeCrash = new AtomicInteger(-1);
+    volatile boolean crashOnDeleteWhere;
+
+    CrashingStore(VectorStore delegate) {
+        super(delegate);
+    }
+
+    @Override
+    public void upsert(Namespace namespace, List<EmbeddedChunk> chunks) {
+        if (upsertsBeforeCrash.getAndDecrement() == 0) {
+            throw new SimulatedCrash("before an upsert");
+        }
+        super.upsert(namespace, chunks);
+    }
+
+    @Override
+    public int deleteWhere(Namespace namespace, MetadataFilter filter) {
+        if (crashOnDeleteWhere) {
+            throw new SimulatedCrash("before a delete");
+        }
+        return super.deleteWhere(namespace, filter);
+    }
+}

@@ -1,0 +1,226 @@
+package io.corpora.server.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.corpora.controlplane.DocumentRecord;
+import io.corpora.controlplane.DocumentRegistry;
+import io.corpora.controlplane.IngestJob;
+import io.corpora.controlplane.JobRepository;
+import io.corpora.controlplane.PluginChoice;
+import io.corpora.controlplane.Tenant;
+import io.corpora.controlplane.TenantDefinition;
+import io.corpora.controlplane.TenantRepository;
+import io.corpora.engine.chunk.ChunkingOptions;
+import io.corpora.ingest.DocumentLoaders;
+import io.corpora.ingest.IngestLimits;
+import io.corpora.ingest.IngestRecovery;
+import io.corpora.ingest.IngestRequest;
+import io.corpora.ingest.IngestionService;
+import io.corpora.plugin.loader.PluginManager;
+import io.corpora.runtime.TenantRuntime;
+import io.corpora.spi.Chunk;
+import io.corpora.spi.EmbeddedChunk;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.ReservedKeys;
+import io.corpora.spi.VectorSimilarity;
+import io.corpora.spi.filter.Actor;
+import io.corpora.spi.store.VectorStore;
+import io.corpora.testkit.ReferenceVectorStore;
+import io.corpora.tenancy.AccessDecision;
+import io.corpora.tenancy.ReservedKeyStamper;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two writers of one document, interleaved exactly (latches, no sleeps): version N is activated, version N+1 begins and
+ * writes its chunks, and only then does N's cleanup of superseded chunks run. That cleanup must delete versions older
+ * than N only, so N+1 survives whole and becomes the active version. Real JPA registry (H2, one connection per thread),
+ * the real text loader plugin, the test kit's exact store.
+ */
+class InterleavedReplaceTest {
+
+    private static final Namespace ACME = Namespace.of("acme");
+    private static final long WAIT_SECONDS = 30;
+
+    @TempDir
+    Path data;
+
+    private ControlPlaneJpa jpa;
+    private TenantRepository tenants;
+    private DocumentRegistry registry;
+    private final ReferenceVectorStore reference = new ReferenceVectorStore(VectorSimilarity.COSINE, SaltedWordsEmbedder.DIMENSION);
+    private final SaltedWordsEmbedder embedder = new SaltedWordsEmbedder("a");
+
+    @BeforeEach
+    void open() {
+        jpa = ControlPlaneJpa.h2(data);
+        Clock clock = Clock.systemUTC();
+        tenants = jpa.perThread(TenantRepository.class, em -> new JpaTenantRepository(em, clock));
+        registry = jpa.perThread(DocumentRegistry.class, em -> new JpaDocumentRegistry(em, clock));
+        tenants.create(new TenantDefinition("acme", null, null, new PluginChoice("reference", Map.of()),
+                new PluginChoice("salted", Map.of("salt", "a")), null, null, null, null, null));
+    }
+
+    @AfterEach
+    void close() {
+        jpa.close();
+    }
+
+    @Test
+    void theCleanupAfterAnActivationSparesANewerVersionBeingWritten() throws Exception {
+        CountDownLatch olderActivated = new CountDownLatch(1);
+        CountDownLatch newerWritten = new CountDownLatch(1);
+        CountDownLatch olderCleaned = new CountDownLatch(1);
+        ThreadLocal<String> role = ThreadLocal.withInitial(() -> "setup");
+        VectorStore interleaving = new ForwardingStore(reference) {
+            @Override
+            public int deleteWhere(Namespace namespace, MetadataFilter filter) {
+                if (!role.get().equals("older")) {
+                    return super.deleteWhere(namespace, filter);
+                }
+                // The older writer's cleanup: it runs only after its activation, and we hold it until the newer writes.
+                olderActivated.countDown();
+                await(newerWritten);
+                try {
+                    return super.deleteWhere(namespace, filter);
+                } finally {
+                    olderCleaned.countDown();
+                }
+            }
+
+            @Override
+            public void upsert(Namespace namespace, List<EmbeddedChunk> chunks) {
+                super.upsert(namespace, chunks);
+                if (role.get().equals("newer")) {
+                    newerWritten.countDown();
+                    await(olderCleaned); // the newer version activates only after the older one cleaned up
+                }
+            }
+        };
+        IngestionService ingestion = ingestion();
+        TenantRuntime runtime = runtime(interleaving);
+        assertEquals("stored", ingestion.ingest(writer(), runtime, text("Lanterns are lit at dusk.")).result());
+
+        AtomicReference<IngestJob.Outcome> older = new AtomicReference<>();
+        AtomicReference<IngestJob.Outcome> newer = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread olderWriter = writer("older", role, failure, () -> older.set(ingestion.ingest(writer(), runtime,
+                text("Harbour ferries leave hourly."))));
+        olderWriter.start();
+        assertTrue(olderActivated.await(WAIT_SECONDS, TimeUnit.SECONDS), "the older version was activated");
+        Thread newerWriter = writer("newer", role, failure, () -> newer.set(ingestion.ingest(writer(), runtime,
+                text("Oil lamps need wicks trimmed weekly."))));
+        newerWriter.start();
+        olderWriter.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+        newerWriter.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+
+        assertEquals(null, failure.get());
+        assertEquals(2, older.get().version());
+        assertEquals(3, newer.get().version());
+        assertEquals("stored", newer.get().result());
+        DocumentRecord document = registry.find(ACME, "policy").orElseThrow();
+        assertEquals(3, document.activeVersion(), document.toString());
+        List<Chunk> stored = reference.documentChunks(ACME, "policy");
+        assertEquals(List.of("Oil lamps need wicks trimmed weekly."), stored.stream().map(Chunk::text).toList(),
+                "the active version's chunks, whole, and nothing of the older ones");
+        assertEquals(document.chunkCount(), stored.size());
+        assertTrue(stored.stream().allMatch(c -> Integer.valueOf(3).equals(c.metadata().get(ReservedKeys.VERSION))), stored.toString());
+        assertEquals(List.of(), registry.awaitingCleanup(ACME));
+    }
+
+    @Test
+    void theCleanupAtRestartSparesAVersionNewerThanTheActiveOne() throws Exception {
+        DocumentRegistry registryView = registry;
+        JobRepository jobs = jpa.perThread(JobRepository.class, em -> new JpaJobRepository(em, Clock.systemUTC()));
+        int v1 = registry.beginVersion(ACME, "policy", "policy", "text/plain", Map.of(), 10);
+        write(v1, "old text");
+        registry.activateVersion(ACME, "policy", v1, "h1", 1, "old text", description());
+        int v2 = registry.beginVersion(ACME, "policy", "policy", "text/plain", Map.of(), 10);
+        write(v2, "middle text");
+        registry.activateVersion(ACME, "policy", v2, "h2", 1, "middle text", description());
+        // …a crash left v1's chunk and the cleanup marker. While recovery cleans, a writer (e.g. another server sharing
+        // the control plane and the store) begins v3 and writes its chunk.
+        VectorStore racing = new ForwardingStore(reference) {
+            @Override
+            public int deleteWhere(Namespace namespace, MetadataFilter filter) {
+                int v3 = registryView.beginVersion(ACME, "policy", "policy", "text/plain", Map.of(), 10);
+                write(v3, "newest text");
+                return super.deleteWhere(namespace, filter);
+            }
+        };
+
+        IngestRecovery.Report report = IngestRecovery.recover(tenants, registry, jobs, t -> racing);
+
+        assertEquals(1, report.chunksRemoved(), report.toString());
+        assertEquals(List.of("middle text", "newest text"),
+                reference.documentChunks(ACME, "policy").stream().map(Chunk::text).sorted().toList(),
+                "v1 removed; the active v2 and the v3 being written both kept");
+    }
+
+    private IngestionService ingestion() {
+        return new IngestionService(registry, tenants, new DocumentLoaders(PluginManager.load(Path.of(
+                System.getProperty("corpora.test.plugins.dir", "target/plugins"))), data.resolve("plugins")), IngestLimits.DEFAULT,
+                IngestionService.IngestListener.NONE, IngestionService.LoaderGuard.NONE);
+    }
+
+    private TenantRuntime runtime(VectorStore store) {
+        return new TenantRuntime(tenant().definition(), store, embedder, null, null, ChunkingOptions.defaults());
+    }
+
+    private Tenant tenant() {
+        return tenants.find("acme").orElseThrow();
+    }
+
+    private static IngestRequest text(String text) {
+        return IngestRequest.ofText("policy", text, "text/plain", "policy", Map.of());
+    }
+
+    private static io.corpora.controlplane.DocumentDescription description() {
+        return new io.corpora.controlplane.DocumentDescription("policy", "text/plain", Map.of(), 10);
+    }
+
+    private void write(int version, String text) {
+        Chunk chunk = ReservedKeyStamper.stamp(new Chunk("policy:" + version, "policy", 0, text, List.of(), Map.of()), ACME, "policy", version);
+        reference.upsert(ACME, List.of(new EmbeddedChunk(chunk, embedder.embedQuery(text))));
+    }
+
+    private static Thread writer(String name, ThreadLocal<String> role, AtomicReference<Throwable> failure, Runnable work) {
+        Thread thread = new Thread(() -> {
+            role.set(name);
+            try {
+                work.run();
+            } catch (Throwable t) {
+                failure.compareAndSet(null, t);
+            }
+        }, name + "-writer");
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
+                throw new AssertionError("the other writer never reached its step");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    /** An unrestricted writer of the tenant (no filter hook): the interleaving, not access, is under test. */
+    private AccessDecision writer() {
+        return AccessDecision.decide(new Actor(ACME.tenant(), "writer", null, null, null), tenant(), ACME, null, null);
+    }
+}

@@ -1,0 +1,146 @@
+package io.corpora.server.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.corpora.controlplane.DocumentDescription;
+import io.corpora.controlplane.DocumentRegistry;
+import io.corpora.controlplane.IngestJob;
+import io.corpora.controlplane.JobKind;
+import io.corpora.controlplane.JobRepository;
+import io.corpora.controlplane.JobStatus;
+import io.corpora.controlplane.PluginChoice;
+import io.corpora.controlplane.Tenant;
+import io.corpora.controlplane.TenantRepository;
+import io.corpora.controlplane.WriteRefusedException;
+import io.corpora.spi.Namespace;
+import jakarta.persistence.EntityManager;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * What a re-embed migration persists and how it switches, on both databases (migrations V1 + V2, EclipseLink): the job's
+ * target survives a reload, a restart clears its outcomes, and the switch changes embedder and fingerprint together or
+ * not at all.
+ */
+class ReembedControlPlaneTest {
+
+    private static final PluginChoice TARGET = new PluginChoice("onnx", Map.of("model", "custom", "apiKey", "${config:acme.key}"));
+
+    @TempDir
+    Path dataDir;
+
+    private ControlPlaneJpa jpa;
+    private TenantRepository tenants;
+    private JobRepository jobs;
+
+    private void open(String database) throws Exception {
+        if ("postgresql".equals(database)) {
+            Assumptions.assumeTrue(ControlPlaneDatabases.pgUrl() != null, ControlPlaneDatabases.pgSkipReason());
+        }
+        jpa = ControlPlaneJpa.open(database, dataDir);
+        tenants = jpa.transactional(TenantRepository.class, jpa.tenants(Clock.systemUTC()));
+        jobs = jpa.transactional(JobRepository.class, jpa.jobs(Clock.systemUTC()));
+        tenants.create(ControlPlaneRepositoriesTest.tenant("acme"));
+        tenants.setActiveEmbedder("acme", "old.384.aaaa");
+    }
+
+    @AfterEach
+    void close() {
+        if (jpa != null) {
+            jpa.close();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void aMigrationJobKeepsItsTargetAndARestartStartsItsOutcomesOver(String database) throws Exception {
+        open(database);
+        IngestJob ingest = jobs.create(Namespace.of("acme"), 1);
+        IngestJob created = jobs.createReembed("acme", 2, new IngestJob.Reembed(TARGET, "old.384.aaaa", "new.384.bbbb"));
+        jobs.markRunning(created.id());
+        jobs.recordOutcome(created.id(), new IngestJob.Outcome("d1", "stored", 1, 3, 200, null));
+
+        IngestJob reloaded = jobs.find("acme", created.id()).orElseThrow();
+        assertEquals(JobKind.REEMBED, reloaded.kind());
+        assertEquals(new IngestJob.Reembed(TARGET, "old.384.aaaa", "new.384.bbbb"), reloaded.reembed(), "the target survives a restart");
+        assertEquals(JobKind.INGEST, jobs.find("acme", ingest.id()).orElseThrow().kind());
+        assertNull(jobs.find("acme", ingest.id()).orElseThrow().reembed());
+        assertEquals(created.id(), jobs.unfinishedReembed("acme").orElseThrow().id(), "the ingest job is not a migration");
+
+        IngestJob restarted = jobs.restart(created.id(), 3);
+        assertEquals(JobStatus.RUNNING, restarted.status());
+        assertEquals(0, jobs.find("acme", created.id()).orElseThrow().outcomes().size());
+        jobs.recordOutcome(created.id(), new IngestJob.Outcome("d1", "skipped", 1, 3, 200, null));
+        assertEquals(1, jobs.find("acme", created.id()).orElseThrow().skipped(), "positions start over without colliding");
+
+        IngestJob failed = jobs.fail(created.id(), "rolled back: model refused the input");
+        assertEquals(JobStatus.FAILED, failed.status());
+        assertEquals("rolled back: model refused the input", jobs.find("acme", created.id()).orElseThrow().error());
+        assertTrue(jobs.unfinishedReembed("acme").isEmpty());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void theSwitchChangesEmbedderAndFingerprintTogetherOrNotAtAll(String database) throws Exception {
+        open(database);
+        Tenant switched = tenants.switchEmbedder("acme", "old.384.aaaa", TARGET, "new.384.bbbb");
+        assertEquals(TARGET, tenants.find("acme").orElseThrow().definition().embedder());
+        assertEquals("new.384.bbbb", tenants.find("acme").orElseThrow().activeEmbedder());
+        assertEquals(switched.definition().quotas(), ControlPlaneRepositoriesTest.tenant("acme").quotas(), "nothing else changes");
+
+        assertThrows(IllegalStateException.class, () -> tenants.switchEmbedder("acme", "old.384.aaaa", new PluginChoice("onnx", Map.of()),
+                "third.384.cccc"), "a switch from a fingerprint the tenant no longer carries");
+        assertEquals(TARGET, tenants.find("acme").orElseThrow().definition().embedder());
+        assertEquals("new.384.bbbb", tenants.find("acme").orElseThrow().activeEmbedder());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void theSchemaRefusesAMigrationJobWithoutItsTarget(String database) throws Exception {
+        open(database);
+        EntityManager em = jpa.entityManager();
+        em.getTransaction().begin();
+        try {
+            assertThrows(RuntimeException.class, () -> em.createNativeQuery("INSERT INTO ingest_jobs (id, tenant_id, kind, status, total,"
+                    + " succeeded, skipped, failed, created_at, updated_at, row_version) VALUES ('j1', 'acme', 'REEMBED', 'QUEUED', 0, 0, 0, 0,"
+                    + " CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 1)").executeUpdate());
+        } finally {
+            em.getTransaction().rollback();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void anActivationIsRefusedWhileAMigrationIsUnfinishedAndAfterTheEmbedderChanged(String database) throws Exception {
+        open(database);
+        DocumentRegistry documents = jpa.transactional(DocumentRegistry.class, jpa.documents(Clock.systemUTC()));
+        Namespace namespace = Namespace.of("acme");
+        DocumentDescription description = new DocumentDescription("doc.txt", "text/plain", Map.of(), 10);
+        int v1 = documents.beginVersion(namespace, "doc", "doc.txt", "text/plain", Map.of(), 10);
+        documents.activateVersion(namespace, "doc", v1, "h1", 1, "first", description, "old.384.aaaa");
+
+        // Another server embedded version 2 with the old model; the migration started before it could activate it.
+        int v2 = documents.beginVersion(namespace, "doc", "doc.txt", "text/plain", Map.of(), 10);
+        IngestJob migration = jobs.createReembed("acme", 1, new IngestJob.Reembed(TARGET, "old.384.aaaa", "new.384.bbbb"));
+        WriteRefusedException during = assertThrows(WriteRefusedException.class,
+                () -> documents.activateVersion(namespace, "doc", v2, "h2", 1, "second", description, "old.384.aaaa"));
+        assertEquals(WriteRefusedException.Reason.MIGRATION_IN_PROGRESS, during.reason());
+        assertEquals(v1, documents.find(namespace, "doc").orElseThrow().activeVersion(), "the refusal changed nothing");
+
+        tenants.switchEmbedder("acme", "old.384.aaaa", TARGET, "new.384.bbbb");
+        jobs.finish(migration.id());
+        WriteRefusedException after = assertThrows(WriteRefusedException.class,
+                () -> documents.activateVersion(namespace, "doc", v2, "h2", 1, "second", description, "old.384.aaaa"));
+        assertEquals(WriteRefusedException.Reason.EMBEDDER_CHANGED, after.reason(), "old-model vectors never activate after the switch");
+        assertEquals(v2, documents.activateVersion(namespace, "doc", v2, "h2", 1, "second", description, "new.384.bbbb").activeVersion());
+    }
+}

@@ -1,0 +1,327 @@
+package io.corpora.server.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.corpora.access.TenantView;
+import io.corpora.controlplane.AccessPolicy;
+import io.corpora.controlplane.DocumentDescription;
+import io.corpora.controlplane.DocumentRegistry;
+import io.corpora.controlplane.IngestJob;
+import io.corpora.controlplane.JobKind;
+import io.corpora.controlplane.JobRepository;
+import io.corpora.controlplane.JobStatus;
+import io.corpora.controlplane.PluginChoice;
+import io.corpora.controlplane.Tenant;
+import io.corpora.controlplane.TenantDefinition;
+import io.corpora.controlplane.TenantRepository;
+import io.corpora.engine.chunk.ChunkingOptions;
+import io.corpora.engine.index.ChunkIndexer;
+import io.corpora.engine.index.HeadingContextualizer;
+import io.corpora.ingest.DocumentLoaders;
+import io.corpora.ingest.IngestException;
+import io.corpora.ingest.IngestLimits;
+import io.corpora.ingest.IngestionService;
+import io.corpora.plugin.loader.PluginManager;
+import io.corpora.ingest.IngestRecovery;
+import io.corpora.ingest.ReembedMigration;
+import io.corpora.ingest.TenantWriteGate;
+import io.corpora.retrieval.RetrievalResponse;
+import io.corpora.retrieval.RetrievalService;
+import io.corpora.retrieval.RetrieveCommand;
+import io.corpora.runtime.TenantRuntime;
+import io.corpora.spi.Chunk;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.ReservedKeys;
+import io.corpora.spi.VectorSimilarity;
+import io.corpora.spi.filter.Actor;
+import io.corpora.tenancy.AccessDecision;
+import io.corpora.testkit.ReferenceVectorStore;
+import io.corpora.tenancy.IsolationGuard;
+import io.corpora.tenancy.NamespacedChunkIds;
+import io.corpora.tenancy.ReservedKeyStamper;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The re-embed migration on the real JPA control plane (H2) and a real in-memory store: a tenant with documents in its
+ * default partition and a declared one, embedded by A, migrated to B. Crashes are reproduced by a store that throws an
+ * {@link Error} at a chosen point (nothing catches it, as nothing survives a dead process), then recovery runs on a
+ * fresh gate and migration object, as after a restart.
+ */
+class ReembedMigrationTest {
+
+    private static final String TENANT = "acme";
+    private static final Namespace DEFAULT = Namespace.of(TENANT);
+    private static final Namespace TEAM = Namespace.of(TENANT, "team");
+    private static final PluginChoice CHOICE_A = new PluginChoice("salted", Map.of("salt", "a"));
+    private static final PluginChoice CHOICE_B = new PluginChoice("salted", Map.of("salt", "b"));
+    /** Document id → its chunk texts; two documents share an id across partitions. */
+    private static final Map<Namespace, Map<String, List<String>>> CORPUS = Map.of(
+            DEFAULT, Map.of("lanterns", List.of("Lanterns are lit at dusk.", "Oil lanterns need wicks trimmed weekly."),
+                    "harbour", List.of("The harbour closes at midnight.", "Ferries leave the harbour hourly."),
+                    "policy", List.of("Refunds within thirty days.", "Receipts are required for refunds.")),
+            TEAM, Map.of("policy", List.of("Team policy: lanterns stay in the shed.", "Shed keys hang by the door."),
+                    "roster", List.of("Ana lights the lanterns on Mondays.", "Ben trims the wicks on Fridays.")));
+
+    @TempDir
+    Path data;
+
+    private ControlPlaneJpa jpa;
+    private TenantRepository tenants;
+    private DocumentRegistry registry;
+    private JobRepository jobs;
+    private final SaltedWordsEmbedder embedderA = new SaltedWordsEmbedder("a");
+    private final SaltedWordsEmbedder embedderB = new SaltedWordsEmbedder("b");
+    private final CrashingStore store = new CrashingStore(new ReferenceVectorStore(VectorSimilarity.COSINE, SaltedWordsEmbedder.DIMENSION));
+    private final Function<TenantDefinition, TenantRuntime> runtimes = d -> new TenantRuntime(d, store,
+            "a".equals(d.embedder().config().get("salt")) ? embedderA : embedderB, null, null, ChunkingOptions.defaults());
+    private final Map<String, String> originalTexts = new LinkedHashMap<>();
+
+    @BeforeEach
+    void seed() {
+        jpa = ControlPlaneJpa.h2(data);
+        Clock clock = Clock.systemUTC();
+        tenants = jpa.transactional(TenantRepository.class, jpa.tenants(clock));
+        registry = jpa.transactional(DocumentRegistry.class, jpa.documents(clock));
+        jobs = jpa.transactional(JobRepository.class, jpa.jobs(clock));
+        tenants.create(new TenantDefinition(TENANT, null, null, new PluginChoice("reference", Map.of()), CHOICE_A, null, null, null,
+                new AccessPolicy(null, List.of("team"))));
+        CORPUS.forEach((namespace, documents) -> documents.forEach((id, texts) -> write(namespace, id, texts)));
+        tenants.setActiveEmbedder(TENANT, embedderA.fingerprint().id());
+    }
+
+    @AfterEach
+    void close() {
+        jpa.close();
+    }
+
+    @Test
+    void theOldGenerationServesUntilTheSwitchThenTheNewOneAndNothingOfTheOldRemains() {
+        TenantWriteGate gate = new TenantWriteGate();
+        ReembedMigration migration = migration(gate);
+        RetrievalService retrieval = new RetrievalService(registry::activeVersions, 4);
+        List<RetrievalResponse> servedDuring = new ArrayList<>();
+        embedderB.beforeBatch = texts -> servedDuring.add(retrieve(retrieval, DEFAULT));
+
+        ReembedMigration.Started started = migration.start(tenant(), CHOICE_B);
+        assertEquals(JobKind.REEMBED, started.job().kind());
+        assertEquals(5, started.job().total(), "every document with an active version, in both partitions");
+        IngestException refused = assertThrows(IngestException.class, () -> gate.write(TENANT, () -> "an ingest"));
+        assertEquals(409, refused.status());
+        assertEquals("migration-in-progress", refused.type());
+        assertEquals(TenantWriteGate.RETRY_AFTER_SECONDS, refused.retryAfterSeconds());
+        assertEquals("embedder-unchanged", assertThrows(IngestException.class, () -> migration(new TenantWriteGate())
+                .start(tenant(), CHOICE_A)).type(), "A is already the tenant's fingerprint");
+
+        IngestJob done = migration.run(started);
+
+        assertEquals(JobStatus.SUCCEEDED, done.status(), String.valueOf(done));
+        assertEquals(5, done.succeeded());
+        assertEquals(100, done.percent());
+        assertEquals(5, servedDuring.size(), "one retrieval per document batch while the migration wrote");
+        for (RetrievalResponse during : servedDuring) {
+            assertFalse(during.passages().isEmpty(), "the old generation kept serving");
+            assertEquals(embedderA.fingerprint().id(), during.diagnostics().embedderId());
+        }
+        Tenant after = tenant();
+        assertEquals(embedderB.fingerprint().id(), after.activeEmbedder());
+        assertEquals(CHOICE_B, after.definition().embedder(), "definition and fingerprint switched together");
+        RetrievalResponse served = retrieve(retrieval, TEAM);
+        assertFalse(served.passages().isEmpty());
+        assertEquals(embedderB.fingerprint().id(), served.diagnostics().embedderId());
+        assertOnlyGeneration(embedderB.fingerprint().id());
+        assertEquals("done", gate.write(TENANT, () -> "done"), "writes are open again");
+    }
+
+    /** GET chunks (TenantView.chunks) shows the active generation only, while the store holds two. */
+    @Test
+    void aDocumentsChunksAreOfOneGenerationThroughoutAMigration() {
+        ReembedMigration migration = migration(new TenantWriteGate());
+        List<List<Chunk>> shown = new ArrayList<>();
+        List<Integer> stored = new ArrayList<>();
+        embedderB.beforeBatch = texts -> {
+            shown.add(view().chunks("harbour").orElseThrow());
+            stored.add(store.documentChunks(DEFAULT, "harbour").size());
+        };
+        migration.run(migration.start(tenant(), CHOICE_B));
+
+        assertTrue(stored.contains(4), "the test must see the store hold both generations of the document: " + stored);
+        for (List<Chunk> chunks : shown) {
+            assertEquals(CORPUS.get(DEFAULT).get("harbour"), chunks.stream().sorted(java.util.Comparator.comparingInt(Chunk::index)).map(Chunk::text).toList());
+            chunks.forEach(c -> assertEquals(embedderA.fingerprint().id(), c.metadata().get(ReservedKeys.EMBEDDER), c.id()));
+        }
+        List<Chunk> after = view().chunks("harbour").orElseThrow();
+        assertEquals(CORPUS.get(DEFAULT).get("harbour"), after.stream().sorted(java.util.Comparator.comparingInt(Chunk::index)).map(Chunk::text).toList());
+        after.forEach(c -> assertEquals(embedderB.fingerprint().id(), c.metadata().get(ReservedKeys.EMBEDDER), c.id()));
+    }
+
+    private TenantView view() {
+        Tenant tenant = tenant();
+        AccessDecision access = AccessDecision.decide(new Actor(TENANT, "reader", null, null, null), tenant, DEFAULT, null, null);
+        DocumentLoaders noLoaders = new DocumentLoaders(PluginManager.load(data.resolve("no-plugins")), data);
+        return new TenantView(access, runtimes.apply(tenant.definition()), registry, jobs, new RetrievalService(registry::activeVersions, 4),
+                new IngestionService(registry, tenants, noLoaders, IngestLimits.DEFAULT, IngestionService.IngestListener.NONE,
+                        IngestionService.LoaderGuard.NONE));
+    }
+
+    @Test
+    void aDocumentThatCannotBeReEmbeddedRollsBackAndTheTenantIsUnchanged() {
+        TenantWriteGate gate = new TenantWriteGate();
+        embedderB.beforeBatch = texts -> {
+            if (texts.stream().anyMatch(t -> t.contains("Ferries"))) {
+                throw new IllegalStateException("model refused the input");
+            }
+        };
+
+        IngestJob done = migration(gate).run(migration(gate).start(tenant(), CHOICE_B));
+
+        assertEquals(JobStatus.FAILED, done.status());
+        assertTrue(done.error().contains("rolled back") && done.error().contains("harbour"), done.error());
+        Tenant after = tenant();
+        assertEquals(embedderA.fingerprint().id(), after.activeEmbedder());
+        assertEquals(CHOICE_A, after.definition().embedder());
+        assertOnlyGeneration(embedderA.fingerprint().id());
+        assertFalse(gate.claimed(TENANT));
+    }
+
+    @Test
+    void aRestartMidwayResumesAndSkipsTheDocumentsAlreadyReEmbedded() {
+        ReembedMigration.Started started = migration(new TenantWriteGate()).start(tenant(), CHOICE_B);
+        store.upsertsBeforeCrash.set(2);
+        assertThrows(CrashingStore.SimulatedCrash.class, () -> migration(new TenantWriteGate()).run(started));
+        store.upsertsBeforeCrash.set(-1);
+        int embeddedBeforeCrash = embedderB.documentsEmbedded.get();
+
+        // The restart: ingest recovery leaves the migration job alone, the migration resumes it.
+        assertEquals(0, IngestRecovery.recover(tenants, registry, jobs, t -> store).jobsClosed());
+        IngestJob interrupted = jobs.unfinishedReembed(TENANT).orElseThrow();
+        TenantWriteGate gate = new TenantWriteGate();
+        Optional<ReembedMigration.Started> resumed = migration(gate).recover(interrupted, ReembedMigration.OnRestart.RESUME);
+        assertTrue(resumed.isPresent());
+        assertTrue(gate.claimed(TENANT), "the resumed migration holds the tenant's writes before requests flow");
+        IngestJob done = migration(gate).run(resumed.get());
+
+        assertEquals(JobStatus.SUCCEEDED, done.status(), String.valueOf(done));
+        assertEquals(2, done.skipped(), "the two documents written before the crash");
+        assertEquals(3, done.succeeded());
+        assertEquals(6, embedderB.documentsEmbedded.get() - embeddedBeforeCrash, "only the three remaining documents' chunks");
+        assertEquals(embedderB.fingerprint().id(), tenant().activeEmbedder());
+        assertOnlyGeneration(embedderB.fingerprint().id());
+    }
+
+    @Test
+    void aRestartMidwayWithTheRollBackPolicyRemovesTheNewGeneration() {
+        ReembedMigration.Started started = migration(new TenantWriteGate()).start(tenant(), CHOICE_B);
+        store.upsertsBeforeCrash.set(3);
+        assertThrows(CrashingStore.SimulatedCrash.class, () -> migration(new TenantWriteGate()).run(started));
+        store.upsertsBeforeCrash.set(-1);
+        assertTrue(store.count(DEFAULT, MetadataFilter.eq(ReservedKeys.EMBEDDER, embedderB.fingerprint().id())) > 0, "the crash left B chunks");
+
+        TenantWriteGate gate = new TenantWriteGate();
+        IngestJob interrupted = jobs.unfinishedReembed(TENANT).orElseThrow();
+        assertTrue(migration(gate).recover(interrupted, ReembedMigration.OnRestart.ROLL_BACK).isEmpty());
+
+        IngestJob closed = jobs.find(TENANT, interrupted.id()).orElseThrow();
+        assertEquals(JobStatus.FAILED, closed.status());
+        assertTrue(closed.error().contains("rolled back"), closed.error());
+        assertEquals(embedderA.fingerprint().id(), tenant().activeEmbedder());
+        assertEquals(CHOICE_A, tenant().definition().embedder());
+        assertOnlyGeneration(embedderA.fingerprint().id());
+        assertFalse(gate.claimed(TENANT));
+        assertTrue(jobs.unfinishedReembed(TENANT).isEmpty());
+    }
+
+    @Test
+    void aRestartAfterTheSwitchFinishesByRemovingTheOldGeneration() {
+        ReembedMigration.Started started = migration(new TenantWriteGate()).start(tenant(), CHOICE_B);
+        store.crashOnDeleteWhere = true; // dies between the switch and the clean-up
+        assertThrows(CrashingStore.SimulatedCrash.class, () -> migration(new TenantWriteGate()).run(started));
+        store.crashOnDeleteWhere = false;
+        assertEquals(embedderB.fingerprint().id(), tenant().activeEmbedder(), "the switch had committed");
+
+        IngestJob interrupted = jobs.unfinishedReembed(TENANT).orElseThrow();
+        assertTrue(migration(new TenantWriteGate()).recover(interrupted, ReembedMigration.OnRestart.ROLL_BACK).isEmpty(),
+                "a switched migration is never rolled back");
+
+        assertEquals(JobStatus.SUCCEEDED, jobs.find(TENANT, interrupted.id()).orElseThrow().status());
+        assertOnlyGeneration(embedderB.fingerprint().id());
+    }
+
+    @Test
+    void aCorpusLargerThanOneRegistryPageIsMigratedWhole() {
+        for (int i = 0; i < 250; i++) {
+            write(DEFAULT, String.format("bulk-%03d", i), List.of("Bulk note " + i + " about lanterns."));
+        }
+        IngestJob done = migration(new TenantWriteGate()).run(migration(new TenantWriteGate()).start(tenant(), CHOICE_B));
+
+        assertEquals(JobStatus.SUCCEEDED, done.status(), String.valueOf(done.error()));
+        assertEquals(255, done.total());
+        assertEquals(255, done.succeeded());
+        assertEquals(256, store.count(DEFAULT, MetadataFilter.eq(ReservedKeys.EMBEDDER, embedderB.fingerprint().id())));
+        assertEquals(256, store.count(DEFAULT, MetadataFilter.all()), "and nothing of the old generation");
+    }
+
+    private ReembedMigration migration(TenantWriteGate gate) {
+        return new ReembedMigration(tenants, registry, jobs, gate, runtimes, 8, Duration.ofSeconds(1), Duration.ZERO);
+    }
+
+    private Tenant tenant() {
+        return tenants.find(TENANT).orElseThrow();
+    }
+
+    private RetrievalResponse retrieve(RetrievalService retrieval, Namespace namespace) {
+        Tenant tenant = tenant();
+        Actor actor = new Actor(TENANT, "reader", null, null, null);
+        return retrieval.retrieve(AccessDecision.decide(actor, tenant, namespace, null, null), runtimes.apply(tenant.definition()),
+                new RetrieveCommand("who lights the lanterns", "vector", 5, null, null, null, null, 0, null));
+    }
+
+    /** Every chunk of both namespaces is of one generation, complete, and unchanged apart from its vector and id. */
+    private void assertOnlyGeneration(String embedderId) {
+        boolean migrated = embedderId.equals(embedderB.fingerprint().id());
+        for (Namespace namespace : List.of(DEFAULT, TEAM)) {
+            List<Chunk> chunks = new ArrayList<>();
+            CORPUS.get(namespace).keySet().forEach(id -> chunks.addAll(store.documentChunks(namespace, id)));
+            assertEquals(CORPUS.get(namespace).values().stream().mapToInt(List::size).sum(), chunks.size(), namespace + ": " + chunks);
+            for (Chunk chunk : chunks) {
+                assertEquals(embedderId, chunk.metadata().get(ReservedKeys.EMBEDDER), chunk.id());
+                assertEquals(originalTexts.get(namespace.key() + "/" + chunk.documentId() + "#" + chunk.index()), chunk.text());
+                assertEquals(List.of("Heading " + chunk.documentId()), chunk.headingPath());
+                assertEquals("en", chunk.metadata().get("lang"));
+                int version = ((Number) chunk.metadata().get(ReservedKeys.VERSION)).intValue();
+                String expectedId = migrated ? NamespacedChunkIds.of(namespace, chunk.documentId(), version, chunk.index(), embedderId)
+                        : NamespacedChunkIds.of(namespace, chunk.documentId(), version, chunk.index());
+                assertEquals(expectedId, chunk.id());
+            }
+        }
+        assertNotNull(tenant());
+    }
+
+    private void write(Namespace namespace, String documentId, List<String> texts) {
+        int version = registry.beginVersion(namespace, documentId, documentId + ".md", "text/markdown", Map.of(), 100);
+        List<Chunk> chunks = IntStream.range(0, texts.size()).mapToObj(i -> new Chunk("c" + i, documentId, i, texts.get(i),
+                List.of("Heading " + documentId), Map.of("lang", "en"))).toList();
+        new ChunkIndexer(new IsolationGuard(store, namespace, 1), namespace, embedderA, new HeadingContextualizer())
+                .index(ReservedKeyStamper.stampAll(chunks, namespace, documentId, version));
+        registry.activateVersion(namespace, documentId, version, "hash-" + documentId, chunks.size(), String.join("\n\n", texts),
+                new DocumentDescription(documentId + ".md", "text/markdown", Map.of(), 100));
+        chunks.forEach(c -> originalTexts.put(namespace.key() + "/" + documentId + "#" + c.index(), c.text()));
+    }
+}

@@ -1,0 +1,39 @@
+package io.corpora.server.persistence;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.persistence.internal.databaseaccess.DatabaseCall;
+import org.eclipse.persistence.sessions.SessionEvent;
+import org.eclipse.persistence.sessions.SessionEventAdapter;
+
+/**
+ * Records the SQL EclipseLink sends while recording is on (registered on the test persistence unit through
+ * {@code eclipselink.session-event-listener}), so a test can assert how many statements a repository call makes and
+ * which columns they read.
+ */
+public final class SqlRecorder extends SessionEventAdapter {
+
+    private static final List<String> STATEMENTS = new ArrayList<>();
+    private static volatile boolean recording;
+
+    /** Runs {@code work} and returns the statements it sent, in order. */
+    static synchronized List<String> during(Runnable work) {
+        STATEMENTS.clear();
+        recording = true;
+        try {
+            work.run();
+        } finally {
+            recording = false;
+        }
+        return List.copyOf(STATEMENTS);
+    }
+
+    @Override
+    public void postExecuteCall(SessionEvent event) {
+        if (recording && event.getCall() instanceof DatabaseCall call) {
+            synchronized (STATEMENTS) {
+                STATEMENTS.add(call.getSQLString());
+            }
+        }
+    }
+}

@@ -1,0 +1,2 @@
+/** Plain text and Markdown loaders: strict charset decoding; Markdown front matter becomes metadata. */
+package io.corpora.loader.text;

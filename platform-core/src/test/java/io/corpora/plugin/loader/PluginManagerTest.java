@@ -6,19 +6,30 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
 import io.corpora.spi.SpiVersion;
 import io.corpora.spi.config.InvalidConfigException;
 import io.corpora.spi.config.PluginContext;
+import io.corpora.spi.generate.ChatMessage;
+import io.corpora.spi.generate.Generation;
+import io.corpora.spi.generate.GenerationRequest;
+import io.corpora.spi.generate.Generator;
+import io.corpora.spi.generate.GeneratorProvider;
 import io.corpora.spi.rerank.Reranker;
 import io.corpora.spi.rerank.RerankerProvider;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -30,8 +41,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Loads the real probe plugin bundles (built by the reactor and unpacked into target/plugins) and
- * variations of them built here: broken jars, foreign SPI versions, duplicate provider names.
+ * Loads the real plugin bundles — the probes and generator-openai — built by the reactor and unpacked into
+ * target/plugins, and variations of them built here: broken jars, foreign SPI versions, duplicate provider names.
  */
 class PluginManagerTest {
 
@@ -76,6 +87,55 @@ class PluginManagerTest {
         assertSame(RerankerProvider.class, load(loader, RerankerProvider.class.getName()));
         assertThrows(ClassNotFoundException.class, () -> loader.loadClass(PluginManager.class.getName()));
         assertThrows(ClassNotFoundException.class, () -> loader.loadClass("org.junit.jupiter.api.Test"));
+    }
+
+    @Test
+    void theGeneratorPluginLoadsWithItsOwnJacksonAndAnswersThroughTheRegistry() throws Exception {
+        copyPlugin("generator-openai");
+        PluginRegistry registry = PluginManager.load(dir);
+
+        assertEquals(List.of(), registry.problems());
+        assertEquals(List.of("openai"), registry.names(PluginKind.GENERATOR));
+        assertTrue(registry.describe(PluginKind.GENERATOR, "openai").orElseThrow().options().stream()
+                .anyMatch(option -> option.name().equals("apiKey") && option.secret()));
+        ClassLoader loader = registry.classLoaderOf(PluginKind.GENERATOR, "openai");
+        assertSame(GeneratorProvider.class, load(loader, GeneratorProvider.class.getName()));
+        assertSame(loader, load(loader, "com.fasterxml.jackson.databind.ObjectMapper").getClassLoader(),
+                "Jackson comes from the plugin's own folder");
+
+        HttpServer standIn = chatCompletionsStandIn();
+        try (Generator generator = registry.create(GeneratorProvider.class, "openai", context(),
+                Map.of("baseUrl", "http://127.0.0.1:" + standIn.getAddress().getPort() + "/v1", "model", "stand-in"))) {
+            GenerationRequest question = GenerationRequest.of(ChatMessage.user("What is the lodging policy?"));
+            assertEquals("stand-in", generator.modelId());
+            assertEquals("a plain answer", generator.generate(question).text());
+            List<String> deltas = new CopyOnWriteArrayList<>();
+            Generation streamed = generator.stream(question, deltas::add).result().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            assertEquals(List.of("a streamed ", "answer"), deltas);
+            assertEquals("a streamed answer", streamed.text());
+        } finally {
+            standIn.stop(0);
+        }
+    }
+
+    /** The smallest chat-completions server: a JSON answer, or two SSE deltas when asked to stream. */
+    private static HttpServer chatCompletionsStandIn() throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/v1/chat/completions", exchange -> {
+            boolean stream = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8).contains("\"stream\":true");
+            String body = stream
+                    ? "data: {\"choices\":[{\"delta\":{\"content\":\"a streamed \"}}]}\n\n"
+                            + "data: {\"choices\":[{\"delta\":{\"content\":\"answer\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
+                    : "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"a plain answer\"},\"finish_reason\":\"stop\"}]}";
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", stream ? "text/event-stream" : "application/json");
+            exchange.sendResponseHeaders(200, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        });
+        server.start();
+        return server;
     }
 
     @Test

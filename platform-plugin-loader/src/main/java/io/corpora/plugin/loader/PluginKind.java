@@ -5,6 +5,8 @@ import io.corpora.spi.embed.EmbedderProvider;
 import io.corpora.spi.embed.Embedder;
 import io.corpora.spi.filter.RetrievalFilterHook;
 import io.corpora.spi.filter.RetrievalFilterHookProvider;
+import io.corpora.spi.generate.Generator;
+import io.corpora.spi.generate.GeneratorProvider;
 import io.corpora.spi.loader.DocumentLoader;
 import io.corpora.spi.loader.DocumentLoaderProvider;
 import io.corpora.spi.rerank.Reranker;
@@ -20,7 +22,8 @@ public enum PluginKind {
     EMBEDDER("embedder", EmbedderProvider.class, Embedder.class),
     RERANKER("reranker", RerankerProvider.class, Reranker.class),
     DOCUMENT_LOADER("document-loader", DocumentLoaderProvider.class, DocumentLoader.class),
-    RETRIEVAL_FILTER_HOOK("retrieval-filter-hook", RetrievalFilterHookProvider.class, RetrievalFilterHook.class);
+    RETRIEVAL_FILTER_HOOK("retrieval-filter-hook", RetrievalFilterHookProvider.class, RetrievalFilterHook.class),
+    GENERATOR("generator", GeneratorProvider.class, Generator.class);
 
     private final String label;
     private final Class<? extends PluginProvider<?>> providerType;

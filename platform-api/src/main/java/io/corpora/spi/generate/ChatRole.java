@@ -1,0 +1,11 @@
+package io.corpora.spi.generate;
+
+/** Who speaks a {@link ChatMessage}: the chat-completions roles every backend understands. */
+public enum ChatRole {
+    /** Instructions that frame the conversation (the prompt template, the rules for citing). */
+    SYSTEM,
+    /** The end user's turn, or data handed to the model on the user's behalf. */
+    USER,
+    /** An earlier answer of the model. */
+    ASSISTANT
+}

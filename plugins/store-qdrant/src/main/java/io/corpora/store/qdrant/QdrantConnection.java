@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.List;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -19,6 +20,16 @@ final class QdrantConnection {
 
     /** Payloads of a page of points can be large; gRPC's default of 4 MiB is too small for 1024 points with long texts. */
     private static final int MAX_INBOUND_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+    /**
+     * The client logs every failed call at SEVERE with its stack trace, and the store throws it to the caller with a message
+     * naming the call: kept, each outage would be logged twice per call. Held here so the level is not lost with the logger.
+     */
+    private static final Logger CLIENT_FAILURES = Logger.getLogger("io.qdrant.client.QdrantClient");
+
+    static {
+        CLIENT_FAILURES.setLevel(Level.OFF);
+    }
 
     private QdrantConnection() {}
 
@@ -48,8 +59,8 @@ final class QdrantConnection {
             TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             trust.init(store);
             return GrpcSslContexts.forClient().trustManager(trust).build();
-        } catch (IOException | GeneralSecurityException e) {
-            // An unreadable file, a wrong password or an SSL context that cannot be built: the operator's to fix.
+        } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
+            // A missing or unreadable file, a wrong password, an SSL context that cannot be built: the operator's to fix.
             throw new InvalidConfigException(QdrantVectorStoreProvider.NAME,
                     List.of(QdrantOptions.TRUST_STORE + " '" + trustStore + "' cannot be read: " + e.getMessage()));
         }

@@ -70,19 +70,25 @@ public final class DockerEngine {
         if (dockerHost != null && !dockerHost.isBlank()) {
             return probe(dockerHost.trim(), timeout);
         }
-        List<String> tried = new ArrayList<>();
+        List<String> absent = new ArrayList<>();
+        List<String> silent = new ArrayList<>();
         for (Path socket : sockets) {
             if (!Files.exists(socket)) {
-                tried.add(socket + " does not exist");
+                absent.add(socket.toString());
                 continue;
             }
             Detection detection = probe("unix://" + socket, timeout);
             if (detection.available()) {
                 return detection;
             }
-            tried.add(detection.reason());
+            silent.add(detection.reason());
         }
-        return new Detection(false, null, "no Docker engine (DOCKER_HOST is not set; " + String.join("; ", tried) + ")");
+        StringBuilder reason = new StringBuilder("no Docker engine (DOCKER_HOST is not set");
+        if (!absent.isEmpty()) {
+            reason.append("; no socket at ").append(String.join(", ", absent));
+        }
+        silent.forEach(s -> reason.append("; ").append(s));
+        return new Detection(false, null, reason.append(')').toString());
     }
 
     /** Pings one endpoint: {@code unix:///path}, {@code tcp://host:port}; named pipes are not probed from Java. */

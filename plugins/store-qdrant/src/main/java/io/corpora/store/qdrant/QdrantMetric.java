@@ -2,7 +2,7 @@ package io.corpora.store.qdrant;
 
 import io.corpora.spi.VectorSimilarity;
 import io.qdrant.client.grpc.Collections.Distance;
-import java.util.Locale;
+import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -18,53 +18,38 @@ import java.util.Optional;
 enum QdrantMetric {
 
     /** score = (1 + cos) / 2, so cos = 2·score − 1. */
-    COSINE("cosine", Distance.Cosine, VectorSimilarity.COSINE) {
+    COSINE("cosine", Distance.Cosine, VectorSimilarity.COSINE, 1) {
         @Override
         double contractScore(double qdrantScore) {
             return VectorSimilarity.fromCosine(qdrantScore);
         }
 
         @Override
-        Threshold threshold(double minScore) {
-            if (minScore <= 0) {
-                return Threshold.NONE;
-            }
-            if (minScore > 1) {
-                return Threshold.UNREACHABLE;
-            }
+        Threshold bound(double minScore) {
             return Threshold.atLeast(2 * minScore - 1);
         }
     },
     /** score = 1 / (1 + d²) of the Euclidean distance d Qdrant returns, so d = √(1/score − 1). */
-    L2("l2", Distance.Euclid, VectorSimilarity.L2) {
+    L2("l2", Distance.Euclid, VectorSimilarity.L2, 1) {
         @Override
         double contractScore(double qdrantScore) {
             return VectorSimilarity.fromSquaredDistance(qdrantScore * qdrantScore);
         }
 
         @Override
-        Threshold threshold(double minScore) {
-            if (minScore <= 0) {
-                return Threshold.NONE;
-            }
-            if (minScore > 1) {
-                return Threshold.UNREACHABLE;
-            }
+        Threshold bound(double minScore) {
             return Threshold.atMost(Math.sqrt(1 / minScore - 1));
         }
     },
     /** score = dot < 0 ? 1 / (1 − dot) : dot + 1, increasing in dot, so dot = score < 1 ? 1 − 1/score : score − 1. */
-    INNER("inner", Distance.Dot, VectorSimilarity.INNER_PRODUCT) {
+    INNER("inner", Distance.Dot, VectorSimilarity.INNER_PRODUCT, Double.POSITIVE_INFINITY) {
         @Override
         double contractScore(double qdrantScore) {
             return VectorSimilarity.fromInnerProduct(qdrantScore);
         }
 
         @Override
-        Threshold threshold(double minScore) {
-            if (minScore <= 0) {
-                return Threshold.NONE;
-            }
+        Threshold bound(double minScore) {
             return Threshold.atLeast(minScore < 1 ? 1 - 1 / minScore : minScore - 1);
         }
     };
@@ -75,36 +60,45 @@ enum QdrantMetric {
     final String optionValue;
     final Distance distance;
     final VectorSimilarity similarity;
+    /** The best contract score the metric can give: a floor above it matches nothing. */
+    private final double maxScore;
 
-    QdrantMetric(String optionValue, Distance distance, VectorSimilarity similarity) {
+    QdrantMetric(String optionValue, Distance distance, VectorSimilarity similarity, double maxScore) {
         this.optionValue = optionValue;
         this.distance = distance;
         this.similarity = similarity;
+        this.maxScore = maxScore;
     }
 
     /** The contract score of a score Qdrant returned for this distance. */
     abstract double contractScore(double qdrantScore);
 
-    /** The {@code score_threshold} that keeps every hit scoring at least {@code minScore} (before widening). */
-    abstract Threshold threshold(double minScore);
+    /** The bound in Qdrant's units of a floor in (0, maxScore]. */
+    abstract Threshold bound(double minScore);
 
-    static QdrantMetric parse(String optionValue) {
-        String value = optionValue == null ? "" : optionValue.trim().toLowerCase(Locale.ROOT);
-        for (QdrantMetric metric : values()) {
-            if (metric.optionValue.equals(value)) {
-                return metric;
-            }
+    /**
+     * The {@code score_threshold} that keeps every hit scoring at least {@code minScore} (before widening): none for a
+     * floor every score clears (scores are positive), unreachable for one above the metric's best score.
+     */
+    Threshold threshold(double minScore) {
+        if (minScore <= 0) {
+            return Threshold.NONE;
         }
-        throw new IllegalArgumentException("unknown metric '" + optionValue + "'; expected cosine, l2 or inner");
+        return minScore > maxScore ? Threshold.UNREACHABLE : bound(minScore);
+    }
+
+    /** The metric of an option value ({@code cosine}, {@code l2}, {@code inner}, or another spelling VectorSimilarity knows). */
+    static QdrantMetric parse(String optionValue) {
+        return of(VectorSimilarity.parse(optionValue));
+    }
+
+    static QdrantMetric of(VectorSimilarity similarity) {
+        return Arrays.stream(values()).filter(m -> m.similarity == similarity).findFirst().orElseThrow();
     }
 
     static QdrantMetric of(Distance distance) {
-        for (QdrantMetric metric : values()) {
-            if (metric.distance == distance) {
-                return metric;
-            }
-        }
-        throw new IllegalArgumentException("Qdrant distance " + distance + " has no Corpora metric");
+        return Arrays.stream(values()).filter(m -> m.distance == distance).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("Qdrant distance " + distance + " has no Corpora metric"));
     }
 
     /**

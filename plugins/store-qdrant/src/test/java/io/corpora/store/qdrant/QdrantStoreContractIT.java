@@ -3,7 +3,6 @@ package io.corpora.store.qdrant;
 import io.corpora.spi.VectorSimilarity;
 import io.corpora.spi.store.VectorStore;
 import io.corpora.spi.testkit.VectorStoreContract;
-import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -33,13 +32,9 @@ class QdrantStoreContractIT extends VectorStoreContract {
 
     @Override
     protected VectorStore newStore(VectorSimilarity metric, int dimension) {
-        String name = switch (metric) {
-            case COSINE -> "cosine";
-            case L2 -> "l2";
-            case INNER_PRODUCT -> "inner";
-        };
+        String name = QdrantMetric.of(metric).optionValue;
         Map<String, String> options = new java.util.HashMap<>(options());
         options.put(QdrantOptions.METRIC, name);
-        return QdrantBackend.open(prefix + "_" + name.toLowerCase(Locale.ROOT), options);
+        return QdrantBackend.open(prefix + "_" + name, options);
     }
 }

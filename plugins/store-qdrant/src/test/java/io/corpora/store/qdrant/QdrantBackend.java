@@ -52,9 +52,42 @@ final class QdrantBackend {
         return url;
     }
 
-    /** A collection prefix no other run uses, so runs against a shared Qdrant never meet. */
-    static String freshPrefix(String label) {
-        return "it" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL) + "_" + label;
+    private static final java.util.Map<Class<?>, String> SUITE_PREFIXES = new java.util.HashMap<>();
+    private static final java.util.List<String> HANDED_OUT = new java.util.ArrayList<>();
+
+    /**
+     * A collection prefix no other run uses, so runs against a shared Qdrant never meet; the collections made under it are
+     * dropped when the test JVM ends (a container is discarded anyway, a server named by the URL is left as found).
+     */
+    static synchronized String freshPrefix(String label) {
+        String prefix = "it" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL) + "_" + label;
+        if (HANDED_OUT.isEmpty()) {
+            Runtime.getRuntime().addShutdownHook(new Thread(QdrantBackend::dropHandedOut));
+        }
+        HANDED_OUT.add(prefix);
+        return prefix;
+    }
+
+    /** One prefix per suite class: its tests share collections and are kept apart by tenant, as the contract intends. */
+    static synchronized String prefixFor(Class<?> suite) {
+        return SUITE_PREFIXES.computeIfAbsent(suite, s -> freshPrefix(s.getSimpleName().toLowerCase(java.util.Locale.ROOT)));
+    }
+
+    private static void dropHandedOut() {
+        if (url == null || container != null) {
+            return;
+        }
+        java.net.URI endpoint = java.net.URI.create(url);
+        try (io.qdrant.client.QdrantClient client = new io.qdrant.client.QdrantClient(
+                io.qdrant.client.QdrantGrpcClient.newBuilder(endpoint.getHost(), endpoint.getPort(), false).build())) {
+            for (String collection : client.listCollectionsAsync().get()) {
+                if (HANDED_OUT.stream().anyMatch(prefix -> collection.startsWith(prefix + "_"))) {
+                    client.deleteCollectionAsync(collection).get();
+                }
+            }
+        } catch (Exception e) {
+            System.err.println("[test-backend] could not drop the test collections on " + url + ": " + e);
+        }
     }
 
     static VectorStore open(String prefix, Map<String, String> more) {

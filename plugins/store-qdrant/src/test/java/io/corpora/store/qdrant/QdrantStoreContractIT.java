@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
  */
 class QdrantStoreContractIT extends VectorStoreContract {
 
-    private final String prefix = QdrantBackend.freshPrefix("contract");
+    private final String prefix = QdrantBackend.prefixFor(getClass());
 
     @BeforeEach
     void requireQdrant() {

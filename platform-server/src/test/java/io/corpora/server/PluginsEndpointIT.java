@@ -52,6 +52,24 @@ class PluginsEndpointIT {
         assertEquals("DURATION", options.get(0).get("type").asText());
     }
 
+    /** The Qdrant store's bundle loads like any plugin: its own folder of jars, its options with their bounds. */
+    @Test
+    void theQdrantStoreLoadsFromItsBundleWithBoundedOptions() {
+        JsonNode body = client.get("admin/v1/plugins", client.token("ops", null, Roles.PLATFORM_ADMIN)).json();
+        JsonNode qdrant = find(body.get("plugins"), "store-qdrant");
+        assertTrue(qdrant.get("jars").toString().contains("grpc-netty-shaded-"), qdrant.toString());
+        JsonNode provider = qdrant.get("providers").get(0);
+        assertEquals("vector-store:qdrant", provider.get("kind").asText() + ":" + provider.get("name").asText());
+        JsonNode hnswM = null;
+        for (JsonNode option : provider.get("options")) {
+            if (option.get("name").asText().equals("hnswM")) {
+                hnswM = option;
+            }
+        }
+        assertTrue(hnswM != null && "2".equals(hnswM.get("minimum").asText()) && "128".equals(hnswM.get("maximum").asText()), provider.toString());
+        assertTrue(body.get("problems").toString().indexOf("store-qdrant") < 0, body.get("problems").toString());
+    }
+
     @Test
     void pluginsAreForPlatformAdminsOnly() {
         ServerClient.Response anonymous = client.get("admin/v1/plugins", null);

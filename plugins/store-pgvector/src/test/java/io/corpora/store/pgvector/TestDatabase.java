@@ -1,9 +1,8 @@
 package io.corpora.store.pgvector;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import io.corpora.spi.config.PluginConfig;
 import io.corpora.spi.config.PluginContext;
+import io.corpora.testkit.TestBackend;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -11,29 +10,50 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.testcontainers.containers.PostgreSQLContainer;
+import org.testcontainers.utility.DockerImageName;
 
 /**
- * The real PostgreSQL + pgvector the tests run against: {@code CORPORA_TEST_PG_URL} (set by CI after
- * scripts/install-pgvector.sh). Without it the calling test class is skipped with a one-line reason; there is
- * no Docker on the build machines, so Testcontainers is not attempted.
+ * The real PostgreSQL + pgvector the tests run against: a Testcontainers {@code pgvector/pgvector} container when a Docker
+ * engine answers, else {@code CORPORA_TEST_PG_URL} (set by CI after scripts/install-pgvector.sh; the project's machines run
+ * no Docker engine), else none — then the calling test class is skipped with a one-line reason naming the command.
  */
 final class TestDatabase {
 
     static final String URL_VARIABLE = "CORPORA_TEST_PG_URL";
+    static final String IMAGE = "pgvector/pgvector:pg15";
+    static final TestBackend BACKEND = TestBackend.choose("pgvector", IMAGE, URL_VARIABLE,
+            "sudo scripts/install-pgvector.sh, then export the " + URL_VARIABLE + " line it prints");
+
+    private static PostgreSQLContainer<?> container;
+    private static String url;
+    private static boolean reported;
 
     private TestDatabase() {}
 
-    /** The JDBC URL, or a JUnit assumption failure (the test is reported skipped) when none is configured. */
-    static String url() {
-        String url = System.getenv(URL_VARIABLE);
-        assumeTrue(url != null && !url.isBlank(), URL_VARIABLE + " is not set: no PostgreSQL with pgvector to test against "
-                + "(run scripts/install-pgvector.sh and export the URL it prints)");
+    /** The JDBC URL (starting the container on first use), or a JUnit assumption failure (the test is reported skipped). */
+    static synchronized String url() {
+        if (!reported) {
+            reported = true;
+            BACKEND.report("store-pgvector");
+        }
+        if (url == null && BACKEND.kind() != TestBackend.Kind.NONE) {
+            url = BACKEND.kind() == TestBackend.Kind.CONTAINER ? startContainer() : BACKEND.url();
+        }
+        BACKEND.assumeAvailable();
         return url;
     }
 
     static boolean configured() {
-        String url = System.getenv(URL_VARIABLE);
-        return url != null && !url.isBlank();
+        return BACKEND.kind() != TestBackend.Kind.NONE;
+    }
+
+    private static String startContainer() {
+        container = new PostgreSQLContainer<>(DockerImageName.parse(IMAGE).asCompatibleSubstituteFor("postgres"));
+        container.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(container::stop));
+        String jdbc = container.getJdbcUrl();
+        return jdbc + (jdbc.contains("?") ? "&" : "?") + "user=" + container.getUsername() + "&password=" + container.getPassword();
     }
 
     static Connection connect() throws SQLException {

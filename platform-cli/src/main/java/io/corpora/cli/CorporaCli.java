@@ -2,6 +2,7 @@ package io.corpora.cli;
 
 import io.corpora.cli.eval.EvalCommand;
 import io.corpora.cli.ingest.IngestCommand;
+import io.corpora.cli.plugin.PluginCommand;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -15,7 +16,7 @@ import java.util.Map;
 public final class CorporaCli {
 
     /** Every command, in the order {@code corpora help} lists them. */
-    static final List<Command> COMMANDS = List.of(new EvalCommand(), new IngestCommand(), new TokenCommand());
+    static final List<Command> COMMANDS = List.of(new EvalCommand(), new IngestCommand(), new PluginCommand(), new TokenCommand());
 
     private final Map<String, Command> commands = new LinkedHashMap<>();
 

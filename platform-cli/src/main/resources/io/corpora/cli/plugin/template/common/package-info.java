@@ -1,0 +1,2 @@
+/** The {{name}} {{kind}} plugin for Corpora. */
+package {{package}};

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
@@ -23,10 +24,12 @@ import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
  * The contract suites catch what they promise to: each runs here, through the JUnit Platform launcher, against an
- * implementation broken in exactly one way, and exactly the named test for that rule fails. (The broken suites are
- * nested classes, which Surefire does not run on its own.)
+ * implementation broken in exactly one way, and exactly the named test for that rule fails. The broken suites run only
+ * when launched from here (they would fail, by design, if a test runner picked them up on its own).
  */
 class ContractsCatchBrokenPluginsTest {
+
+    private static final String LAUNCHED_HERE = "corpora.testkit.brokenSuites";
 
     /** An embedder that returns a different vector for a text when it is batched with others. */
     static final class BatchSensitiveEmbedder implements Embedder {
@@ -57,6 +60,7 @@ class ContractsCatchBrokenPluginsTest {
         }
     }
 
+    @EnabledIfSystemProperty(named = LAUNCHED_HERE, matches = "true")
     static class BatchSensitiveEmbedderSuite extends EmbedderContract {
         @Override
         protected Embedder newEmbedder() {
@@ -64,6 +68,7 @@ class ContractsCatchBrokenPluginsTest {
         }
     }
 
+    @EnabledIfSystemProperty(named = LAUNCHED_HERE, matches = "true")
     static class NonFiniteRerankerSuite extends RerankerContract {
         @Override
         protected Reranker newReranker() {
@@ -72,6 +77,7 @@ class ContractsCatchBrokenPluginsTest {
     }
 
     /** A hook that grants everything when the actor holds nothing: it fails open. */
+    @EnabledIfSystemProperty(named = LAUNCHED_HERE, matches = "true")
     static class FailOpenHookSuite extends RetrievalFilterHookContract {
         @Override
         protected RetrievalFilterHook newHook() {
@@ -123,7 +129,12 @@ class ContractsCatchBrokenPluginsTest {
                 }
             }
         };
-        LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(suite)).build(), listener);
+        System.setProperty(LAUNCHED_HERE, "true");
+        try {
+            LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(suite)).build(), listener);
+        } finally {
+            System.clearProperty(LAUNCHED_HERE);
+        }
         return failed;
     }
 }

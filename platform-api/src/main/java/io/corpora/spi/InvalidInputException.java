@@ -6,8 +6,11 @@ package io.corpora.spi;
  * the caller 400 with this message, does not retry, and does not count the call for or against the plugin's circuit
  * breaker. Any other exception from a plugin call is the plugin's failure (the server validates what it passes on, so
  * a plain {@link IllegalArgumentException} from a plugin means the plugin rejected input the server held valid).
+ *
+ * <p>Since SPI 1.2 it is the {@link FailureKind#CALLER_ERROR} of the failure contract (see {@link PluginException});
+ * it stays an {@link IllegalArgumentException} so plugins built against 1.0/1.1 keep linking.
  */
-public class InvalidInputException extends IllegalArgumentException {
+public class InvalidInputException extends IllegalArgumentException implements ClassifiedFailure {
 
     private static final long serialVersionUID = 1L;
 
@@ -17,5 +20,11 @@ public class InvalidInputException extends IllegalArgumentException {
 
     public InvalidInputException(String message, Throwable cause) {
         super(message, cause);
+    }
+
+    /** Always {@link FailureKind#CALLER_ERROR}. */
+    @Override
+    public final FailureKind failureKind() {
+        return FailureKind.CALLER_ERROR;
     }
 }

@@ -27,6 +27,11 @@ public interface PluginProvider<T> {
         return List.of();
     }
 
-    /** Creates an instance from a configuration already validated against {@link #configOptions()}. */
+    /**
+     * Creates an instance from a configuration already validated against {@link #configOptions()}. A configuration
+     * the options cannot express as wrong (e.g. a model file that does not exist) is an
+     * {@link io.corpora.spi.config.InvalidConfigException}, answered 400; a backend that cannot be reached a
+     * {@link PluginException} of kind {@link FailureKind#TRANSIENT}.
+     */
     T create(PluginContext context, PluginConfig config);
 }

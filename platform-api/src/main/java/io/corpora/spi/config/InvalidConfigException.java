@@ -1,9 +1,15 @@
 package io.corpora.spi.config;
 
+import io.corpora.spi.ClassifiedFailure;
+import io.corpora.spi.FailureKind;
 import java.util.List;
 
-/** Configuration that does not satisfy a provider's declared options; lists every problem at once. */
-public class InvalidConfigException extends IllegalArgumentException {
+/**
+ * Configuration that does not satisfy a provider's declared options; lists every problem at once. A
+ * {@link FailureKind#CALLER_ERROR} (whoever sent the configuration must change it), answered 400; it stays an
+ * {@link IllegalArgumentException} so plugins built against SPI 1.0/1.1 keep linking.
+ */
+public class InvalidConfigException extends IllegalArgumentException implements ClassifiedFailure {
 
     private static final long serialVersionUID = 1L;
 
@@ -16,5 +22,11 @@ public class InvalidConfigException extends IllegalArgumentException {
 
     public List<String> problems() {
         return problems;
+    }
+
+    /** Always {@link FailureKind#CALLER_ERROR}. */
+    @Override
+    public final FailureKind failureKind() {
+        return FailureKind.CALLER_ERROR;
     }
 }

@@ -9,6 +9,13 @@ import java.util.Optional;
  * effects), and input longer than {@link #maxInputTokens()} must never be truncated silently: either the
  * chunker sizes chunks with {@link #tokenCounter()}, or the embedder fails with a clear error.
  * Implementations are thread-safe.
+ *
+ * <p><b>Failures</b> (the SPI's failure contract, {@link io.corpora.spi.PluginException}): input beyond the model's
+ * limit, when the embedder does not split it, is an {@link io.corpora.spi.InvalidInputException} (a caller error, never
+ * retried); an unreachable or overloaded backend a {@link io.corpora.spi.PluginException} of kind
+ * {@link io.corpora.spi.FailureKind#TRANSIENT}; a model that cannot run at all (missing file, wrong credentials) one of
+ * kind {@link io.corpora.spi.FailureKind#PERMANENT}. An empty list gives an empty list. Any other exception is treated
+ * as transient.
  */
 public interface Embedder extends AutoCloseable {
 

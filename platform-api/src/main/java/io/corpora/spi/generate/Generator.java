@@ -21,6 +21,8 @@ import java.util.function.Consumer;
  *   <li>{@link java.util.concurrent.CancellationException} — the call was cancelled ({@link GenerationStream#cancel()},
  *       or the thread waiting in {@link #generate} was interrupted; its interrupt flag is then set again).</li>
  * </ul>
+ * A {@link io.corpora.spi.PluginException} states its kind itself (the SPI's failure contract); the three types above
+ * are read as caller error, transient and permanent respectively.
  * Any other exception is the generator's own defect, to be treated as permanent. Messages name the backend and the
  * status it answered, never a credential.
  */

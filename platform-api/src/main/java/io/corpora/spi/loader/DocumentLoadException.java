@@ -1,11 +1,19 @@
 package io.corpora.spi.loader;
 
+import io.corpora.spi.FailureKind;
+import io.corpora.spi.PluginException;
+
 /**
  * The document cannot be read: corrupt, encrypted, not in the declared format, or over a limit.
  * The message names the reason in words a user can act on; the server reports it as 422
  * (or 413 for {@link Reason#TOO_LARGE}) naming the document.
+ *
+ * <p>Every reason is a {@link FailureKind#CALLER_ERROR}: the document is the caller's, and the same bytes fail the same
+ * way again (a {@link Reason#TIMEOUT} is a document too costly to parse within the loader's limit). Since SPI 1.2 a
+ * {@link PluginException}; before, a plain {@link RuntimeException} (inserting the superclass keeps 1.0/1.1 plugins
+ * linking).
  */
-public class DocumentLoadException extends RuntimeException {
+public class DocumentLoadException extends PluginException {
 
     private static final long serialVersionUID = 1L;
 
@@ -15,12 +23,12 @@ public class DocumentLoadException extends RuntimeException {
     private final Reason reason;
 
     public DocumentLoadException(Reason reason, String message) {
-        super(message);
+        super(FailureKind.CALLER_ERROR, message);
         this.reason = reason;
     }
 
     public DocumentLoadException(Reason reason, String message, Throwable cause) {
-        super(message, cause);
+        super(FailureKind.CALLER_ERROR, message, cause);
         this.reason = reason;
     }
 

@@ -21,6 +21,13 @@ import java.util.Set;
  *   <li>a search with an embedder id sees only chunks stamped with it ({@link io.corpora.spi.ReservedKeys#EMBEDDER}).</li>
  * </ul>
  * Implementations are thread-safe.
+ *
+ * <p><b>Failures</b> ({@link io.corpora.spi.PluginException}): a value the backend cannot hold (a vector of another
+ * width, metadata over its limits) is an {@link io.corpora.spi.InvalidInputException} (caller error, 400); an
+ * unreachable, overloaded or timed-out backend a {@code PluginException} of kind
+ * {@link io.corpora.spi.FailureKind#TRANSIENT} (writes are idempotent by id, so the server may retry them); a
+ * collection in an unusable state (created with another width or metric, missing privileges) one of kind
+ * {@link io.corpora.spi.FailureKind#PERMANENT}. Any other exception is treated as transient.
  */
 public interface VectorStore extends AutoCloseable {
 

@@ -3,6 +3,7 @@ package io.corpora.cli.eval;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.corpora.testkit.TestEmbedder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,38 +19,38 @@ class CachingEmbedderTest {
 
     @Test
     void aSecondRunReadsVectorsFromDiskInsteadOfTheModel() {
-        BagOfWordsEmbedder first = new BagOfWordsEmbedder();
+        TestEmbedder first = TestEmbedder.ofDimension(64);
         try (CachingEmbedder cache = new CachingEmbedder(first, cacheDir)) {
             cache.embedDocuments(List.of("alpha beta", "gamma"));
             cache.embedDocuments(List.of("gamma", "delta"));
             cache.embedQuery("alpha");
-            assertEquals(3, first.documentCalls.get(), "gamma embedded once");
+            assertEquals(3, first.documentsEmbedded(), "gamma embedded once");
             assertEquals(1, cache.hits());
         }
-        BagOfWordsEmbedder second = new BagOfWordsEmbedder();
+        TestEmbedder second = TestEmbedder.ofDimension(64);
         try (CachingEmbedder cache = new CachingEmbedder(second, cacheDir)) {
             List<float[]> vectors = cache.embedDocuments(List.of("alpha beta", "delta"));
-            assertArrayEquals(BagOfWordsEmbedder.vector("alpha beta"), vectors.get(0));
+            assertArrayEquals(TestEmbedder.ofDimension(64).vector("alpha beta"), vectors.get(0));
             cache.embedQuery("alpha");
-            assertEquals(0, second.documentCalls.get());
-            assertEquals(0, second.queryCalls.get());
+            assertEquals(0, second.documentsEmbedded());
+            assertEquals(0, second.queriesEmbedded());
         }
     }
 
     @Test
     void documentsAndQueriesAreCachedApartAndATruncatedTailIsIgnored() throws IOException {
-        BagOfWordsEmbedder model = new BagOfWordsEmbedder();
+        TestEmbedder model = TestEmbedder.ofDimension(64);
         try (CachingEmbedder cache = new CachingEmbedder(model, cacheDir)) {
             cache.embedDocuments(List.of("same text"));
             cache.embedQuery("same text");
-            assertEquals(1, model.queryCalls.get(), "a query is embedded with its instruction, so it is not the document's vector");
+            assertEquals(1, model.queriesEmbedded(), "a query is embedded with its instruction, so it is not the document's vector");
         }
         Path file = cacheDir.resolve(model.fingerprint().id() + ".vectors");
         Files.write(file, new byte[] {1, 2, 3}, StandardOpenOption.APPEND); // a crash mid-record
-        BagOfWordsEmbedder again = new BagOfWordsEmbedder();
+        TestEmbedder again = TestEmbedder.ofDimension(64);
         try (CachingEmbedder cache = new CachingEmbedder(again, cacheDir)) {
             cache.embedDocuments(List.of("same text"));
-            assertEquals(0, again.documentCalls.get());
+            assertEquals(0, again.documentsEmbedded());
         }
     }
 }

@@ -10,6 +10,7 @@ import io.corpora.engine.chunk.ChunkingOptions;
 import io.corpora.spi.Passage;
 import io.corpora.spi.VectorSimilarity;
 import io.corpora.testkit.ReferenceVectorStore;
+import io.corpora.testkit.TestEmbedder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -24,6 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The eval pipeline end to end on a small BEIR folder written by the test, with the SPI kit's exact store. */
 class EvalRunTest {
+
+    private static final int DIMENSION = 64;
 
     @TempDir
     Path dir;
@@ -50,10 +53,10 @@ class EvalRunTest {
     @Test
     void indexesThroughTheChunkerAndAveragesOverQueriesWithQrels() throws IOException {
         writeDataset();
-        ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, BagOfWordsEmbedder.DIMENSION);
+        ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, DIMENSION);
         EvalRun.Settings settings = new EvalRun.Settings(EvalMode.VECTOR, ChunkingOptions.of(300, 50), 100, 20, 0, "test");
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
-        EvalReport report = new EvalRun(settings, new EvalRun.Components(store, new BagOfWordsEmbedder(), null),
+        EvalReport report = new EvalRun(settings, new EvalRun.Components(store, TestEmbedder.ofDimension(DIMENSION), null),
                 new PrintStream(progress, true, StandardCharsets.UTF_8)).run(BeirDataset.open(dir, "test"));
 
         assertEquals(4, report.queries(), "q9 has no qrels and is not averaged");
@@ -87,7 +90,7 @@ class EvalRunTest {
         ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, 4);
         assertThrows(IllegalArgumentException.class, () -> new EvalRun(hybrid, new EvalRun.Components(store, null, null), System.err));
         assertThrows(IllegalArgumentException.class,
-                () -> new EvalRun(hybrid, new EvalRun.Components(store, new BagOfWordsEmbedder(), null), System.err));
+                () -> new EvalRun(hybrid, new EvalRun.Components(store, TestEmbedder.ofDimension(DIMENSION), null), System.err));
         assertThrows(IllegalArgumentException.class, () -> new EvalRun.Settings(EvalMode.BM25, ChunkingOptions.defaults(), 50, 20, 0, "x"));
     }
 }

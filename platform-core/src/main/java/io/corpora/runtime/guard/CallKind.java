@@ -1,5 +1,7 @@
 package io.corpora.runtime.guard;
 
+import io.corpora.spi.ClassifiedFailure;
+import io.corpora.spi.FailureKind;
 import io.corpora.spi.InvalidInputException;
 import io.corpora.spi.loader.DocumentLoadException;
 
@@ -25,15 +27,24 @@ public enum CallKind {
     }
 
     /**
-     * Whether a plugin exception is about the caller's input rather than the plugin's health: it passes through
-     * unchanged, is not retried and is counted neither for nor against the breaker. For every kind the SPI's
-     * {@link InvalidInputException}, the one way a plugin says so (the server validates what it passes on, so any other
-     * exception, a plain {@link IllegalArgumentException} included, is the plugin's failure). For loaders also a
-     * {@link DocumentLoadException} (an unreadable document) and an {@link IllegalArgumentException}: a loader's input
-     * is the caller's document itself, and the SPI's value types refuse what a document holds with one.
+     * The SPI failure contract's kind of a plugin exception. One that states its kind ({@link ClassifiedFailure}: a
+     * {@code PluginException}, an {@link InvalidInputException}, a {@code DocumentLoadException}) is taken at its
+     * word. One that does not — every exception of a plugin built before SPI 1.2 — is classified as it always was: for
+     * loaders a plain {@link IllegalArgumentException} is a caller error (a loader's input is the caller's document
+     * itself, and the SPI's value types refuse what a document holds with one); anything else, a plain
+     * {@code IllegalArgumentException} from another kind included (the server validates what it passes on, so it
+     * means the plugin rejected input the server held valid), is {@link FailureKind#TRANSIENT}.
      */
+    public FailureKind classify(Throwable error) {
+        if (error instanceof DocumentLoadException && this != LOADER) {
+            return FailureKind.TRANSIENT; // a loader's exception from another kind of plugin is that plugin's defect, as before 1.2
+        }
+        return ClassifiedFailure.of(error).orElseGet(() ->
+                this == LOADER && error instanceof IllegalArgumentException ? FailureKind.CALLER_ERROR : FailureKind.TRANSIENT);
+    }
+
+    /** Whether {@link #classify} calls {@code error} the caller's, not the plugin's: it passes through the guard unchanged. */
     public boolean isCallerError(Throwable error) {
-        return error instanceof InvalidInputException
-                || (this == LOADER && (error instanceof DocumentLoadException || error instanceof IllegalArgumentException));
+        return classify(error) == FailureKind.CALLER_ERROR;
     }
 }

@@ -1,5 +1,6 @@
 package io.corpora.runtime.guard;
 
+import io.corpora.spi.FailureKind;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
@@ -16,11 +17,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * timeout), runs on the executor and is waited for at most the timeout (then interrupted). A slot is held until the
  * plugin call really ends, so a plugin that ignores interrupts still holds at most {@code bulkhead} threads.
  *
- * <p>Failures are retried with delay ± jitter; an open breaker and a full bulkhead are not (retrying overload adds to it).
- * The caller's errors ({@link CallKind#isCallerError}, e.g. input beyond the model's limit) pass through unchanged and
- * unretried, and say nothing about the plugin's health: the breaker counts them neither as failures (a caller must not
- * be able to open a tenant's breaker) nor as successes (nor close a half-open one); they are observed as
- * {@code caller_error}. Every other outcome that gives no answer becomes a {@link PluginUnavailableException}.
+ * <p>What a plugin's exception means is the SPI's failure contract ({@link FailureKind}, read by
+ * {@link CallKind#classify}): {@link FailureKind#TRANSIENT} failures (and timeouts) are retried with delay ± jitter and
+ * counted by the breaker; {@link FailureKind#PERMANENT} ones are counted but not retried (retrying cannot help); an open
+ * breaker and a full bulkhead are not retried either (retrying overload adds to it). {@link FailureKind#CALLER_ERROR}s
+ * (e.g. input beyond the model's limit) pass through unchanged and unretried, and say nothing about the plugin's
+ * health: the breaker counts them neither as failures (a caller must not be able to open a tenant's breaker) nor as
+ * successes (nor close a half-open one); they are observed as {@code caller_error}. Every other outcome that gives no
+ * answer becomes a {@link PluginUnavailableException}.
+ *
+ * <p>Hand-written rather than MicroProfile Fault Tolerance or Resilience4j: its key (tenant × plugin) and policy are
+ * known only at run time, and the core must not depend on a container.
  */
 public final class PluginCallGuard {
 
@@ -87,7 +94,8 @@ public final class PluginCallGuard {
                 long blocked = breaker.openRemainingNanos();
                 last = new PluginUnavailableException(key, failure.reason, blocked > 0 ? seconds(blocked) : DEFAULT_RETRY_AFTER_SECONDS,
                         failure.detail, failure.getCause());
-                if (failure.reason == PluginUnavailableException.Reason.BULKHEAD_FULL) {
+                if (failure.reason == PluginUnavailableException.Reason.BULKHEAD_FULL
+                        || failure.reason == PluginUnavailableException.Reason.PERMANENT) {
                     break;
                 }
             }
@@ -129,13 +137,15 @@ public final class PluginCallGuard {
             throw new Failure(PluginUnavailableException.Reason.FAILED, "cancelled", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime && key.kind().isCallerError(runtime)) {
-                throw runtime;
-            }
             if (cause instanceof Error error) {
                 throw error;
             }
-            throw new Failure(PluginUnavailableException.Reason.FAILED, cause.getClass().getSimpleName() + ": " + cause.getMessage(), cause);
+            FailureKind kind = key.kind().classify(cause);
+            if (kind == FailureKind.CALLER_ERROR && cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new Failure(kind == FailureKind.PERMANENT ? PluginUnavailableException.Reason.PERMANENT : PluginUnavailableException.Reason.FAILED,
+                    cause.getClass().getSimpleName() + ": " + cause.getMessage(), cause);
         }
     }
 

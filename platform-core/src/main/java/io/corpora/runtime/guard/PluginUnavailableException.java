@@ -2,7 +2,8 @@ package io.corpora.runtime.guard;
 
 /**
  * A guarded plugin call did not produce an answer: it timed out, kept failing, its breaker is open or its bulkhead full.
- * Adapters answer 503 with {@code Retry-After: retryAfterSeconds()} (the reranker's caller degrades instead).
+ * Adapters answer 503 with {@code Retry-After: retryAfterSeconds()}, or 502 for {@link Reason#PERMANENT} (the
+ * reranker's caller degrades instead).
  */
 public final class PluginUnavailableException extends RuntimeException {
 
@@ -12,7 +13,9 @@ public final class PluginUnavailableException extends RuntimeException {
         TIMEOUT("timed out"),
         FAILED("failed"),
         CIRCUIT_OPEN("circuit open"),
-        BULKHEAD_FULL("bulkhead full");
+        BULKHEAD_FULL("bulkhead full"),
+        /** The plugin said retrying cannot help ({@link io.corpora.spi.FailureKind#PERMANENT}); answered 502. */
+        PERMANENT("failed permanently");
 
         private final String text;
 

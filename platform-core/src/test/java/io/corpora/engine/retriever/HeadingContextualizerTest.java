@@ -16,6 +16,7 @@ import io.corpora.spi.loader.ContentFormat;
 import io.corpora.spi.loader.LoadedDocument;
 import io.corpora.spi.loader.Section;
 import io.corpora.testkit.ReferenceVectorStore;
+import io.corpora.testkit.TestEmbedder;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -42,11 +43,11 @@ class HeadingContextualizerTest {
     @Test
     void theIndexerEmbedsTheIndexTextStampsTheFingerprintAndReturnsCleanText() {
         ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, 2);
-        TableEmbedder embedder = new TableEmbedder("ctx", 2).put("Policy > Lodging\n\nHotels.", 1, 0).put("hotel question", 1, 0);
+        TestEmbedder embedder = TestEmbedder.table("ctx", 2).put("Policy > Lodging\n\nHotels.", 1, 0).put("hotel question", 1, 0).build();
         List<Chunk> chunks = new Chunkers(ChunkingOptions.defaults()).chunk("policy.md",
                 new LoadedDocument(ContentFormat.MARKDOWN, null, List.of(Section.of("# Policy\n## Lodging\nHotels.\n")), Map.of()));
         List<EmbeddedChunk> written = new ChunkIndexer(store, Namespace.of("acme"), embedder, contextualizer).index(chunks);
-        assertEquals(List.of("Policy > Lodging\n\nHotels."), embedder.embeddedDocuments);
+        assertEquals(List.of("Policy > Lodging\n\nHotels."), embedder.embeddedDocuments());
         assertEquals(embedder.fingerprint().id(), written.get(0).chunk().metadata().get(ReservedKeys.EMBEDDER));
         RetrievalResult result = new VectorRetriever(store, Namespace.of("acme"), embedder).retrieve("hotel question", RetrieveOptions.topK(1));
         assertEquals("Hotels.", result.passages().get(0).text());

@@ -12,6 +12,7 @@ import io.corpora.spi.Passage;
 import io.corpora.spi.RetrieveOptions;
 import io.corpora.spi.VectorSimilarity;
 import io.corpora.testkit.ReferenceVectorStore;
+import io.corpora.testkit.TestEmbedder;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,12 +22,12 @@ class MmrRetrieverTest {
 
     private static final Namespace ACME = Namespace.of("acme");
     private final ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, 2);
-    private final TableEmbedder embedder = new TableEmbedder("mmr", 2);
+    private TestEmbedder embedder;
     private VectorRetriever vectors;
 
     @BeforeEach
     void nearDuplicatesAndADifferentAngle() {
-        embedder.put("dup-1", 1, 0.10f).put("dup-2", 1, 0.11f).put("other", 0.6f, 0.8f).put("q", 1, 0.3f);
+        embedder = TestEmbedder.table("mmr", 2).put("dup-1", 1, 0.10f).put("dup-2", 1, 0.11f).put("other", 0.6f, 0.8f).put("q", 1, 0.3f).build();
         List<Chunk> chunks = List.of(chunk("dup-1"), chunk("dup-2"), chunk("other"));
         new ChunkIndexer(store, ACME, embedder, new HeadingContextualizer()).index(chunks);
         vectors = new VectorRetriever(store, ACME, embedder);

@@ -15,6 +15,7 @@ import io.corpora.spi.ReservedKeys;
 import io.corpora.spi.RetrieveOptions;
 import io.corpora.spi.VectorSimilarity;
 import io.corpora.testkit.ReferenceVectorStore;
+import io.corpora.testkit.TestEmbedder;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,12 +27,13 @@ class VectorRetrieverTest {
     private static final Namespace ACME = Namespace.of("acme");
 
     private final ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, 2);
-    private final TableEmbedder embedder = new TableEmbedder("table-2d", 2);
+    private TestEmbedder embedder;
     private VectorRetriever retriever;
 
     @BeforeEach
     void indexFourChunks() {
-        embedder.put("east", 1, 0).put("north-east", 1, 1).put("north", 0, 1).put("west", -1, 0.01f).put("q-east", 1, 0.05f);
+        embedder = TestEmbedder.table("table-2d", 2).put("east", 1, 0).put("north-east", 1, 1).put("north", 0, 1).put("west", -1, 0.01f)
+                .put("q-east", 1, 0.05f).build();
         ChunkIndexer indexer = new ChunkIndexer(store, ACME, embedder, new HeadingContextualizer());
         indexer.index(List.of(chunk("e", "east", Map.of("kind", "x", "source", "compass.md")),
                 chunk("ne", "north-east", Map.of("kind", "y")), chunk("n", "north", Map.of("kind", "x")),

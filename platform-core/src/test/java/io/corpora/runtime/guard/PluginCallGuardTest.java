@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.corpora.spi.FailureKind;
 import io.corpora.spi.InvalidInputException;
+import io.corpora.spi.PluginException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -107,6 +109,84 @@ class PluginCallGuardTest {
         }
         assertEquals(CircuitBreaker.State.OPEN, guard.breakerState(),
                 "the plugin's own failures (3 attempts a call) fill the window of 4: the caller errors before diluted nothing");
+    }
+
+    @Test
+    void aCallerErrorPluginExceptionPassesThroughUnretriedAndCountsNeitherWay() {
+        PluginCallGuard guard = guard("a");
+        PluginException refused = PluginException.callerError("the backend holds at most 64 KiB of metadata a chunk");
+        for (int i = 0; i < 6; i++) {
+            assertSame(refused, assertThrows(PluginException.class, () -> guard.call("upsert", () -> {
+                throw refused;
+            })));
+        }
+        assertEquals(CircuitBreaker.State.CLOSED, guard.breakerState());
+        assertTrue(pauses.isEmpty(), "never retried");
+        assertEquals(Collections.nCopies(6, "a:upsert:caller_error"), outcomes);
+    }
+
+    @Test
+    void aTransientPluginExceptionIsRetriedAndCounted() {
+        PluginCallGuard guard = guard("a");
+        AtomicInteger calls = new AtomicInteger();
+        PluginException unreachable = PluginException.transientFailure("backend unreachable", null);
+        PluginUnavailableException e = assertThrows(PluginUnavailableException.class, () -> guard.call("search", () -> {
+            calls.incrementAndGet();
+            throw unreachable;
+        }));
+        assertEquals(3, calls.get(), "the first attempt and maxRetries=2 retries");
+        assertEquals(PluginUnavailableException.Reason.FAILED, e.reason());
+        assertSame(unreachable, e.getCause());
+        assertEquals(2, pauses.size());
+        assertThrows(PluginUnavailableException.class, () -> guard.call("search", () -> {
+            throw unreachable;
+        }));
+        assertEquals(CircuitBreaker.State.OPEN, guard.breakerState(), "6 failed attempts fill the window of 4");
+    }
+
+    @Test
+    void aPermanentPluginExceptionIsCountedButNotRetried() {
+        PluginCallGuard guard = guard("a");
+        AtomicInteger calls = new AtomicInteger();
+        PluginException wrongKey = PluginException.permanentFailure("401 from the backend: check the API key", null);
+        for (int i = 0; i < 3; i++) {
+            PluginUnavailableException e = assertThrows(PluginUnavailableException.class, () -> guard.call("embed", () -> {
+                calls.incrementAndGet();
+                throw wrongKey;
+            }));
+            assertEquals(PluginUnavailableException.Reason.PERMANENT, e.reason());
+            assertSame(wrongKey, e.getCause());
+        }
+        assertEquals(3, calls.get(), "one attempt a call");
+        assertTrue(pauses.isEmpty(), "retrying cannot help");
+        assertEquals(CircuitBreaker.State.CLOSED, guard.breakerState(), "3 failures of a window of 4");
+        PluginUnavailableException fourth = assertThrows(PluginUnavailableException.class, () -> guard.call("embed", () -> {
+            throw wrongKey;
+        }));
+        assertEquals(CircuitBreaker.State.OPEN, guard.breakerState(), "counted: the fourth fills the window");
+        assertTrue(fourth.retryAfterSeconds() >= 5, "the open breaker tells when to retry: " + fourth.retryAfterSeconds());
+        assertEquals(Collections.nCopies(4, "a:embed:permanent"), outcomes);
+    }
+
+    @Test
+    void theKindAnExceptionStatesWinsOverItsClass() {
+        // an IllegalArgumentException subclass that says it is transient is retried; a RuntimeException that says
+        // caller error is not — the class no longer decides
+        class TransientArgument extends IllegalArgumentException implements io.corpora.spi.ClassifiedFailure {
+            @Override
+            public FailureKind failureKind() {
+                return FailureKind.TRANSIENT;
+            }
+        }
+        PluginCallGuard loader = new PluginCallGuard(new GuardKey("a", CallKind.LOADER, "pdf"), policy, context);
+        assertThrows(PluginUnavailableException.class, () -> loader.call("load", () -> {
+            throw new TransientArgument();
+        }));
+        assertEquals(2, pauses.size(), "retried although a loader's plain IllegalArgumentException is the caller's");
+        assertEquals(FailureKind.CALLER_ERROR, CallKind.STORE.classify(new PluginException(FailureKind.CALLER_ERROR, "x")));
+        assertEquals(FailureKind.CALLER_ERROR, CallKind.EMBEDDER.classify(new InvalidInputException("x")));
+        assertEquals(FailureKind.TRANSIENT, CallKind.EMBEDDER.classify(new IllegalStateException("legacy: as before 1.2")));
+        assertEquals(FailureKind.CALLER_ERROR, CallKind.LOADER.classify(new IllegalArgumentException("legacy: as before 1.2")));
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.corpora.retrieval.RetrievalService;
 import io.corpora.runtime.guard.PluginUnavailableException;
 import io.corpora.security.InvalidClaimException;
 import io.corpora.server.security.ForbiddenException;
+import io.corpora.spi.PluginException;
 import io.corpora.spi.config.InvalidConfigException;
 import io.corpora.tenancy.AccessFilters;
 import jakarta.ws.rs.core.Response;
@@ -102,16 +103,32 @@ public final class DataPlaneExceptionMappers {
 
     /**
      * A store or embedder (or any guarded plugin whose caller does not degrade) timed out, kept failing, has an open
-     * breaker or a full bulkhead: 503, with Retry-After telling when the breaker lets calls through again.
+     * breaker or a full bulkhead: 503, with Retry-After telling when the breaker lets calls through again; 502 when the
+     * plugin said its failure is permanent ({@link PluginFailureProblem}).
      */
     @Provider
     public static class PluginUnavailable implements ExceptionMapper<PluginUnavailableException> {
         @Override
         public Response toResponse(PluginUnavailableException e) {
             LOG.log(Level.WARNING, e.getMessage(), e.getCause());
-            Response response = Problem.response(503, "plugin-unavailable", "Service unavailable", e.getMessage(),
+            return PluginFailureProblem.of(e).toResponse(e.getMessage(),
                     Map.of("plugin", e.kind().label(), "reason", e.reason().name().toLowerCase(java.util.Locale.ROOT)));
-            return Response.fromResponse(response).header("Retry-After", Long.toString(e.retryAfterSeconds())).build();
+        }
+    }
+
+    /**
+     * A plugin's own {@link PluginException} that reached the REST layer: a caller error the guard passed through (4xx,
+     * its message shown), or a failure of an unguarded call such as a plugin's {@code create} (5xx, logged).
+     */
+    @Provider
+    public static class PluginFailure implements ExceptionMapper<PluginException> {
+        @Override
+        public Response toResponse(PluginException e) {
+            PluginFailureProblem problem = PluginFailureProblem.of(e);
+            if (problem.status() >= 500) {
+                LOG.log(Level.WARNING, "plugin failure (" + e.failureKind() + ")", e);
+            }
+            return problem.toResponse(e.getMessage(), Map.of("failureKind", e.failureKind().name().toLowerCase(java.util.Locale.ROOT)));
         }
     }
 

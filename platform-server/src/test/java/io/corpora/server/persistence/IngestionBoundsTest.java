@@ -25,6 +25,7 @@ import io.corpora.spi.filter.Actor;
 import io.corpora.spi.loader.DocumentLoader;
 import io.corpora.testkit.ReferenceVectorStore;
 import io.corpora.tenancy.AccessDecision;
+import io.corpora.testkit.TestEmbedder;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,6 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class IngestionBoundsTest {
 
+    private static final int DIMENSION = 32;
+
     private static final Path BUILT_PLUGINS = Path.of(System.getProperty("corpora.test.plugins.dir", "target/plugins"));
     private static final Namespace ACME = Namespace.of("acme");
     private static final long MILLIS = 1_000_000;
@@ -52,8 +55,8 @@ class IngestionBoundsTest {
     private TenantRepository tenants;
     private DocumentRegistry registry;
     private DocumentLoaders loaders;
-    private final SaltedWordsEmbedder embedder = new SaltedWordsEmbedder("a");
-    private final ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, SaltedWordsEmbedder.DIMENSION);
+    private final TestEmbedder embedder = TestEmbedder.hashedWords(DIMENSION).salt("a").build();
+    private final ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, DIMENSION);
     /** Every reading of the deadline clock is a millisecond of work; a slow loader call adds its time. */
     private final AtomicLong now = new AtomicLong();
 

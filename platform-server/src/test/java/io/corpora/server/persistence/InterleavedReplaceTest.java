@@ -30,6 +30,7 @@ import io.corpora.spi.store.VectorStore;
 import io.corpora.testkit.ReferenceVectorStore;
 import io.corpora.tenancy.AccessDecision;
 import io.corpora.tenancy.ReservedKeyStamper;
+import io.corpora.testkit.TestEmbedder;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -50,6 +51,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class InterleavedReplaceTest {
 
+    private static final int DIMENSION = 32;
+
     private static final Namespace ACME = Namespace.of("acme");
     private static final long WAIT_SECONDS = 30;
 
@@ -59,8 +62,8 @@ class InterleavedReplaceTest {
     private ControlPlaneJpa jpa;
     private TenantRepository tenants;
     private DocumentRegistry registry;
-    private final ReferenceVectorStore reference = new ReferenceVectorStore(VectorSimilarity.COSINE, SaltedWordsEmbedder.DIMENSION);
-    private final SaltedWordsEmbedder embedder = new SaltedWordsEmbedder("a");
+    private final ReferenceVectorStore reference = new ReferenceVectorStore(VectorSimilarity.COSINE, DIMENSION);
+    private final TestEmbedder embedder = TestEmbedder.hashedWords(DIMENSION).salt("a").build();
 
     @BeforeEach
     void open() {

@@ -44,6 +44,7 @@ import io.corpora.testkit.ReferenceVectorStore;
 import io.corpora.tenancy.IsolationGuard;
 import io.corpora.tenancy.NamespacedChunkIds;
 import io.corpora.tenancy.ReservedKeyStamper;
+import io.corpora.testkit.TestEmbedder;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -67,6 +68,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReembedMigrationTest {
 
+    private static final int DIMENSION = 32;
+
     private static final String TENANT = "acme";
     private static final Namespace DEFAULT = Namespace.of(TENANT);
     private static final Namespace TEAM = Namespace.of(TENANT, "team");
@@ -87,9 +90,9 @@ class ReembedMigrationTest {
     private TenantRepository tenants;
     private DocumentRegistry registry;
     private JobRepository jobs;
-    private final SaltedWordsEmbedder embedderA = new SaltedWordsEmbedder("a");
-    private final SaltedWordsEmbedder embedderB = new SaltedWordsEmbedder("b");
-    private final CrashingStore store = new CrashingStore(new ReferenceVectorStore(VectorSimilarity.COSINE, SaltedWordsEmbedder.DIMENSION));
+    private final TestEmbedder embedderA = TestEmbedder.hashedWords(DIMENSION).salt("a").build();
+    private final TestEmbedder embedderB = TestEmbedder.hashedWords(DIMENSION).salt("b").build();
+    private final CrashingStore store = new CrashingStore(new ReferenceVectorStore(VectorSimilarity.COSINE, DIMENSION));
     private final Function<TenantDefinition, TenantRuntime> runtimes = d -> new TenantRuntime(d, store,
             "a".equals(d.embedder().config().get("salt")) ? embedderA : embedderB, null, null, ChunkingOptions.defaults());
     private final Map<String, String> originalTexts = new LinkedHashMap<>();
@@ -118,7 +121,7 @@ class ReembedMigrationTest {
         ReembedMigration migration = migration(gate);
         RetrievalService retrieval = new RetrievalService(registry::activeVersions, 4);
         List<RetrievalResponse> servedDuring = new ArrayList<>();
-        embedderB.beforeBatch = texts -> servedDuring.add(retrieve(retrieval, DEFAULT));
+        embedderB.beforeDocumentBatch(texts -> servedDuring.add(retrieve(retrieval, DEFAULT)));
 
         ReembedMigration.Started started = migration.start(tenant(), CHOICE_B);
         assertEquals(JobKind.REEMBED, started.job().kind());
@@ -156,10 +159,10 @@ class ReembedMigrationTest {
         ReembedMigration migration = migration(new TenantWriteGate());
         List<List<Chunk>> shown = new ArrayList<>();
         List<Integer> stored = new ArrayList<>();
-        embedderB.beforeBatch = texts -> {
+        embedderB.beforeDocumentBatch(texts -> {
             shown.add(view().chunks("harbour").orElseThrow());
             stored.add(store.documentChunks(DEFAULT, "harbour").size());
-        };
+        });
         migration.run(migration.start(tenant(), CHOICE_B));
 
         assertTrue(stored.contains(4), "the test must see the store hold both generations of the document: " + stored);
@@ -184,11 +187,11 @@ class ReembedMigrationTest {
     @Test
     void aDocumentThatCannotBeReEmbeddedRollsBackAndTheTenantIsUnchanged() {
         TenantWriteGate gate = new TenantWriteGate();
-        embedderB.beforeBatch = texts -> {
+        embedderB.beforeDocumentBatch(texts -> {
             if (texts.stream().anyMatch(t -> t.contains("Ferries"))) {
                 throw new IllegalStateException("model refused the input");
             }
-        };
+        });
 
         IngestJob done = migration(gate).run(migration(gate).start(tenant(), CHOICE_B));
 
@@ -207,7 +210,7 @@ class ReembedMigrationTest {
         store.upsertsBeforeCrash.set(2);
         assertThrows(CrashingStore.SimulatedCrash.class, () -> migration(new TenantWriteGate()).run(started));
         store.upsertsBeforeCrash.set(-1);
-        int embeddedBeforeCrash = embedderB.documentsEmbedded.get();
+        int embeddedBeforeCrash = embedderB.documentsEmbedded();
 
         // The restart: ingest recovery leaves the migration job alone, the migration resumes it.
         assertEquals(0, IngestRecovery.recover(tenants, registry, jobs, t -> store).jobsClosed());
@@ -221,7 +224,7 @@ class ReembedMigrationTest {
         assertEquals(JobStatus.SUCCEEDED, done.status(), String.valueOf(done));
         assertEquals(2, done.skipped(), "the two documents written before the crash");
         assertEquals(3, done.succeeded());
-        assertEquals(6, embedderB.documentsEmbedded.get() - embeddedBeforeCrash, "only the three remaining documents' chunks");
+        assertEquals(6, embedderB.documentsEmbedded() - embeddedBeforeCrash, "only the three remaining documents' chunks");
         assertEquals(embedderB.fingerprint().id(), tenant().activeEmbedder());
         assertOnlyGeneration(embedderB.fingerprint().id());
     }

@@ -3,6 +3,7 @@ package io.corpora.loader.text;
 import io.corpora.loader.common.Deadline;
 import io.corpora.loader.common.LoadFailures;
 import io.corpora.loader.common.LoaderLimits;
+import io.corpora.spi.ReservedKeys;
 import io.corpora.spi.loader.ContentFormat;
 import io.corpora.spi.loader.DocumentLoadException;
 import io.corpora.spi.loader.DocumentLoadException.Reason;
@@ -47,7 +48,9 @@ final class MarkdownLoader implements DocumentLoader {
         if (title == null && split.metadata().get("title") instanceof String frontMatterTitle && !frontMatterTitle.isBlank()) {
             title = frontMatterTitle.strip();
         }
+        // Reserved keys (_tenant, _partition, …) are the server's; a document naming them must not even seem to set them.
         Map<String, Object> metadata = new LinkedHashMap<>(split.metadata());
+        metadata.keySet().removeIf(ReservedKeys::isReserved);
         metadata.putIfAbsent("charset", decoded.charset().name());
         try {
             return new LoadedDocument(ContentFormat.MARKDOWN, title, List.of(Section.of(split.body())), metadata);

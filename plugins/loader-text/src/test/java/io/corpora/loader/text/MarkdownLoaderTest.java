@@ -90,6 +90,13 @@ class MarkdownLoaderTest {
     }
 
     @Test
+    void reservedKeysInFrontMatterAreDroppedAndTheRestKept() {
+        LoadedDocument doc = load("---\n_tenant: other\n_partition: secret\naudience: public\n---\nBody.\n");
+        assertEquals("public", doc.metadata().get("audience"));
+        assertTrue(doc.metadata().keySet().stream().noneMatch(k -> k.startsWith("_")), doc.metadata().toString());
+    }
+
+    @Test
     void invalidYamlIsMalformedNamingTheFrontMatter() {
         DocumentLoadException e = failure("---\ntags: [a, b\n---\nbody\n");
         assertEquals(Reason.MALFORMED, e.reason());

@@ -18,7 +18,9 @@ import java.util.stream.IntStream;
  * Scores (query, passage) pairs with a cross-encoder: {@code [CLS] query [SEP] passage [SEP]} with segment ids
  * 0 then 1, in batches of similar length (less padding) spread over the inference workers. A pair longer than the
  * model reads keeps the whole query (cut to half the budget at most) and the start of the passage; every cut is
- * logged with its counts.
+ * logged with its counts. With a dynamically quantised (int8) model, a batch of more than one pair makes a pair's score
+ * depend on its batch-mates (the activations' quantisation scale is the batch's), by about 1e-3 — found by the test
+ * kit's {@code RerankerContract}; configure {@code batchSize: 1} where identical scores across requests matter.
  */
 final class CrossEncoderReranker implements Reranker {
 

@@ -21,6 +21,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * unretried, and say nothing about the plugin's health: the breaker counts them neither as failures (a caller must not
  * be able to open a tenant's breaker) nor as successes (nor close a half-open one); they are observed as
  * {@code caller_error}. Every other outcome that gives no answer becomes a {@link PluginUnavailableException}.
+ *
+ * <p>Hand-written rather than MicroProfile Fault Tolerance or Resilience4j because the guard is keyed at run time
+ * (one breaker and bulkhead per tenant and plugin, created as tenants appear, with per-tenant policy), which MP FT's
+ * annotations on CDI beans cannot express, and the core must run without a container or another framework.
  */
 public final class PluginCallGuard {
 

@@ -9,6 +9,9 @@ package io.corpora.spi;
  * @param maxDepth  nesting of filter objects through {@code $and} and {@code $not}; a flat filter is 1
  * @param maxValues values compared with, in all: each {@code $in} (or list) counts its values, an equality or a range
  *                  bound one each — so also the most one {@code $in} may hold
+ *
+ * <p>No plugin takes it: it is the argument of {@link MetadataFilter#fromMap(java.util.Map, FilterLimits)}, which a
+ * plugin reading a filter from its own JSON (a filter hook's configuration) needs bounded just as the server does.
  */
 public record FilterLimits(int maxNodes, int maxDepth, int maxValues) {
 

@@ -12,6 +12,9 @@ import java.util.Set;
  * Reciprocal rank fusion (Cormack, Clarke &amp; Büttcher, 2009): {@code score(d) = Σ w_i / (k + rank_i(d))},
  * rank 1-based. Ids are deduplicated, so one id found by several rankings is reinforced.
  * A fused score is a rank statistic, not a similarity.
+ *
+ * <p>No bundled plugin calls it (the engine's hybrid retriever does); it is in the SPI so that a store fusing its own
+ * legs server-side, or a reranker mixing rankings, scores exactly as the engine does: one formula, not one per plugin.
  */
 public final class RankFusion {
 

@@ -9,6 +9,9 @@ import java.util.Objects;
  * @param filter   metadata filter; {@link MetadataFilter#all()} for none
  * @param minScore a floor applied before the top-K cut (null: none); may leave zero passages
  * @param maxChars a character budget spent over passages in rank order (null: none)
+ *
+ * <p>No plugin takes it: it is the request half of {@link Passage}, and stays in the SPI for the same reason (1.x only
+ * adds); a candidate to move to the core with it at SPI 2.0.
  */
 public record RetrieveOptions(int topK, MetadataFilter filter, Double minScore, Integer maxChars) {
 

@@ -160,6 +160,10 @@ public final class IngestionService {
             throw new IngestException(422, "processing-timeout", "document '" + request.documentId() + "' " + e.getMessage()
                     + " (loading, chunking and contextualizing share the loader's timeout, corpora.ft.loader.timeout); split it"
                     + " into smaller documents. The previous version, if any, is unchanged", e);
+        } catch (DocumentLoadException e) {
+            // Front matter the chunker reads (a Markdown text no Markdown loader split) is refused as a loader refuses it.
+            throw new IngestException(e.reason() == DocumentLoadException.Reason.TOO_LARGE ? 413 : 422, "unreadable-document",
+                    "document '" + request.documentId() + "' cannot be read: " + e.getMessage(), e);
         }
         if (chunks.size() > limits.maxChunksPerDocument()) {
             throw new IngestException(413, "too-many-chunks", "document '" + request.documentId() + "' makes " + chunks.size()

@@ -4,6 +4,7 @@ import io.corpora.controlplane.RetrievalDefaults;
 import io.corpora.controlplane.Tenant;
 import io.corpora.engine.retriever.ContextBlock;
 import io.corpora.engine.retriever.HybridRetriever;
+import io.corpora.engine.retriever.IsolationReport;
 import io.corpora.engine.retriever.KeywordRetriever;
 import io.corpora.engine.retriever.MmrRetriever;
 import io.corpora.engine.retriever.NeighborWindowExpander;
@@ -21,7 +22,6 @@ import io.corpora.spi.ReservedKeys;
 import io.corpora.spi.RetrieveOptions;
 import io.corpora.tenancy.AccessDecision;
 import io.corpora.tenancy.IsolationGuard;
-import io.corpora.tenancy.IsolationReport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -91,9 +91,7 @@ public final class RetrievalService {
                 rejectedAtExit++;
             }
         }
-        IsolationReport seen = guard.report();
-        RetrievalDiagnostics diagnostics = result.diagnostics().withIsolation(new RetrievalDiagnostics.IsolationReport(
-                seen.examined(), seen.rejected() + rejectedAtExit, verified.size(), seen.recall()));
+        RetrievalDiagnostics diagnostics = result.diagnostics().withIsolation(guard.report().afterFinalCheck(rejectedAtExit, verified.size()));
         if (verified.isEmpty()) {
             boolean corpusEmpty = guard.count(namespace, MetadataFilter.all()) == 0;
             diagnostics = diagnostics.withCorpusEmpty(corpusEmpty);
@@ -161,7 +159,7 @@ public final class RetrievalService {
             LOG.warning("retrieval on empty namespace " + namespace + " (nothing ingested yet)");
         }
         RetrievalDiagnostics diagnostics = new RetrievalDiagnostics(List.of(), 0, 0, 0, embedderId, List.of(), false, null, List.of(),
-                new RetrievalDiagnostics.IsolationReport(0, 0, 0, "full"), true);
+                new IsolationReport(0, 0, 0, false), true);
         return new RetrievalResponse(List.of(), ContextBlock.render(List.of(), null), diagnostics);
     }
 

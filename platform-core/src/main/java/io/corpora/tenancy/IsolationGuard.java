@@ -1,5 +1,6 @@
 package io.corpora.tenancy;
 
+import io.corpora.engine.retriever.IsolationReport;
 import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
 import io.corpora.spi.MetadataFilter;

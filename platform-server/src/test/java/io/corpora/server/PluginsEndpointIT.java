@@ -62,11 +62,12 @@ class PluginsEndpointIT {
         assertEquals("vector-store:qdrant", provider.get("kind").asText() + ":" + provider.get("name").asText());
         JsonNode hnswM = null;
         for (JsonNode option : provider.get("options")) {
-            if (option.get("name").asText().equals("hnswM")) {
+            if (option.get("name").asText().equals("hnsw.m")) {
                 hnswM = option;
             }
         }
         assertTrue(hnswM != null && "2".equals(hnswM.get("minimum").asText()) && "128".equals(hnswM.get("maximum").asText()), provider.toString());
+        assertEquals("[\"hnswM\"]", hnswM.get("aliases").toString(), "the pre-1.3 spelling is listed as an alias");
         assertTrue(body.get("problems").toString().indexOf("store-qdrant") < 0, body.get("problems").toString());
     }
 

@@ -15,9 +15,12 @@ import java.util.regex.Pattern;
  * @param minimum      the smallest value accepted (inclusive), as a string of the option's type; null for no bound.
  *                     Only for {@code INT}, {@code LONG}, {@code DOUBLE} and {@code DURATION}. Since SPI 1.1.
  * @param maximum      the largest value accepted (inclusive), likewise
+ * @param aliases      older spellings of {@link #name()} still accepted in configuration (a renamed knob keeps working);
+ *                     validation files a value given under an alias under the name, and refuses both at once. Since SPI 1.3.
  */
 public record ConfigOption(String name, ConfigType type, String defaultValue, boolean required, boolean secret,
-                           String description, List<String> allowedValues, String minimum, String maximum) {
+                           String description, List<String> allowedValues, String minimum, String maximum,
+                           List<String> aliases) {
 
     private static final java.util.Set<ConfigType> ORDERED = java.util.EnumSet.of(ConfigType.INT, ConfigType.LONG,
             ConfigType.DOUBLE, ConfigType.DURATION);
@@ -30,6 +33,12 @@ public record ConfigOption(String name, ConfigType type, String defaultValue, bo
             throw new IllegalArgumentException("option name must be lowerCamel segments joined by dots, got: " + name);
         }
         Objects.requireNonNull(type, "type");
+        aliases = aliases == null ? List.of() : List.copyOf(aliases);
+        for (String alias : aliases) {
+            if (!NAME.matcher(alias).matches() || alias.equals(name)) {
+                throw new IllegalArgumentException("option '" + name + "' has an invalid alias: " + alias);
+            }
+        }
         description = description == null ? "" : description;
         allowedValues = allowedValues == null ? List.of() : List.copyOf(allowedValues);
         if (type == ConfigType.ENUM && allowedValues.isEmpty()) {
@@ -48,10 +57,16 @@ public record ConfigOption(String name, ConfigType type, String defaultValue, bo
         }
     }
 
+    /** The SPI 1.1 shape, without aliases; kept so providers built against 1.1 and 1.2 still link. */
+    public ConfigOption(String name, ConfigType type, String defaultValue, boolean required, boolean secret,
+                        String description, List<String> allowedValues, String minimum, String maximum) {
+        this(name, type, defaultValue, required, secret, description, allowedValues, minimum, maximum, List.of());
+    }
+
     /** The SPI 1.0 shape, without bounds; kept so providers built against 1.0 still link. */
     public ConfigOption(String name, ConfigType type, String defaultValue, boolean required, boolean secret,
                         String description, List<String> allowedValues) {
-        this(name, type, defaultValue, required, secret, description, allowedValues, null, null);
+        this(name, type, defaultValue, required, secret, description, allowedValues, null, null, List.of());
     }
 
     public static Builder builder(String name, ConfigType type) {
@@ -69,6 +84,7 @@ public record ConfigOption(String name, ConfigType type, String defaultValue, bo
         private List<String> allowedValues = List.of();
         private String minimum;
         private String maximum;
+        private List<String> aliases = List.of();
 
         private Builder(String name, ConfigType type) {
             this.name = name;
@@ -112,8 +128,14 @@ public record ConfigOption(String name, ConfigType type, String defaultValue, bo
             return this;
         }
 
+        /** Older spellings still accepted (e.g. {@code hnswM} for {@code hnsw.m}); listed, never shown as the name. */
+        public Builder aliases(String... names) {
+            this.aliases = List.of(names);
+            return this;
+        }
+
         public ConfigOption build() {
-            return new ConfigOption(name, type, defaultValue, required, secret, description, allowedValues, minimum, maximum);
+            return new ConfigOption(name, type, defaultValue, required, secret, description, allowedValues, minimum, maximum, aliases);
         }
     }
 }

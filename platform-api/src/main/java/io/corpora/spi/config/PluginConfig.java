@@ -33,17 +33,33 @@ public final class PluginConfig {
      */
     public static PluginConfig validate(String provider, List<ConfigOption> declared, Map<String, String> raw) {
         Map<String, ConfigOption> byName = new LinkedHashMap<>();
+        Map<String, String> canonical = new LinkedHashMap<>();
         for (ConfigOption option : declared) {
             if (byName.put(option.name(), option) != null) {
                 throw new IllegalStateException("provider '" + provider + "' declares option '" + option.name() + "' twice");
             }
-        }
-        Map<String, String> given = raw == null ? Map.of() : raw;
-        List<String> problems = new ArrayList<>();
-        for (String key : given.keySet()) {
-            if (!byName.containsKey(key)) {
-                problems.add("unknown option '" + key + "' (known: " + String.join(", ", byName.keySet()) + ")");
+            for (String spelling : concat(option.name(), option.aliases())) {
+                if (canonical.put(spelling, option.name()) != null) {
+                    throw new IllegalStateException("provider '" + provider + "' declares the spelling '" + spelling + "' twice");
+                }
             }
+        }
+        List<String> problems = new ArrayList<>();
+        // An alias is the same knob under its older spelling: file its value under the name, refuse both at once.
+        Map<String, String> given = new LinkedHashMap<>();
+        Map<String, String> spelledAs = new LinkedHashMap<>();
+        for (Map.Entry<String, String> entry : (raw == null ? Map.<String, String>of() : raw).entrySet()) {
+            String name = canonical.get(entry.getKey());
+            if (name == null) {
+                problems.add("unknown option '" + entry.getKey() + "' (known: " + String.join(", ", byName.keySet()) + ")");
+                continue;
+            }
+            String earlier = spelledAs.putIfAbsent(name, entry.getKey());
+            if (earlier != null) {
+                problems.add("option '" + name + "' is given twice, as '" + earlier + "' and as '" + entry.getKey() + "'");
+                continue;
+            }
+            given.put(name, entry.getValue());
         }
         Map<String, Object> values = new LinkedHashMap<>();
         for (ConfigOption option : byName.values()) {
@@ -69,6 +85,13 @@ public final class PluginConfig {
             throw new InvalidConfigException(provider, problems);
         }
         return new PluginConfig(provider, Collections.unmodifiableMap(byName), Collections.unmodifiableMap(values));
+    }
+
+    private static List<String> concat(String name, List<String> aliases) {
+        List<String> all = new ArrayList<>(aliases.size() + 1);
+        all.add(name);
+        all.addAll(aliases);
+        return all;
     }
 
     public static PluginConfig empty(String provider) {

@@ -1,5 +1,6 @@
 package io.corpora.engine.chunk;
 
+import io.corpora.loader.common.FrontMatter;
 import io.corpora.spi.Chunk;
 import io.corpora.spi.loader.LoadedDocument;
 import io.corpora.spi.loader.MarkdownLines;
@@ -43,7 +44,8 @@ public final class MarkdownChunker implements Chunker {
         for (int i = 0; i < sections.size(); i++) {
             String text = sections.get(i).text();
             if (i == 0) {
-                FrontMatter frontMatter = FrontMatter.parse(text, deadline);
+                deadline.check("reading the front matter");
+                FrontMatter frontMatter = FrontMatter.split(text, documentId); // bounded: at most MAX_CHARS reach the parser
                 metadata.putAll(frontMatter.metadata());
                 text = frontMatter.body();
             }

@@ -24,16 +24,6 @@ public record RetrievalDiagnostics(List<LegReport> legs, int examined, int rejec
 
     public static final int MAX_LISTED_REFUSALS = 100;
 
-    /**
-     * Counts of the server's post-verification of reserved keys.
-     *
-     * @param examined passages the store returned
-     * @param rejected passages dropped because their reserved keys were foreign or missing
-     * @param returned passages handed to the caller
-     * @param recall   {@code complete}, or {@code potentially-reduced} when a bounded over-fetch was needed
-     */
-    public record IsolationReport(int examined, int rejected, int returned, String recall) {}
-
     public RetrievalDiagnostics {
         legs = List.copyOf(legs);
         refusals = List.copyOf(refusals);

@@ -26,8 +26,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * successes (nor close a half-open one); they are observed as {@code caller_error}. Every other outcome that gives no
  * answer becomes a {@link PluginUnavailableException}.
  *
- * <p>Hand-written rather than MicroProfile Fault Tolerance or Resilience4j: its key (tenant × plugin) and policy are
- * known only at run time, and the core must not depend on a container.
+ * <p>Hand-written rather than MicroProfile Fault Tolerance or Resilience4j because the guard is keyed at run time
+ * (one breaker and bulkhead per tenant and plugin, created as tenants appear, with per-tenant policy), which MP FT's
+ * annotations on CDI beans cannot express, and the core must run without a container or another framework.
  */
 public final class PluginCallGuard {
 

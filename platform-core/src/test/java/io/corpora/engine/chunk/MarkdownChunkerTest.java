@@ -2,10 +2,12 @@ package io.corpora.engine.chunk;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.corpora.spi.Chunk;
 import io.corpora.spi.loader.ContentFormat;
+import io.corpora.spi.loader.DocumentLoadException;
 import io.corpora.spi.loader.LoadedDocument;
 import io.corpora.spi.loader.Section;
 import java.util.List;
@@ -23,7 +25,9 @@ class MarkdownChunkerTest {
             tags:
               - travel
               - money
-            _tenant: evil
+            summary: |
+              Two lines
+              of block scalar.
             nested:
               key: value
             ---
@@ -70,13 +74,20 @@ class MarkdownChunkerTest {
             Map<String, Object> m = c.metadata();
             assertEquals("Expense Policy", m.get("title"));
             assertEquals("finance team", m.get("owner"));
-            assertEquals(3L, m.get("version"));
+            assertEquals(3, m.get("version"));
             assertEquals(List.of("public", "role:employee"), m.get("audience"));
             assertEquals(List.of("travel", "money"), m.get("tags"));
-            assertFalse(m.containsKey("_tenant"), "reserved keys are never taken from content");
-            assertFalse(m.containsKey("nested"), "nested maps are not flat metadata");
+            assertEquals("Two lines\nof block scalar.\n", m.get("summary"), "block scalars are YAML's");
+            assertEquals("value", m.get("nested.key"), "nested maps are flattened to dotted keys, as the Markdown loader does");
             assertFalse(c.text().contains("finance team"), "front matter is not chunk text");
         }
+    }
+
+    /** The chunker reads front matter with the loader's grammar: a reserved key is refused, never taken or dropped. */
+    @Test
+    void reservedKeysInFrontMatterAreRefused() {
+        DocumentLoadException refused = assertThrows(DocumentLoadException.class, () -> chunk("---\n_tenant: evil\n---\n# T\n\nbody"));
+        assertTrue(refused.getMessage().contains("'_tenant'") && refused.getMessage().contains("reserved"), refused.getMessage());
     }
 
     @Test

@@ -20,7 +20,7 @@ class RetrievalDiagnosticsTest {
         assertTrue(d.totalMillis() >= 0);
         assertNull(d.isolation());
         assertNull(d.corpusEmpty());
-        RetrievalDiagnostics filled = d.withIsolation(new RetrievalDiagnostics.IsolationReport(8, 1, 1, "potentially-reduced"))
+        RetrievalDiagnostics filled = d.withIsolation(new IsolationReport(8, 1, 1, true))
                 .withCorpusEmpty(false);
         assertEquals(1, filled.isolation().rejected());
         assertEquals(false, filled.corpusEmpty());

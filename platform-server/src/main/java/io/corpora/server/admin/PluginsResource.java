@@ -82,6 +82,9 @@ public class PluginsResource {
         if (option.maximum() != null) {
             out.put("maximum", option.maximum());
         }
+        if (!option.aliases().isEmpty()) {
+            out.put("aliases", option.aliases());
+        }
         return out;
     }
 

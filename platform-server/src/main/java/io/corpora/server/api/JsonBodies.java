@@ -33,19 +33,17 @@ final class JsonBodies {
      * @param hint appended to the 413's detail (may be empty)
      */
     static void check(ContainerRequestContext request, long limit, String what, String hint) {
-        if (request.getLength() > limit) {
-            request.abortWith(tooLarge(what, request.getLength() + " bytes", limit, hint));
+        if (!BoundedBody.limit(request, limit, what, hint)) {
             return;
         }
         byte[] body;
         try {
-            body = request.getEntityStream().readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
+            body = request.getEntityStream().readAllBytes();
+        } catch (WebApplicationException tooLarge) {
+            request.abortWith(tooLarge.getResponse());
+            return;
         } catch (IOException e) {
             throw new WebApplicationException(Problem.response(400, "invalid-request", "Invalid request", "the request body could not be read"));
-        }
-        if (body.length > limit) {
-            request.abortWith(tooLarge(what, "more than " + limit + " bytes", limit, hint));
-            return;
         }
         int invalidAt = firstInvalidUtf8(body);
         if (invalidAt >= 0) {
@@ -60,11 +58,6 @@ final class JsonBodies {
             return;
         }
         request.setEntityStream(new ByteArrayInputStream(body));
-    }
-
-    static Response tooLarge(String what, String size, long limit, String hint) {
-        return Problem.response(413, "request-too-large", "Payload too large", what + " of " + size + " is over the "
-                + limit + "-byte limit" + hint);
     }
 
     /** The offset of the first byte that is not part of well-formed UTF-8, or -1. */

@@ -14,6 +14,11 @@ import java.util.Map;
  * that is deleted only at the next garbage collection, so a run of large uploads fills the disk.)
  *
  * <p>Usage: {@link #nextPart()} until null; after each, {@link #content(long)} reads that part's bytes.
+ *
+ * <p>Kept rather than replaced by commons-fileupload2-core: its streaming iterator would keep these guarantees (each
+ * item a bounded stream, no temporary files), but it exists only as 2.0.0 milestones whose API still changes between
+ * them, brings commons-io, and must be subclassed as an {@code AbstractFileUpload} whose other half spools parts to
+ * {@code DiskFileItem}s; worth adopting once 2.0.0 is final.
  */
 final class MultipartFormReader {
 

@@ -15,6 +15,10 @@ import java.util.stream.IntStream;
  * {@code BertNormalizer}, {@code BertPreTokenizer}). It produces the same ids as Hugging Face's Rust tokenizer,
  * with one deliberate difference: special-token strings typed by a user (say "[SEP]") are tokenized as text,
  * never turned into control tokens. Immutable and thread-safe.
+ *
+ * <p>Hand-written rather than a library because the maintained one (Hugging Face {@code tokenizers}, via DJL) is a
+ * native Rust library per platform that would load into every plugin class loader, while BERT WordPiece is a few
+ * hundred lines of Java; the tests use that library as the oracle for the ids.
  */
 public final class BertTokenizer {
 

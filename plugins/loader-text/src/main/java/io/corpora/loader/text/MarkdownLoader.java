@@ -1,6 +1,7 @@
 package io.corpora.loader.text;
 
 import io.corpora.loader.common.Deadline;
+import io.corpora.loader.common.FrontMatter;
 import io.corpora.loader.common.LoadFailures;
 import io.corpora.loader.common.LoaderLimits;
 import io.corpora.spi.ReservedKeys;
@@ -39,7 +40,7 @@ final class MarkdownLoader implements DocumentLoader {
         LoadRequest request = admitted.request();
         TextDecoder.DecodedText decoded = TextDecoder.decode(admitted);
         Deadline deadline = admitted.deadline();
-        FrontMatter.Split split = FrontMatter.split(decoded.text(), request.fileName());
+        FrontMatter split = FrontMatter.split(decoded.text(), request.fileName());
         deadline.check("reading the front matter");
         if (split.body().isBlank()) {
             throw LoadFailures.noText(request.fileName(), "it has no Markdown body after its front matter");

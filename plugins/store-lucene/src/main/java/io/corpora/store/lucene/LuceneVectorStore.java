@@ -122,9 +122,9 @@ public final class LuceneVectorStore implements VectorStore {
 
     private static Codec codecFor(LuceneStoreSettings settings) {
         KnnVectorsFormat format = switch (settings.quantization()) {
-            case "none" -> new Lucene99HnswVectorsFormat(settings.hnswM(), settings.hnswBeamWidth());
-            case "int8" -> new Lucene99HnswScalarQuantizedVectorsFormat(settings.hnswM(), settings.hnswBeamWidth());
-            case "int4" -> new Lucene99HnswScalarQuantizedVectorsFormat(settings.hnswM(), settings.hnswBeamWidth(), 1, 4, true, null, null);
+            case "none" -> new Lucene99HnswVectorsFormat(settings.hnswM(), settings.hnswEfConstruction());
+            case "int8" -> new Lucene99HnswScalarQuantizedVectorsFormat(settings.hnswM(), settings.hnswEfConstruction());
+            case "int4" -> new Lucene99HnswScalarQuantizedVectorsFormat(settings.hnswM(), settings.hnswEfConstruction(), 1, 4, true, null, null);
             default -> throw new IllegalArgumentException("unknown quantization '" + settings.quantization() + "'");
         };
         return new Lucene912Codec() {

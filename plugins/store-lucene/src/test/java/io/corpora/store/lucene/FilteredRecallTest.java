@@ -51,7 +51,7 @@ class FilteredRecallTest {
         }
         Map<String, float[]> group7 = new LinkedHashMap<>();
         // A narrower build beam (default 100) keeps the 50k graph build cheap; the filtered path must not depend on it.
-        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of("hnsw.beamWidth", "32"))) {
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of("hnsw.efConstruction", "32"))) {
             List<EmbeddedChunk> batch = new ArrayList<>();
             for (int i = 0; i < SIZE; i++) {
                 float[] v = clustered(centroids[random.nextInt(centroids.length)], random);

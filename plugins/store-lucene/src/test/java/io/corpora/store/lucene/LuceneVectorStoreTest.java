@@ -11,9 +11,12 @@ import io.corpora.spi.MetadataFilter;
 import io.corpora.spi.Namespace;
 import io.corpora.spi.config.ConfigOption;
 import io.corpora.spi.config.InvalidConfigException;
+import io.corpora.spi.config.PluginConfig;
+import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.store.ScoredChunk;
 import io.corpora.spi.store.SearchRequest;
 import io.corpora.spi.store.VectorStoreProvider;
+import io.corpora.testkit.RecordedOptions;
 import io.corpora.testkit.TestVectors;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,9 +45,22 @@ class LuceneVectorStoreTest {
     void theProviderIsDiscoveredByServiceLoaderAndDeclaresEveryOption() {
         VectorStoreProvider provider = ServiceLoader.load(VectorStoreProvider.class).stream().map(ServiceLoader.Provider::get)
                 .filter(p -> p.name().equals("lucene")).findFirst().orElseThrow();
-        assertEquals(List.of("directory", "metric", "hnsw.m", "hnsw.beamWidth", "quantization", "numCandidatesFactor", "minCandidates",
-                "exactSearchThreshold", "bm25.k1", "bm25.b", "analyzer", "commitInterval", "ramBufferMb"),
-                provider.configOptions().stream().map(ConfigOption::name).toList());
+        RecordedOptions.assertRecordedDefaults(provider, """
+                name                 | type     | default | minimum | maximum | aliases
+                directory            | PATH     |         |         |         |
+                metric               | ENUM     | cosine  |         |         |
+                hnsw.m               | INT      | 16      | 2       | 512     | hnswM
+                hnsw.efConstruction  | INT      | 100     | 2       | 3200    | hnsw.beamWidth,hnswEfConstruction
+                quantization         | ENUM     | none    |         |         |
+                numCandidatesFactor  | INT      | 10      | 1       | 100     |
+                minCandidates        | INT      | 100     | 1       | 10000   |
+                exactSearchThreshold | INT      | 5000    | 0       |         |
+                bm25.k1              | DOUBLE   | 1.2     | 0       |         |
+                bm25.b               | DOUBLE   | 0.75    | 0       | 1       |
+                analyzer             | ENUM     | english |         |         |
+                commitInterval       | DURATION | 0s      | 0s      |         |
+                ramBufferMb          | DOUBLE   | 64      | 1       | 2048    |
+                """);
         provider.configOptions().forEach(option -> assertFalse(option.description().isBlank(), option.name() + " is undocumented"));
     }
 
@@ -53,7 +69,19 @@ class LuceneVectorStoreTest {
         InvalidConfigException error = assertThrows(InvalidConfigException.class,
                 () -> StoreFixtures.open(data, Map.of("hnsw.m", "1", "bm25.b", "1.5", "numCandidatesFactor", "0")));
         assertEquals(3, error.problems().size(), error.getMessage());
-        assertTrue(error.getMessage().contains("hnsw.m must be 2..512, got 1"), error.getMessage());
+        assertTrue(error.getMessage().contains("option 'hnsw.m': must be at least 2, got 1"), error.getMessage());
+    }
+
+    /** The HNSW knobs' older spellings still configure them; both spellings at once is refused rather than guessed. */
+    @Test
+    void oldHnswSpellingsAreAliases() {
+        LuceneStoreSettings settings = LuceneStoreSettings.from(PluginContext.of(data, "test"), PluginConfig.validate("lucene",
+                LuceneStoreSettings.options(), Map.of("hnswM", "24", "hnsw.beamWidth", "48")));
+        assertEquals(24, settings.hnswM());
+        assertEquals(48, settings.hnswEfConstruction());
+        InvalidConfigException both = assertThrows(InvalidConfigException.class, () -> StoreFixtures.open(data,
+                Map.of("hnsw.efConstruction", "40", "hnsw.beamWidth", "48")));
+        assertTrue(both.getMessage().contains("given twice"), both.getMessage());
     }
 
     @Test

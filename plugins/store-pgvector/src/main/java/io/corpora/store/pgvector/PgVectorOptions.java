@@ -16,12 +16,12 @@ final class PgVectorOptions {
     static final String COLUMNS = "columns";
     static final String DIMENSION = "dimension";
     static final String METRIC = "metric";
-    static final String EF_SEARCH = "efSearch";
+    static final String EF_SEARCH = "hnsw.efSearch";
     static final String ITERATIVE_SCAN = "iterativeScan";
     static final String MAX_SCAN_TUPLES = "maxScanTuples";
     static final String EXACT_SEARCH_MAX_ROWS = "exactSearchMaxRows";
-    static final String HNSW_M = "hnswM";
-    static final String HNSW_EF_CONSTRUCTION = "hnswEfConstruction";
+    static final String HNSW_M = "hnsw.m";
+    static final String HNSW_EF_CONSTRUCTION = "hnsw.efConstruction";
     static final String UPSERT_BATCH_SIZE = "upsertBatchSize";
     static final String NULLABLE_EMBEDDINGS = "nullableEmbeddings";
     static final String FULL_TEXT = "fullText";
@@ -41,7 +41,7 @@ final class PgVectorOptions {
                         .description("jdbc:postgresql:// URL for the CLI and tests, used with a small built-in pool; exactly one of dataSource or jdbcUrl").build(),
                 ConfigOption.builder(USER, ConfigType.STRING).description("database user for jdbcUrl (else the URL's user)").build(),
                 ConfigOption.builder(PASSWORD, ConfigType.STRING).secret().description("database password for jdbcUrl").build(),
-                ConfigOption.builder(POOL_SIZE, ConfigType.INT).defaultValue(8)
+                ConfigOption.builder(POOL_SIZE, ConfigType.INT).defaultValue(8).minimum(1).maximum(256)
                         .description("most connections the built-in pool opens for jdbcUrl (ignored with dataSource)").build(),
                 ConfigOption.builder(TABLE, ConfigType.STRING).defaultValue("corpora_chunks")
                         .description("chunk table, optionally schema-qualified; must match [a-z_][a-z0-9_]* per part").build(),
@@ -53,20 +53,23 @@ final class PgVectorOptions {
                                 + "one partial HNSW index per width)").build(),
                 ConfigOption.builder(METRIC, ConfigType.ENUM).defaultValue("cosine").allowedValues("cosine", "l2", "inner")
                         .description("distance operator and HNSW opclass: cosine (<=>), l2 (<->) or inner product (<#>)").build(),
-                ConfigOption.builder(EF_SEARCH, ConfigType.INT).defaultValue(100)
-                        .description("hnsw.ef_search per query (raised to the query's candidate count, at most 1000)").build(),
+                ConfigOption.builder(EF_SEARCH, ConfigType.INT).defaultValue(100).minimum(1).maximum(PgVectorSettings.MAX_EF_SEARCH)
+                        .aliases("efSearch")
+                        .description("hnsw.ef_search per query (raised to the query's candidate count, at most the maximum)").build(),
                 ConfigOption.builder(ITERATIVE_SCAN, ConfigType.ENUM).defaultValue("relaxed_order")
                         .allowedValues("off", "strict_order", "relaxed_order")
                         .description("hnsw.iterative_scan (pgvector >= 0.8): keep scanning the graph until enough rows pass the filter").build(),
-                ConfigOption.builder(MAX_SCAN_TUPLES, ConfigType.INT).defaultValue(20000)
+                ConfigOption.builder(MAX_SCAN_TUPLES, ConfigType.INT).defaultValue(20000).minimum(1)
                         .description("hnsw.max_scan_tuples: bound of an iterative scan (pgvector >= 0.8)").build(),
-                ConfigOption.builder(EXACT_SEARCH_MAX_ROWS, ConfigType.INT).defaultValue(10000)
+                ConfigOption.builder(EXACT_SEARCH_MAX_ROWS, ConfigType.INT).defaultValue(10000).minimum(0).maximum(10_000_000)
                         .description("a namespace with at most this many rows is searched exactly (no HNSW), so small tenants "
                                 + "in a shared table keep full recall; 0 disables").build(),
-                ConfigOption.builder(HNSW_M, ConfigType.INT).defaultValue(16).description("HNSW m of the created index").build(),
-                ConfigOption.builder(HNSW_EF_CONSTRUCTION, ConfigType.INT).defaultValue(64)
-                        .description("HNSW ef_construction of the created index").build(),
-                ConfigOption.builder(UPSERT_BATCH_SIZE, ConfigType.INT).defaultValue(100)
+                ConfigOption.builder(HNSW_M, ConfigType.INT).defaultValue(16).minimum(2).maximum(100).aliases("hnswM")
+                        .description("HNSW m of the created index").build(),
+                ConfigOption.builder(HNSW_EF_CONSTRUCTION, ConfigType.INT).defaultValue(64).minimum(4).maximum(1000)
+                        .aliases("hnswEfConstruction")
+                        .description("HNSW ef_construction of the created index; at least 2 x hnsw.m").build(),
+                ConfigOption.builder(UPSERT_BATCH_SIZE, ConfigType.INT).defaultValue(100).minimum(1).maximum(5000)
                         .description("rows per multi-row INSERT ... ON CONFLICT statement").build(),
                 ConfigOption.builder(NULLABLE_EMBEDDINGS, ConfigType.BOOLEAN).defaultValue(false)
                         .description("accept chunks without an embedding (stored as NULL: skipped by vector search, found by full text)").build(),

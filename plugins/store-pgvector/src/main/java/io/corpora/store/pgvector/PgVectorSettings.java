@@ -78,16 +78,11 @@ record PgVectorSettings(
             }
         }
         dimensions = List.copyOf(new TreeSet<>(dimensions));
-        requireRange("efSearch", efSearch, 1, MAX_EF_SEARCH);
-        requireRange("maxScanTuples", maxScanTuples, 1, Integer.MAX_VALUE);
-        requireRange("exactSearchMaxRows", exactSearchMaxRows, 0, 10_000_000);
-        requireRange("hnswM", hnswM, 2, 100);
-        requireRange("hnswEfConstruction", hnswEfConstruction, 4, 1000);
+        // Each option's own bounds are declared in PgVectorOptions (the server checked them); only rules across options here.
         if (hnswEfConstruction < 2 * hnswM) {
-            throw new IllegalArgumentException("hnswEfConstruction (" + hnswEfConstruction + ") must be at least 2 * hnswM (" + hnswM + ")");
+            throw new IllegalArgumentException(PgVectorOptions.HNSW_EF_CONSTRUCTION + " (" + hnswEfConstruction + ") must be at least 2 x "
+                    + PgVectorOptions.HNSW_M + " (" + hnswM + ")");
         }
-        requireRange("upsertBatchSize", upsertBatchSize, 1, 5000);
-        requireRange("poolSize", poolSize, 1, 256);
         if (!TEXT_SEARCH_CONFIGS.contains(fullTextLanguage)) {
             throw new IllegalArgumentException("fullTextLanguage '" + fullTextLanguage + "' is not a built-in text-search configuration");
         }
@@ -100,12 +95,6 @@ record PgVectorSettings(
             }
         });
         stopWordLanguages = List.copyOf(stopWordLanguages);
-    }
-
-    private static void requireRange(String name, int value, int min, int max) {
-        if (value < min || value > max) {
-            throw new IllegalArgumentException(name + " must be in " + min + ".." + max + ", got " + value);
-        }
     }
 
     static String bareTableName(String table) {

@@ -5,9 +5,9 @@ import io.corpora.spi.config.ConfigType;
 import java.util.List;
 
 /**
- * The declared options of the {@code qdrant} store provider. Knobs another store has keep its spelling: {@code metric},
- * {@code hnswM}, {@code hnswEfConstruction}, {@code efSearch} and {@code upsertBatchSize} as pgvector spells them,
- * {@code bm25.k1} and {@code bm25.b} as Lucene does.
+ * The declared options of the {@code qdrant} store provider. Knobs every store has are spelled alike: {@code metric},
+ * {@code hnsw.m}, {@code hnsw.efConstruction}, {@code hnsw.efSearch} (their pre-1.3 spellings {@code hnswM},
+ * {@code hnswEfConstruction}, {@code efSearch} are aliases), {@code upsertBatchSize}, {@code bm25.k1} and {@code bm25.b}.
  */
 final class QdrantOptions {
 
@@ -18,9 +18,9 @@ final class QdrantOptions {
     static final String TIMEOUT = "timeout";
     static final String COLLECTION = "collection";
     static final String METRIC = "metric";
-    static final String HNSW_M = "hnswM";
-    static final String HNSW_EF_CONSTRUCTION = "hnswEfConstruction";
-    static final String EF_SEARCH = "efSearch";
+    static final String HNSW_M = "hnsw.m";
+    static final String HNSW_EF_CONSTRUCTION = "hnsw.efConstruction";
+    static final String EF_SEARCH = "hnsw.efSearch";
     static final String EXACT_SEARCH = "exactSearch";
     static final String UPSERT_BATCH_SIZE = "upsertBatchSize";
     static final String UPSERT_WAIT = "upsertWait";
@@ -53,11 +53,11 @@ final class QdrantOptions {
                 ConfigOption.builder(METRIC, ConfigType.ENUM).defaultValue("cosine").allowedValues("cosine", "l2", "inner")
                         .description("Qdrant distance: Cosine, Euclid or Dot; scores follow io.corpora.spi.VectorSimilarity. "
                                 + "Fixed per collection once created (checked when a collection is first used)").build(),
-                ConfigOption.builder(HNSW_M, ConfigType.INT).defaultValue(16).minimum(2).maximum(128)
+                ConfigOption.builder(HNSW_M, ConfigType.INT).defaultValue(16).minimum(2).maximum(128).aliases("hnswM")
                         .description("HNSW links per node of each tenant's graph (Qdrant payload_m; the global graph is off, m=0)").build(),
-                ConfigOption.builder(HNSW_EF_CONSTRUCTION, ConfigType.INT).defaultValue(100).minimum(4).maximum(4096)
+                ConfigOption.builder(HNSW_EF_CONSTRUCTION, ConfigType.INT).defaultValue(100).minimum(4).maximum(4096).aliases("hnswEfConstruction")
                         .description("HNSW ef_construct of created collections").build(),
-                ConfigOption.builder(EF_SEARCH, ConfigType.INT).defaultValue(128).minimum(1).maximum(10000)
+                ConfigOption.builder(EF_SEARCH, ConfigType.INT).defaultValue(128).minimum(1).maximum(10000).aliases("efSearch")
                         .description("HNSW hnsw_ef per query, raised to the query's candidate count").build(),
                 ConfigOption.builder(EXACT_SEARCH, ConfigType.BOOLEAN).defaultValue(false)
                         .description("search without the HNSW graph (exact, full recall, linear cost)").build(),

@@ -68,13 +68,16 @@ class QdrantVectorStoreProviderTest {
         assertEquals(3, outOfBounds.problems().size(), outOfBounds.getMessage());
     }
 
-    /** The knobs other stores have keep their names: pgvector's HNSW and batch options, Lucene's BM25 ones. */
+    /** The knobs every store has are spelled alike (hnsw.*, bm25.*), and the pre-1.3 HNSW spellings still configure them. */
     @Test
-    void sharedKnobsAreSpelledAsTheOtherStoresSpellThem() {
+    void sharedKnobsAreSpelledAsTheOtherStoresSpellThemAndOldSpellingsAreAliases() {
         Set<String> names = new java.util.HashSet<>();
         QdrantOptions.all().forEach(o -> names.add(o.name()));
-        assertTrue(names.containsAll(List.of("metric", "hnswM", "hnswEfConstruction", "efSearch", "upsertBatchSize", "bm25.k1", "bm25.b")),
+        assertTrue(names.containsAll(List.of("metric", "hnsw.m", "hnsw.efConstruction", "hnsw.efSearch", "upsertBatchSize", "bm25.k1", "bm25.b")),
                 names.toString());
+        QdrantSettings old = QdrantSettings.from(config(Map.of(QdrantOptions.URL, "http://q", "hnswM", "24", "hnswEfConstruction", "200",
+                "efSearch", "64")));
+        assertEquals(List.of(24, 200, 64), List.of(old.hnswM(), old.hnswEfConstruction(), old.efSearch()));
     }
 
     @Test

@@ -1,10 +1,12 @@
-package io.corpora.loader.text;
+package io.corpora.loader.common;
 
 import io.corpora.spi.Identifiers;
+import io.corpora.spi.ReservedKeys;
 import io.corpora.spi.loader.DocumentLoadException;
 import io.corpora.spi.loader.DocumentLoadException.Reason;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,41 +18,60 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.schema.CoreSchema;
 
 /**
- * YAML front matter: a block between a first line {@code ---} and a closing {@code ---} (or {@code ...}) line.
- * Values become document metadata: scalars and lists of scalars as they are, nested mappings flattened to
- * dotted keys ({@code author.name}). Anything metadata cannot hold is an error naming the key, never dropped.
+ * YAML front matter: a block between a first line {@code ---} and a closing {@code ---} (or {@code ...}) line, parsed
+ * as real YAML by snakeyaml-engine (block and flow lists, block scalars, quoting, comments all as YAML says). Values
+ * become document metadata: scalars and lists of scalars as they are, nested mappings flattened to dotted keys
+ * ({@code author.name}). Anything metadata cannot hold is an error naming the key, never dropped; so is a reserved
+ * ({@code _}-prefixed) key, which only the server sets.
+ *
+ * <p>The one front-matter grammar of the platform: the Markdown loader and the engine's Markdown chunker both read it
+ * here. Cost stays linear: the fences are found by single-pass patterns, and a block over {@value #MAX_CHARS}
+ * characters is refused before the YAML parser sees it (which is itself bounded by code points and aliases).
+ *
+ * @param metadata the metadata found
+ * @param body     the Markdown after the block (the whole text when there is no front matter)
  */
-final class FrontMatter {
+public record FrontMatter(Map<String, Object> metadata, String body) {
 
     /** Front matter is for a few fields; a bigger block is refused before the YAML parser sees it. */
-    static final int MAX_CHARS = 64 * 1024;
+    public static final int MAX_CHARS = 64 * 1024;
     private static final int MAX_ALIASES = 20;
-    private static final Pattern OPENING = Pattern.compile("\\A---[ \\t]*\\n");
+    private static final Pattern OPENING = Pattern.compile("\\A\\uFEFF?---[ \\t]*\\r?\\n");
     private static final Pattern CLOSING = Pattern.compile("^(?:---|\\.\\.\\.)[ \\t]*$", Pattern.MULTILINE);
     private static final Pattern KEY_INVALID_CHARS = Pattern.compile("[^A-Za-z0-9_.-]");
 
-    /** The metadata found and the Markdown body after the block. */
-    record Split(Map<String, Object> metadata, String body) {}
+    public FrontMatter {
+        metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+    }
 
-    private FrontMatter() {}
-
-    static Split split(String text, String fileName) {
+    /**
+     * Splits a text's front matter from its body; a text without front matter (or with an unclosed leading {@code ---},
+     * a thematic break) has empty metadata and is its own body.
+     *
+     * @throws DocumentLoadException {@code TOO_LARGE} for a block over {@value #MAX_CHARS} characters, {@code MALFORMED}
+     *                               for invalid YAML or a key or value metadata cannot hold, naming {@code fileName}
+     */
+    public static FrontMatter split(String text, String fileName) {
         Matcher opening = OPENING.matcher(text);
         if (!opening.find()) {
-            return new Split(Map.of(), text);
+            return new FrontMatter(Map.of(), text);
         }
         Matcher closing = CLOSING.matcher(text);
         if (!closing.find(opening.end())) {
             // A leading "---" with no closing line is a thematic break, not front matter.
-            return new Split(Map.of(), text);
+            return new FrontMatter(Map.of(), text);
         }
         String yaml = text.substring(opening.end(), closing.start());
         if (yaml.length() > MAX_CHARS) {
             throw new DocumentLoadException(Reason.TOO_LARGE, "the front matter of '" + fileName + "' is " + yaml.length()
                     + " characters; at most " + MAX_CHARS + " are accepted. Keep front matter to a few metadata fields.");
         }
-        int bodyStart = Math.min(text.length(), closing.end() + 1);
-        return new Split(parse(yaml, fileName), text.substring(bodyStart));
+        int bodyStart = closing.end();
+        if (bodyStart < text.length() && text.charAt(bodyStart) == '\r') {
+            bodyStart++;
+        }
+        bodyStart = Math.min(text.length(), bodyStart + 1);
+        return new FrontMatter(parse(yaml, fileName), text.substring(bodyStart));
     }
 
     private static Map<String, Object> parse(String yaml, String fileName) {
@@ -114,6 +135,10 @@ final class FrontMatter {
     /** Keys become metadata keys: characters metadata keys cannot hold (spaces, ':') become '_'. */
     private static String metadataKey(Object rawKey, String fileName) {
         String key = KEY_INVALID_CHARS.matcher(String.valueOf(rawKey).trim()).replaceAll("_");
+        if (ReservedKeys.isReserved(key)) {
+            throw new DocumentLoadException(Reason.MALFORMED, "front matter key '" + rawKey + "' of '" + fileName
+                    + "' is reserved: keys starting with '" + ReservedKeys.PREFIX + "' are set by the server, never by content");
+        }
         if (!Identifiers.METADATA_KEY.matcher(key).matches()) {
             throw new DocumentLoadException(Reason.MALFORMED, "front matter key '" + rawKey + "' of '" + fileName
                     + "' cannot be a metadata key: keys start with a letter and hold at most 128 letters, digits, '_', '.' or '-'");

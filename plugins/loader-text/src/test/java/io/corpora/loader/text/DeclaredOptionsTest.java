@@ -1,0 +1,29 @@
+package io.corpora.loader.text;
+
+import io.corpora.testkit.RecordedOptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The declared options of this plugin's providers, recorded: a changed default, bound or alias is a visible diff here
+ * ({@link RecordedOptions}), and every default must pass its own declaration.
+ */
+class DeclaredOptionsTest {
+
+    @Test
+    void textOptions() {
+        RecordedOptions.assertRecordedDefaults(new TextLoaderProvider(), """
+                name     | type     | default  | minimum | maximum | aliases
+                maxBytes | LONG     | 10485760 | 1       |         |
+                timeout  | DURATION | 10s      | 1ms     |         |
+                """);
+    }
+
+    @Test
+    void markdownOptions() {
+        RecordedOptions.assertRecordedDefaults(new MarkdownLoaderProvider(), """
+                name     | type     | default  | minimum | maximum | aliases
+                maxBytes | LONG     | 10485760 | 1       |         |
+                timeout  | DURATION | 10s      | 1ms     |         |
+                """);
+    }
+}

@@ -7,6 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import io.corpora.runtime.guard.CallKind;
+import io.corpora.runtime.guard.GuardContext;
+import io.corpora.runtime.guard.GuardKey;
+import io.corpora.runtime.guard.GuardPolicy;
+import io.corpora.runtime.guard.PluginCallGuard;
+import io.corpora.runtime.guard.PluginUnavailableException;
 import io.corpora.spi.SpiVersion;
 import io.corpora.spi.config.InvalidConfigException;
 import io.corpora.spi.config.PluginContext;
@@ -25,10 +31,13 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
@@ -77,6 +86,34 @@ class PluginManagerTest {
         ClassLoader currentLoader = registry.classLoaderOf(PluginKind.RERANKER, "probe-current");
         assertNotSame(legacyLoader, currentLoader);
         assertNotSame(load(legacyLoader, "org.apache.commons.lang3.StringUtils"), load(currentLoader, "org.apache.commons.lang3.StringUtils"));
+    }
+
+    /**
+     * A plugin that states no failure kind (as every plugin built before SPI 1.2) keeps the classification it always had:
+     * its plain exception is its failure — retried and counted — while the SPI's caller errors still pass through.
+     */
+    @Test
+    void aPluginThatStatesNoFailureKindIsGuardedAsBefore() throws IOException {
+        copyPlugin("example-probe-legacy");
+        Reranker legacy = PluginManager.load(dir).create(RerankerProvider.class, "probe-legacy", context(), Map.of());
+        List<Duration> pauses = new CopyOnWriteArrayList<>();
+        ExecutorService executor = Executors.newCachedThreadPool();
+        try {
+            PluginCallGuard guard = new PluginCallGuard(
+                    new GuardKey("acme", CallKind.RERANKER, "probe-legacy"),
+                    new GuardPolicy(Duration.ofSeconds(30), 2, Duration.ofMillis(1),
+                            Duration.ZERO, 20, 0.5, Duration.ofSeconds(5), 1, 4, 4),
+                    new GuardContext(executor, System::nanoTime, pauses::add, () -> 0.5, (k, o, outcome, n) -> {}));
+            // commons-lang3 splits a null query into null, which the probe streams: a NullPointerException inside the plugin
+            PluginUnavailableException e = assertThrows(PluginUnavailableException.class,
+                    () -> guard.call("score", () -> legacy.score(null, List.of("a lucene index"))));
+            assertEquals(PluginUnavailableException.Reason.FAILED, e.reason());
+            assertTrue(e.getCause() instanceof NullPointerException, String.valueOf(e.getCause()));
+            assertEquals(2, pauses.size(), "retried, as any plain exception of a plugin always was");
+            assertEquals(List.of(2.0), box(guard.call("score", () -> legacy.score("Lucene Index", List.of("a lucene index")))));
+        } finally {
+            executor.shutdownNow();
+        }
     }
 
     @Test

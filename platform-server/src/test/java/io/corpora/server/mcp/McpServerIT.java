@@ -95,7 +95,7 @@ class McpServerIT {
             assertTrue(prompt.contains("city rate"), prompt);
             assertFalse(prompt.contains("executives"), "a hidden passage reached the prompt: " + prompt);
             JsonNode listed = tool(reader, "list_documents", Map.of());
-            assertEquals(List.of("policy"), strings(listed.get("structuredContent").get("documents"), "documentId"));
+            assertEquals(List.of("policy"), strings(listed.get("structuredContent").get("documents"), "id"));
             assertTrue(tool(reader, "get_document", Map.of("id", "memo")).get("isError").asBoolean(), "hidden is absent");
             JsonNode visible = tool(reader, "get_document", Map.of("id", "policy"));
             assertTrue(visible.get("structuredContent").get("chunks").get(0).get("text").asText().contains("city rate"), visible.toString());

@@ -117,6 +117,42 @@ class AskIT {
     }
 
     @Test
+    void aClientThatHangsUpCancelsTheModelCall() throws Exception {
+        java.util.concurrent.CompletableFuture<Integer> backendClosed = new java.util.concurrent.CompletableFuture<>();
+        standIn.answer((exchange, request) -> { // a slow model: a delta every 200 ms, until someone stops listening
+            int written = 0;
+            try (java.io.OutputStream out = ChatCompletionsStandIn.startStream(exchange)) {
+                ChatCompletionsStandIn.writeEvent(out, ChatCompletionsStandIn.roleChunk());
+                for (; written < 300; written++) {
+                    ChatCompletionsStandIn.writeEvent(out, ChatCompletionsStandIn.delta("word" + written + " "));
+                    Thread.sleep(200);
+                }
+                ChatCompletionsStandIn.writeEvent(out, "[DONE]");
+            } catch (java.io.IOException e) {
+                backendClosed.complete(written);
+            }
+        });
+        java.net.http.HttpRequest ask = java.net.http.HttpRequest.newBuilder(client.resolve(base() + "/ask"))
+                .header("Authorization", "Bearer " + reader).header("Content-Type", "application/json")
+                .header("Accept", "text/event-stream")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("question",
+                        "How are hotel stays reimbursed?", "stream", true)))).build();
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.http.HttpResponse<java.io.InputStream> response = http.send(ask, java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, response.statusCode());
+        try (java.io.BufferedReader lines = new java.io.BufferedReader(new java.io.InputStreamReader(response.body(),
+                java.nio.charset.StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = lines.readLine()) != null && !line.equals("event: delta")) {
+                // read up to the first delta: the model call is under way
+            }
+        }
+        // hung up: the server's next write fails, it cancels the stream, and the plugin closes the backend connection
+        int written = backendClosed.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertTrue(written < 300, "the model was read to the end: " + written);
+    }
+
+    @Test
     void noVisiblePassageIsANoSourceAnswerWithoutAModelCall() throws Exception {
         standIn.answer(completion("never", "m", 1, 1));
         String outsider = client.token("olga", tenant, List.of(Roles.READER), Map.of("acl_groups", List.of("sales")));

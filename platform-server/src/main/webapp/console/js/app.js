@@ -6,6 +6,7 @@ import tenants from './views/tenants.js';
 import plugins from './views/plugins.js';
 import documents from './views/documents.js';
 import playground from './views/playground.js';
+import ask from './views/ask.js';
 import audit from './views/audit.js';
 
 const VIEWS = {
@@ -14,6 +15,7 @@ const VIEWS = {
   plugins: {render: plugins, title: 'Plugins', needsToken: true},
   documents: {render: documents, title: 'Documents', needsToken: true},
   playground: {render: playground, title: 'Search playground', needsToken: true},
+  ask: {render: ask, title: 'Ask', needsToken: true},
   audit: {render: audit, title: 'Audit log', needsToken: true},
 };
 

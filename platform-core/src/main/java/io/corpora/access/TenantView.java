@@ -1,5 +1,8 @@
 package io.corpora.access;
 
+import io.corpora.answer.Answer;
+import io.corpora.answer.AnswerListener;
+import io.corpora.answer.AnswerService;
 import io.corpora.controlplane.DocumentRecord;
 import io.corpora.controlplane.DocumentRegistry;
 import io.corpora.controlplane.IngestJob;
@@ -47,15 +50,23 @@ public final class TenantView {
     private final JobRepository jobs;
     private final RetrievalService retrieval;
     private final IngestionService ingestion;
+    private final AnswerService answers;
 
     public TenantView(AccessDecision access, TenantRuntime runtime, DocumentRegistry registry, JobRepository jobs,
                       RetrievalService retrieval, IngestionService ingestion) {
+        this(access, runtime, registry, jobs, retrieval, ingestion, null);
+    }
+
+    /** @param answers null where questions are not answered (ask then throws {@link IllegalStateException}) */
+    public TenantView(AccessDecision access, TenantRuntime runtime, DocumentRegistry registry, JobRepository jobs,
+                      RetrievalService retrieval, IngestionService ingestion, AnswerService answers) {
         this.access = Objects.requireNonNull(access, "access");
         this.runtime = Objects.requireNonNull(runtime, "runtime");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.jobs = Objects.requireNonNull(jobs, "jobs");
         this.retrieval = Objects.requireNonNull(retrieval, "retrieval");
         this.ingestion = Objects.requireNonNull(ingestion, "ingestion");
+        this.answers = answers;
         if (!runtime.tenantId().equals(access.tenant().id())) {
             throw new IllegalStateException("runtime of " + runtime.tenantId() + " cannot serve tenant " + access.tenant().id());
         }
@@ -79,6 +90,19 @@ public final class TenantView {
 
     public List<RetrievalResponse> retrieveBatch(List<RetrieveCommand> commands) {
         return retrieval.retrieveBatch(access, runtime, commands);
+    }
+
+    /** Whether the tenant has a generator, so {@link #ask} can answer. */
+    public boolean canAnswer() {
+        return runtime.generator() != null;
+    }
+
+    /** An answer from the passages this request may see (see {@link AnswerService}), streamed to {@code listener}. */
+    public Answer ask(RetrieveCommand question, AnswerListener listener) {
+        if (answers == null) {
+            throw new IllegalStateException("this view answers no questions");
+        }
+        return answers.ask(access, runtime, question, listener);
     }
 
     /** The document, if it exists and the actor may see it (a hidden document is absent, exactly like a missing one). */

@@ -360,7 +360,7 @@ public final class ReembedMigration {
 
     /** The definition with another embedder choice: the migration target (store, partitions, … unchanged). */
     public static TenantDefinition withEmbedder(TenantDefinition d, PluginChoice embedder) {
-        return new TenantDefinition(d.id(), d.displayName(), d.state(), d.store(), embedder, d.reranker(), d.retrieval(), d.quotas(), d.access());
+        return d.withEmbedder(embedder);
     }
 
     private static void pause(Duration duration) {

@@ -113,9 +113,8 @@ public final class RetrievalService {
         if (commands.isEmpty()) {
             throw new IllegalArgumentException("a batch needs at least one query");
         }
-        TenantRuntime batch = new TenantRuntime(runtime.definition(), runtime.store(),
-                new PrecomputedQueries(runtime.embedder(), commands.stream().map(RetrieveCommand::query).toList()),
-                runtime.reranker(), runtime.filterHook(), runtime.chunking());
+        TenantRuntime batch = runtime.withEmbedder(
+                new PrecomputedQueries(runtime.embedder(), commands.stream().map(RetrieveCommand::query).toList()));
         List<RetrievalResponse> responses = new ArrayList<>();
         for (RetrieveCommand command : commands) {
             responses.add(retrieve(access, batch, command));

@@ -8,6 +8,7 @@ import io.corpora.plugin.loader.PluginRegistry;
 import io.corpora.runtime.guard.CallKind;
 import io.corpora.runtime.guard.GuardedEmbedder;
 import io.corpora.runtime.guard.GuardedFilterHook;
+import io.corpora.runtime.guard.GuardedGenerator;
 import io.corpora.runtime.guard.GuardedReranker;
 import io.corpora.runtime.guard.GuardedVectorStore;
 import io.corpora.runtime.guard.PluginGuards;
@@ -15,6 +16,8 @@ import io.corpora.spi.PluginProvider;
 import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.embed.Embedder;
 import io.corpora.spi.embed.EmbedderProvider;
+import io.corpora.spi.generate.Generator;
+import io.corpora.spi.generate.GeneratorProvider;
 import io.corpora.spi.filter.RetrievalFilterHook;
 import io.corpora.spi.filter.RetrievalFilterHookProvider;
 import io.corpora.spi.rerank.Reranker;
@@ -115,6 +118,8 @@ public final class TenantRuntimes implements AutoCloseable {
                 : instance(PluginKind.RERANKER, RerankerProvider.class, definition.reranker());
         RetrievalFilterHook hook = definition.access().filterHook() == null ? null
                 : instance(PluginKind.RETRIEVAL_FILTER_HOOK, RetrievalFilterHookProvider.class, definition.access().filterHook());
+        Generator generator = definition.generator() == null ? null
+                : instance(PluginKind.GENERATOR, GeneratorProvider.class, definition.generator());
         ChunkingOptions chunking = ChunkingOptions.defaults();
         if (embedder.tokenCounter().isPresent() && embedder.maxInputTokens() > SPECIAL_TOKENS) {
             chunking = chunking.withTokenLimit(embedder.tokenCounter().get(), embedder.maxInputTokens() - SPECIAL_TOKENS);
@@ -125,7 +130,9 @@ public final class TenantRuntimes implements AutoCloseable {
                 new GuardedEmbedder(embedder, guards.guard(tenant, CallKind.EMBEDDER, definition.embedder().provider())),
                 reranker == null ? null : new GuardedReranker(reranker, guards.guard(tenant, CallKind.RERANKER, definition.reranker().provider())),
                 hook == null ? null : new GuardedFilterHook(hook, guards.guard(tenant, CallKind.FILTER_HOOK, definition.access().filterHook().provider())),
-                chunking);
+                chunking,
+                generator == null ? null : new GuardedGenerator(generator, guards.guard(tenant, CallKind.GENERATOR,
+                        definition.generator().provider()), guards.executor()));
     }
 
     private <T> T instance(PluginKind kind, Class<? extends PluginProvider<T>> providerType, PluginChoice choice) {

@@ -14,7 +14,8 @@ public enum CallKind {
     STORE("store"),
     RERANKER("reranker"),
     FILTER_HOOK("filter-hook"),
-    LOADER("loader");
+    LOADER("loader"),
+    GENERATOR("generator");
 
     private final String label;
 

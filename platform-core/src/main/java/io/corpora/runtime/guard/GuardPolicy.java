@@ -41,6 +41,8 @@ public record GuardPolicy(Duration timeout, int maxRetries, Duration delay, Dura
      * The built-in defaults. Store and embedder calls are retried twice (reads, searches, upserts and deletes by id are
      * idempotent); a reranker is not retried, since its fallback (the base order) is immediate while a retry would make
      * the caller wait for a slow reranker twice. Nor is a loader: parsing is deterministic, and its own limits bound it.
+     * Nor is a generator: it retries 429/5xx itself (honouring Retry-After), so a guard retry on top would multiply its
+     * attempts and bill the tokens of a half-streamed answer twice; its timeout spans a whole (streamed) answer.
      */
     public static GuardPolicy defaults(CallKind kind) {
         return switch (kind) {
@@ -54,6 +56,8 @@ public record GuardPolicy(Duration timeout, int maxRetries, Duration delay, Dura
                     Duration.ofSeconds(5), 1, 16, 32);
             case LOADER -> new GuardPolicy(Duration.ofSeconds(60), 0, Duration.ofMillis(100), Duration.ofMillis(50), 10, 0.5,
                     Duration.ofSeconds(5), 1, 4, 16);
+            case GENERATOR -> new GuardPolicy(Duration.ofSeconds(120), 0, Duration.ofMillis(100), Duration.ofMillis(50), 10, 0.5,
+                    Duration.ofSeconds(10), 1, 4, 8);
         };
     }
 

@@ -26,6 +26,11 @@ public final class PluginGuards {
         return guards.computeIfAbsent(new GuardKey(tenant, kind, provider), key -> new PluginCallGuard(key, policies.get(kind), context));
     }
 
+    /** The executor guarded calls run on (also the one that waits for a guarded stream, see {@link GuardedGenerator}). */
+    public java.util.concurrent.Executor executor() {
+        return context.executor();
+    }
+
     public GuardPolicy policy(CallKind kind) {
         return policies.get(kind);
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.corpora.controlplane.AccessPolicy;
+import io.corpora.controlplane.AnswerPolicy;
 import io.corpora.controlplane.IngestPolicy;
 import io.corpora.controlplane.PluginChoice;
 import io.corpora.controlplane.Quotas;
@@ -39,7 +40,9 @@ public final class TenantDefinitionCodec {
                 retrieval(document.get("retrieval")),
                 quotas(document.get("quotas")),
                 access(document.get("access")),
-                ingest(document.get("ingest")));
+                ingest(document.get("ingest")),
+                plugin(document.get("generator")),
+                answers(document.get("answers")));
     }
 
     /** Whether the document sets {@code state}; sync leaves the stored state alone when it does not. */
@@ -88,6 +91,21 @@ public final class TenantDefinitionCodec {
         ObjectNode ingest = out.putObject("ingest");
         definition.ingest().allowedOrigins().forEach(ingest.putArray("allowedOrigins")::add);
         definition.ingest().privateOrigins().forEach(ingest.putArray("privateOrigins")::add);
+        if (definition.generator() != null) {
+            out.set("generator", plugin(definition.generator()));
+        }
+        AnswerPolicy a = definition.answers();
+        if (!a.equals(AnswerPolicy.DEFAULT)) {
+            ObjectNode answers = out.putObject("answers");
+            if (a.promptTemplate() != null) {
+                answers.put("promptTemplate", a.promptTemplate());
+            }
+            answers.put("multiQueryPhrasings", a.multiQueryPhrasings());
+            answers.put("hyde", a.hyde());
+            if (a.maxTokens() != null) {
+                answers.put("maxTokens", a.maxTokens());
+            }
+        }
         return out;
     }
 
@@ -132,6 +150,14 @@ public final class TenantDefinitionCodec {
                 node.has("minScore") ? nullableDouble(node.get("minScore")) : standard.minScore(),
                 node.has("maxChars") ? nullableInt(node.get("maxChars")) : standard.maxChars(),
                 node.has("rerank") ? node.get("rerank").asBoolean() : standard.rerank());
+    }
+
+    private static AnswerPolicy answers(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return AnswerPolicy.DEFAULT;
+        }
+        return new AnswerPolicy(text(node, "promptTemplate"), node.path("multiQueryPhrasings").asInt(0),
+                node.path("hyde").asBoolean(false), node.hasNonNull("maxTokens") ? node.get("maxTokens").asInt() : null);
     }
 
     private static Quotas quotas(JsonNode node) {

@@ -29,7 +29,7 @@ public final class TenantDefinitionValidator {
     public static final String SCHEMA_RESOURCE = "tenants-config/tenant.schema.json";
     public static final String SCHEMA_FILE_NAME = "tenant.schema.json";
 
-    private static final String[] PLUGIN_FIELDS = {"/store", "/embedder", "/reranker", "/access/filterHook"};
+    private static final String[] PLUGIN_FIELDS = {"/store", "/embedder", "/reranker", "/generator", "/access/filterHook"};
 
     private static final String[] ORIGIN_LISTS = {"/ingest/allowedOrigins", "/ingest/privateOrigins"};
 

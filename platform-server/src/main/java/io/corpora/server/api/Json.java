@@ -12,7 +12,7 @@ public final class Json {
 
     private Json() {}
 
-    static Map<String, Object> retrieval(RetrievalResponse response) {
+    public static Map<String, Object> retrieval(RetrievalResponse response) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("passages", response.passages().stream().map(Json::passage).toList());
         body.put("context", response.context().text());
@@ -106,7 +106,7 @@ public final class Json {
         return out;
     }
 
-    static Map<String, Object> document(DocumentRecord d) {
+    public static Map<String, Object> document(DocumentRecord d) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("id", d.documentId());
         out.put("partition", d.namespace().partitionKey());

@@ -1,5 +1,7 @@
 package io.corpora.server.dataplane;
 
+import io.corpora.answer.AnswerService;
+import io.corpora.server.metrics.AnswerMetrics;
 import io.corpora.controlplane.DocumentRegistry;
 import io.corpora.controlplane.JobRepository;
 import io.corpora.controlplane.Tenant;
@@ -65,6 +67,14 @@ public class DataPlane {
     @Inject
     IngestMetrics ingestMetrics;
 
+    @Inject
+    AnswerMetrics answerMetrics;
+
+    /** How long a query transform's model call may take before ask falls back to the question alone (milliseconds). */
+    @Inject
+    @ConfigProperty(name = "corpora.answers.transformTimeout", defaultValue = "10000")
+    long transformTimeoutMillis;
+
     /**
      * Threads for guarded plugin calls (so a caller can stop waiting at the timeout). A pool of their own: on Liberty's
      * shared pool, request threads waiting for plugin calls queued behind them starve until the pool grows. Plain
@@ -124,7 +134,7 @@ public class DataPlane {
 
     private volatile Services services;
 
-    private record Services(TenantRuntimes runtimes, IngestionService ingestion, RetrievalService retrieval) {}
+    private record Services(TenantRuntimes runtimes, IngestionService ingestion, RetrievalService retrieval, AnswerService answers) {}
 
     private Services services() {
         Services current = services;
@@ -143,9 +153,10 @@ public class DataPlane {
                     DocumentLoaders loaders = new DocumentLoaders(plugins.registry(), data);
                     IngestLimits limits = new IngestLimits(maxDocumentBytes, maxChunksPerDocument, IngestLimits.DEFAULT.embedBatchSize(),
                             guards.policy(CallKind.LOADER).timeout(), maxMetadataKeys, maxMetadataBytes);
+                    RetrievalService retrieval = new RetrievalService((namespace, ids) -> registry().activeVersions(namespace, ids), overFetch);
                     services = new Services(runtimes, new IngestionService(registry(), tenants(), loaders, limits, ingestMetrics,
                             (tenant, provider, loader) -> new GuardedDocumentLoader(loader, guards.guard(tenant, CallKind.LOADER, provider))),
-                            new RetrievalService((namespace, ids) -> registry().activeVersions(namespace, ids), overFetch));
+                            retrieval, new AnswerService(retrieval, java.time.Duration.ofMillis(Math.max(1, transformTimeoutMillis)), answerMetrics));
                 }
                 current = services;
             }
@@ -228,7 +239,7 @@ public class DataPlane {
         Namespace namespace = namespace(tenant, partition, boundPartition);
         TenantRuntime runtime = runtime(tenant);
         AccessDecision access = AccessDecision.decide(actor, tenant, namespace, boundPartition, runtime.filterHook());
-        return new TenantView(access, runtime, registry(), jobs(), retrieval(), ingestion());
+        return new TenantView(access, runtime, registry(), jobs(), retrieval(), ingestion(), services().answers());
     }
 
     /** The tenant's {@code requestsPerMinute} quota over its data-plane calls; 429 with Retry-After beyond it. */

@@ -1,6 +1,7 @@
 package io.corpora.server.persistence;
 
 import io.corpora.controlplane.AccessPolicy;
+import io.corpora.controlplane.AnswerPolicy;
 import io.corpora.controlplane.IngestPolicy;
 import io.corpora.controlplane.PluginChoice;
 import io.corpora.controlplane.Quotas;
@@ -16,6 +17,7 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 
@@ -141,6 +143,9 @@ public class JpaTenantRepository implements TenantRepository {
         row.embedderConfig = JsonText.write(d.embedder().config());
         row.rerankerProvider = d.reranker() == null ? null : d.reranker().provider();
         row.rerankerConfig = d.reranker() == null ? null : JsonText.write(d.reranker().config());
+        row.generatorProvider = d.generator() == null ? null : d.generator().provider();
+        row.generatorConfig = d.generator() == null ? null : JsonText.write(d.generator().config());
+        row.answerPolicy = d.answers().equals(AnswerPolicy.DEFAULT) ? null : JsonText.write(answerPolicy(d.answers()));
         PluginChoice hook = d.access().filterHook();
         row.filterHookProvider = hook == null ? null : hook.provider();
         row.filterHookConfig = hook == null ? null : JsonText.write(hook.config());
@@ -162,6 +167,27 @@ public class JpaTenantRepository implements TenantRepository {
         row.updatedAt = Timestamps.now(clock);
     }
 
+    private static Map<String, Object> answerPolicy(AnswerPolicy a) {
+        Map<String, Object> out = new java.util.TreeMap<>();
+        if (a.promptTemplate() != null) {
+            out.put("promptTemplate", a.promptTemplate());
+        }
+        out.put("multiQueryPhrasings", a.multiQueryPhrasings());
+        out.put("hyde", a.hyde());
+        if (a.maxTokens() != null) {
+            out.put("maxTokens", a.maxTokens());
+        }
+        return out;
+    }
+
+    private static AnswerPolicy answerPolicy(Map<String, Object> json) {
+        Object template = json.get("promptTemplate");
+        Object phrasings = json.get("multiQueryPhrasings");
+        Object maxTokens = json.get("maxTokens");
+        return new AnswerPolicy(template == null ? null : template.toString(), phrasings instanceof Number n ? n.intValue() : 0,
+                Boolean.TRUE.equals(json.get("hyde")), maxTokens instanceof Number n ? n.intValue() : null);
+    }
+
     static Tenant toTenant(TenantEntity row) {
         TenantDefinition definition = new TenantDefinition(row.id, row.displayName, TenantState.valueOf(row.state),
                 new PluginChoice(row.storeProvider, JsonText.stringMap(row.storeConfig)),
@@ -172,7 +198,9 @@ public class JpaTenantRepository implements TenantRepository {
                 new AccessPolicy(row.filterHookProvider == null ? null : new PluginChoice(row.filterHookProvider, JsonText.stringMap(row.filterHookConfig)),
                         JsonText.stringList(row.partitions)),
                 row.ingestAllowedOrigins == null ? IngestPolicy.NONE
-                        : new IngestPolicy(JsonText.stringList(row.ingestAllowedOrigins), JsonText.stringList(row.ingestPrivateOrigins)));
+                        : new IngestPolicy(JsonText.stringList(row.ingestAllowedOrigins), JsonText.stringList(row.ingestPrivateOrigins)),
+                row.generatorProvider == null ? null : new PluginChoice(row.generatorProvider, JsonText.stringMap(row.generatorConfig)),
+                row.answerPolicy == null ? AnswerPolicy.DEFAULT : answerPolicy(JsonText.objectMap(row.answerPolicy)));
         return new Tenant(definition, row.activeEmbedder, Timestamps.instant(row.createdAt), Timestamps.instant(row.updatedAt), row.revision);
     }
 }

@@ -30,6 +30,13 @@ public class TenantEntity {
     String rerankerProvider;
     @Column(name = "reranker_config")
     String rerankerConfig;
+    @Column(name = "generator_provider")
+    String generatorProvider;
+    @Column(name = "generator_config")
+    String generatorConfig;
+    /** JSON object (promptTemplate, multiQueryPhrasings, hyde, maxTokens); null for the defaults. */
+    @Column(name = "answer_policy")
+    String answerPolicy;
     @Column(name = "filter_hook_provider")
     String filterHookProvider;
     @Column(name = "filter_hook_config")

@@ -132,6 +132,15 @@ public final class DataPlaneExceptionMappers {
         }
     }
 
+    /** The tenant has no generator: 501, saying how to configure one (retrieve is unaffected). */
+    @Provider
+    public static class NoGenerator implements ExceptionMapper<io.corpora.answer.NoGeneratorException> {
+        @Override
+        public Response toResponse(io.corpora.answer.NoGeneratorException e) {
+            return Problem.response(501, "generator-not-configured", "No generator configured", e.getMessage());
+        }
+    }
+
     @Provider
     public static class EmbedderMismatch implements ExceptionMapper<RetrievalService.EmbedderMismatchException> {
         @Override

@@ -42,6 +42,15 @@ public class CallerScope {
                 caller.aclGroups(), Map.of());
     }
 
+    /** The tenant the token acts on (routes without a tenant in the path, e.g. MCP); 403 when it names none. */
+    public String tenant() {
+        String tenant = claims().tenant();
+        if (tenant == null) {
+            throw new ForbiddenException("the token carries no '" + TokenClaims.TENANT + "' claim, so it cannot act on tenant data");
+        }
+        return tenant;
+    }
+
     /** The partition the token is bound to, or null when it may use any of its tenant's partitions. */
     public String boundPartition() {
         return claims().partition();

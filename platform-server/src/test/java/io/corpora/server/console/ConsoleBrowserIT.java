@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.corpora.server.Roles;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.corpora.server.ServerClient;
+import io.corpora.testkit.ChatCompletionsStandIn;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -205,6 +207,28 @@ class ConsoleBrowserIT {
         String context = driver.findElement(By.id("context")).getText();
         assertTrue(context.contains("<retrieved_context") && context.contains("16 and 18 degrees"), context);
         screenshot("05-playground");
+
+        // Ask: with a generator (the chat-completions stand-in: no model runs here) the streamed answer's [1] shows its passage.
+        try (ChatCompletionsStandIn standIn = new ChatCompletionsStandIn()) {
+            standIn.answer(ChatCompletionsStandIn.events(ChatCompletionsStandIn.streamOf(
+                    List.of("Keep the water between 16 and 18 degrees ", "[1", "][4]."), 20)));
+            ObjectNode withGenerator = (ObjectNode) client.get("admin/v1/tenants/" + tenant, token).json();
+            withGenerator.remove(List.of("activeEmbedder", "created", "updated", "revision"));
+            withGenerator.set("generator", ChatCompletionsStandIn.JSON.valueToTree(Map.of("provider", "openai", "config",
+                    Map.of("baseUrl", standIn.baseUrl(), "model", "stand-in-model", "maxRetries", 0))));
+            ServerClient.Response updated = client.put("admin/v1/tenants/" + tenant, token, withGenerator.toString());
+            assertEquals(200, updated.status(), updated.body());
+            driver.findElement(By.linkText("Ask")).click();
+            waitFor(By.id("question")).sendKeys("What water temperature do axolotls need?");
+            driver.findElement(By.id("ask-button")).click();
+            waitForText(By.id("answer-meta"), "invented citation(s) removed");
+            assertEquals("Keep the water between 16 and 18 degrees [1].", driver.findElement(By.id("answer-text")).getText());
+            driver.findElement(By.cssSelector("#answer-text button[data-cite='1']")).click();
+            waitForText(By.id("passage-text"), "16 and 18 degrees");
+            assertTrue(driver.findElement(By.id("citations")).getText().contains(documentId));
+            assertTrue(standIn.only().body().get("messages").toString().contains("16 and 18 degrees"), "the passage reached the prompt");
+            screenshot("05b-ask");
+        }
 
         // Audit: the tenant's creation (and the refused attempt) are on record with the token's subject.
         driver.findElement(By.linkText("Audit log")).click();

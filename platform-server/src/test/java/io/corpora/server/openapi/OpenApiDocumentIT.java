@@ -49,6 +49,7 @@ class OpenApiDocumentIT {
     /** Every route of the data plane and the admin API, as "METHOD path" in the document's path syntax. */
     static final List<String> ROUTES = List.of(
             "POST /api/v1/tenants/{tenant}/retrieve",
+            "POST /api/v1/tenants/{tenant}/ask",
             "POST /api/v1/tenants/{tenant}/documents",
             "GET /api/v1/tenants/{tenant}/documents",
             "GET /api/v1/tenants/{tenant}/documents/{id}",

@@ -1,8 +1,10 @@
 package io.corpora.generate.openai;
 
-import static io.corpora.generate.openai.ChatCompletionsStandIn.completion;
-import static io.corpora.generate.openai.ChatCompletionsStandIn.events;
-import static io.corpora.generate.openai.ChatCompletionsStandIn.streamOf;
+import io.corpora.testkit.ChatCompletionsStandIn;
+
+import static io.corpora.testkit.ChatCompletionsStandIn.completion;
+import static io.corpora.testkit.ChatCompletionsStandIn.events;
+import static io.corpora.testkit.ChatCompletionsStandIn.streamOf;
 import static io.corpora.generate.openai.TestGenerators.API_KEY;
 import static io.corpora.generate.openai.TestGenerators.HANG_SECONDS;
 import static io.corpora.generate.openai.TestGenerators.QUESTION;

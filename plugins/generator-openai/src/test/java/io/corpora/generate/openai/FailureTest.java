@@ -1,10 +1,12 @@
 package io.corpora.generate.openai;
 
-import static io.corpora.generate.openai.ChatCompletionsStandIn.delta;
-import static io.corpora.generate.openai.ChatCompletionsStandIn.events;
-import static io.corpora.generate.openai.ChatCompletionsStandIn.status;
-import static io.corpora.generate.openai.ChatCompletionsStandIn.write;
-import static io.corpora.generate.openai.ChatCompletionsStandIn.writeEvent;
+import io.corpora.testkit.ChatCompletionsStandIn;
+
+import static io.corpora.testkit.ChatCompletionsStandIn.delta;
+import static io.corpora.testkit.ChatCompletionsStandIn.events;
+import static io.corpora.testkit.ChatCompletionsStandIn.status;
+import static io.corpora.testkit.ChatCompletionsStandIn.write;
+import static io.corpora.testkit.ChatCompletionsStandIn.writeEvent;
 import static io.corpora.generate.openai.TestGenerators.HANG_SECONDS;
 import static io.corpora.generate.openai.TestGenerators.QUESTION;
 import static io.corpora.generate.openai.TestGenerators.failureOf;

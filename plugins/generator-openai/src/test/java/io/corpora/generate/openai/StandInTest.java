@@ -1,5 +1,7 @@
 package io.corpora.generate.openai;
 
+import io.corpora.testkit.ChatCompletionsStandIn;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 

@@ -1,5 +1,7 @@
 package io.corpora.generate.openai;
 
+import io.corpora.testkit.ChatCompletionsStandIn;
+
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

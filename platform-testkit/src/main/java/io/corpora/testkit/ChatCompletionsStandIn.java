@@ -1,4 +1,4 @@
-package io.corpora.generate.openai;
+package io.corpora.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,29 +26,32 @@ import java.util.concurrent.Executors;
  * {@link Responder}, the last one repeating. The helpers write what the OpenAI API documents: a JSON completion, or
  * {@code text/event-stream} chunks flushed one by one and ended by {@code data: [DONE]}.
  */
-final class ChatCompletionsStandIn implements AutoCloseable {
+public final class ChatCompletionsStandIn implements AutoCloseable {
 
     /** One request as received. */
-    record Received(String path, String query, Headers headers, JsonNode body, long arrivedNanos, Instant arrivedAt) {
-        String header(String name) {
+    public record Received(String path, String query, Headers headers, JsonNode body, long arrivedNanos, Instant arrivedAt) {
+        public String header(String name) {
             return headers.getFirst(name);
         }
     }
 
     /** Answers one request. */
     @FunctionalInterface
-    interface Responder {
+    public interface Responder {
         void respond(HttpExchange exchange, Received request) throws IOException, InterruptedException;
     }
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    /** How long {@link #awaitRequests} waits before calling the test hung (not a performance bound). */
+    public static final long HANG_SECONDS = 30;
+
+    public static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpServer server;
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private final List<Responder> script = new CopyOnWriteArrayList<>();
-    final List<Received> requests = new CopyOnWriteArrayList<>();
+    public final List<Received> requests = new CopyOnWriteArrayList<>();
 
-    ChatCompletionsStandIn() throws IOException {
+    public ChatCompletionsStandIn() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.setExecutor(executor);
         server.createContext("/", exchange -> {
@@ -73,24 +76,24 @@ final class ChatCompletionsStandIn implements AutoCloseable {
     }
 
     /** The responders for the coming requests, in order; the last answers every request after it. */
-    ChatCompletionsStandIn answer(Responder... responders) {
+    public ChatCompletionsStandIn answer(Responder... responders) {
         script.clear();
         script.addAll(List.of(responders));
         return this;
     }
 
     /** The OpenAI-style base URL, {@code http://127.0.0.1:<port>/v1}. */
-    String baseUrl() {
+    public String baseUrl() {
         return root() + "/v1";
     }
 
-    URI root() {
+    public URI root() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
     }
 
     /** Waits until {@code count} requests have arrived (a test's hang guard ends the wait). */
-    void awaitRequests(int count) throws InterruptedException {
-        long giveUp = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(TestGenerators.HANG_SECONDS);
+    public void awaitRequests(int count) throws InterruptedException {
+        long giveUp = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(HANG_SECONDS);
         while (requests.size() < count) {
             if (System.nanoTime() > giveUp) {
                 throw new AssertionError("only " + requests.size() + " of " + count + " requests arrived");
@@ -99,7 +102,7 @@ final class ChatCompletionsStandIn implements AutoCloseable {
         }
     }
 
-    Received only() {
+    public Received only() {
         if (requests.size() != 1) {
             throw new AssertionError("expected exactly one request, got " + requests.size());
         }
@@ -108,16 +111,16 @@ final class ChatCompletionsStandIn implements AutoCloseable {
 
     // ---- answers
 
-    static Responder status(int status, String body, String... headerPairs) {
+    public static Responder status(int status, String body, String... headerPairs) {
         return (exchange, request) -> send(exchange, status, "application/json", body, headerPairs);
     }
 
     /** A plain chat completion with usage. */
-    static Responder completion(String text, String model, int promptTokens, int completionTokens) {
+    public static Responder completion(String text, String model, int promptTokens, int completionTokens) {
         return status(200, completionBody(text, model, promptTokens, completionTokens));
     }
 
-    static String completionBody(String text, String model, int promptTokens, int completionTokens) {
+    public static String completionBody(String text, String model, int promptTokens, int completionTokens) {
         ObjectNode body = JSON.createObjectNode().put("id", "chatcmpl-1").put("object", "chat.completion").put("model", model);
         ObjectNode choice = body.putArray("choices").addObject().put("index", 0).put("finish_reason", "stop");
         choice.putObject("message").put("role", "assistant").put("content", text);
@@ -127,7 +130,7 @@ final class ChatCompletionsStandIn implements AutoCloseable {
     }
 
     /** A stream: each payload as one {@code data:} event, flushed on its own, then {@code data: [DONE]}. */
-    static Responder events(String... payloads) {
+    public static Responder events(String... payloads) {
         return (exchange, request) -> {
             try (OutputStream out = startStream(exchange)) {
                 for (String payload : payloads) {
@@ -138,37 +141,37 @@ final class ChatCompletionsStandIn implements AutoCloseable {
         };
     }
 
-    static OutputStream startStream(HttpExchange exchange) throws IOException {
+    public static OutputStream startStream(HttpExchange exchange) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
         exchange.getResponseHeaders().set("Cache-Control", "no-cache");
         exchange.sendResponseHeaders(200, 0);
         return exchange.getResponseBody();
     }
 
-    static void writeEvent(OutputStream out, String payload) throws IOException {
+    public static void writeEvent(OutputStream out, String payload) throws IOException {
         write(out, "data: " + payload + "\n\n");
     }
 
-    static void write(OutputStream out, String text) throws IOException {
+    public static void write(OutputStream out, String text) throws IOException {
         out.write(text.getBytes(StandardCharsets.UTF_8));
         out.flush();
     }
 
     /** A content chunk as OpenAI streams it. */
-    static String delta(String content) {
+    public static String delta(String content) {
         ObjectNode chunk = chunkShell();
         chunk.putArray("choices").addObject().put("index", 0).putObject("delta").put("content", content);
         return chunk.toString();
     }
 
     /** The first chunk: the role, no content. */
-    static String roleChunk() {
+    public static String roleChunk() {
         ObjectNode chunk = chunkShell();
         chunk.putArray("choices").addObject().put("index", 0).putObject("delta").put("role", "assistant");
         return chunk.toString();
     }
 
-    static String finishChunk(String reason) {
+    public static String finishChunk(String reason) {
         ObjectNode chunk = chunkShell();
         ObjectNode choice = chunk.putArray("choices").addObject().put("index", 0).put("finish_reason", reason);
         choice.putObject("delta");
@@ -176,7 +179,7 @@ final class ChatCompletionsStandIn implements AutoCloseable {
     }
 
     /** The last chunk with {@code stream_options.include_usage}: no choices, the usage. */
-    static String usageChunk(int promptTokens, int completionTokens) {
+    public static String usageChunk(int promptTokens, int completionTokens) {
         ObjectNode chunk = chunkShell();
         chunk.putArray("choices");
         chunk.putObject("usage").put("prompt_tokens", promptTokens).put("completion_tokens", completionTokens)
@@ -185,7 +188,7 @@ final class ChatCompletionsStandIn implements AutoCloseable {
     }
 
     /** The payloads of a complete stream of {@code pieces}: role chunk, one chunk per piece, finish, usage. */
-    static String[] streamOf(List<String> pieces, int promptTokens) {
+    public static String[] streamOf(List<String> pieces, int promptTokens) {
         List<String> payloads = new ArrayList<>();
         payloads.add(roleChunk());
         pieces.forEach(piece -> payloads.add(delta(piece)));
@@ -198,7 +201,7 @@ final class ChatCompletionsStandIn implements AutoCloseable {
         return JSON.createObjectNode().put("id", "chatcmpl-1").put("object", "chat.completion.chunk").put("model", "stand-in-model-2024");
     }
 
-    static void send(HttpExchange exchange, int status, String contentType, String body, String... headerPairs) throws IOException {
+    public static void send(HttpExchange exchange, int status, String contentType, String body, String... headerPairs) throws IOException {
         for (int i = 0; i + 1 < headerPairs.length; i += 2) {
             exchange.getResponseHeaders().add(headerPairs[i], headerPairs[i + 1]);
         }

@@ -1,0 +1,45 @@
+package io.corpora.server.metrics;
+
+import io.corpora.answer.AnswerObserver;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.Locale;
+import org.eclipse.microprofile.metrics.Metadata;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.MetricUnits;
+import org.eclipse.microprofile.metrics.Tag;
+
+/**
+ * Answers per tenant: {@code corpora.ask.answers} by outcome ({@code answered}, {@code no_source} — the model was not
+ * called —, {@code cancelled}, {@code failed}), {@code corpora.ask.citations.removed} (invented markers stripped) and
+ * {@code corpora.ask.transform.fallbacks} by transform.
+ */
+@ApplicationScoped
+public class AnswerMetrics implements AnswerObserver {
+
+    static final Metadata ANSWERS = Metadata.builder().withName("corpora.ask.answers")
+            .withDescription("Questions answered, by tenant and outcome (no_source: nothing matched, the model was not called)")
+            .withUnit(MetricUnits.NONE).build();
+    static final Metadata REMOVED = Metadata.builder().withName("corpora.ask.citations.removed")
+            .withDescription("Citation markers naming no passage, removed from answers, by tenant").withUnit(MetricUnits.NONE).build();
+    static final Metadata FALLBACKS = Metadata.builder().withName("corpora.ask.transform.fallbacks")
+            .withDescription("Query transforms whose model call failed or timed out (the question was retrieved alone), by tenant and transform")
+            .withUnit(MetricUnits.NONE).build();
+
+    @Inject
+    MetricRegistry registry;
+
+    @Override
+    public void answered(String tenant, Outcome outcome, int removedCitations) {
+        Tag tenantTag = new Tag("tenant", tenant);
+        registry.counter(ANSWERS, tenantTag, new Tag("outcome", outcome.name().toLowerCase(Locale.ROOT))).inc();
+        if (removedCitations > 0) {
+            registry.counter(REMOVED, tenantTag).inc(removedCitations);
+        }
+    }
+
+    @Override
+    public void transformFellBack(String tenant, String transform) {
+        registry.counter(FALLBACKS, new Tag("tenant", tenant), new Tag("transform", transform)).inc();
+    }
+}

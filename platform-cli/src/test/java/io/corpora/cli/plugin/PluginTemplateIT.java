@@ -109,7 +109,7 @@ class PluginTemplateIT {
 
     /** Runs Maven offline on the build's own local repository (no download: everything the generated pom needs is there). */
     private static void maven(Path directory, String... goals) throws Exception {
-        List<String> command = new ArrayList<>(List.of(mavenExecutable(), "-B", "-o", "-q"));
+        List<String> command = new ArrayList<>(List.of(mavenExecutable(), "-B", "-o", "-q", "--fail-at-end"));
         String repository = System.getProperty("corpora.maven.repo");
         if (repository != null && !repository.isBlank()) {
             command.add("-Dmaven.repo.local=" + repository);

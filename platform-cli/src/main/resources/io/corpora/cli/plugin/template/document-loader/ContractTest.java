@@ -1,24 +1,23 @@
 package {{package}};
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import io.corpora.testkit.DocumentLoaderContract;
+import java.nio.charset.StandardCharsets;
 
-import io.corpora.spi.loader.DocumentLoadException;
-import io.corpora.spi.loader.DocumentLoader;
-import io.corpora.spi.loader.DocumentLoaderProvider;
-import io.corpora.spi.loader.LoadRequest;
-import io.corpora.testkit.Providers;
-import java.nio.file.Files;
-import java.util.Map;
-import org.junit.jupiter.api.Test;
+/** The test kit's document-loader contract, run against {{name}} created through its service file, as the server does. */
+class {{Class}}DocumentLoaderContractTest extends DocumentLoaderContract {
 
-class {{Class}}DocumentLoaderContractTest {
+    @Override
+    protected String providerName() {
+        return "{{name}}";
+    }
 
-    @Test
-    void malformedInputIsATypedError() throws Exception {
-        DocumentLoader l = Providers.create(DocumentLoaderProvider.class, "{{name}}", Map.of(), Files.createTempDirectory("{{name}}"));
-        DocumentLoadException e = assertThrows(DocumentLoadException.class,
-                () -> l.load(new LoadRequest(new byte[] {(byte) 0xC3, (byte) 0x28}, "text/x-{{name}}", null, "bad")));
-        assertEquals(DocumentLoadException.Reason.MALFORMED, e.reason());
+    @Override
+    protected byte[] wellFormed(String mediaType) {
+        return "A title\n\nThe first paragraph.\n\nThe second paragraph.\n".getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    protected Sample malformed() {
+        return new Sample({{Class}}DocumentLoaderProvider.MEDIA_TYPE, new byte[] {'o', 'k', (byte) 0xC3, (byte) 0x28});
     }
 }

@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,13 +23,16 @@ import java.util.Map;
 final class {{Class}}DocumentLoader implements DocumentLoader {
 
     private final long maxBytes;
+    private final Duration timeout;
 
-    {{Class}}DocumentLoader(long maxBytes) {
+    {{Class}}DocumentLoader(long maxBytes, Duration timeout) {
         this.maxBytes = maxBytes;
+        this.timeout = timeout;
     }
 
     @Override
     public LoadedDocument load(LoadRequest request) throws DocumentLoadException {
+        long deadline = System.nanoTime() + timeout.toNanos();
         if (request.bytes().length > maxBytes) {
             throw new DocumentLoadException(DocumentLoadException.Reason.TOO_LARGE,
                     request.fileName() + " has " + request.bytes().length + " bytes; this loader reads at most " + maxBytes);
@@ -43,6 +47,10 @@ final class {{Class}}DocumentLoader implements DocumentLoader {
         }
         List<Section> sections = new ArrayList<>();
         for (String paragraph : text.split("\\R\\s*\\R")) {
+            if (System.nanoTime() > deadline) { // check the deadline in every loop over the input
+                throw new DocumentLoadException(DocumentLoadException.Reason.TIMEOUT,
+                        request.fileName() + " took longer than " + timeout + " to load");
+            }
             if (!paragraph.isBlank()) {
                 sections.add(Section.of(paragraph.strip()));
             }

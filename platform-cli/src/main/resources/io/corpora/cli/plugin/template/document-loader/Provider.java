@@ -32,17 +32,20 @@ public final class {{Class}}DocumentLoaderProvider implements DocumentLoaderProv
 
     @Override
     public Set<String> fileExtensions() {
-        return Set.of(".{{name}}");
+        return Set.of("{{name}}"); // lower case, without the dot
     }
 
     @Override
     public List<ConfigOption> configOptions() {
-        return List.of(ConfigOption.builder("maxBytes", ConfigType.LONG).defaultValue(10_485_760L).minimum(1L).maximum(1_073_741_824L)
-                .description("Larger inputs are refused as TOO_LARGE before they are decoded.").build());
+        return List.of(
+                ConfigOption.builder("maxBytes", ConfigType.LONG).defaultValue(10_485_760L).minimum(1L).maximum(1_073_741_824L)
+                        .description("Larger inputs are refused as TOO_LARGE before they are decoded.").build(),
+                ConfigOption.builder("timeout", ConfigType.DURATION).defaultValue("30s").minimum("1ms").maximum("10m")
+                        .description("A document that takes longer to load is refused as TIMEOUT.").build());
     }
 
     @Override
     public DocumentLoader create(PluginContext context, PluginConfig config) {
-        return new {{Class}}DocumentLoader(config.getLong("maxBytes"));
+        return new {{Class}}DocumentLoader(config.getLong("maxBytes"), config.getDuration("timeout"));
     }
 }

@@ -1,27 +1,17 @@
 package {{package}};
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.corpora.spi.embed.Embedder;
 import io.corpora.spi.embed.EmbedderProvider;
+import io.corpora.testkit.EmbedderContract;
 import io.corpora.testkit.Providers;
 import java.nio.file.Files;
-import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
 
-class {{Class}}EmbedderContractTest {
+/** The test kit's embedder contract, run against {{name}} created through its service file, as the server does. */
+class {{Class}}EmbedderContractTest extends EmbedderContract {
 
-    private Embedder embedder() throws Exception {
+    @Override
+    protected Embedder newEmbedder() throws Exception {
         return Providers.create(EmbedderProvider.class, "{{name}}", Map.of(), Files.createTempDirectory("{{name}}"));
-    }
-
-    @Test
-    void batchEqualsSingleAndWidthMatchesFingerprint() throws Exception {
-        Embedder e = embedder();
-        List<float[]> batch = e.embedDocuments(List.of("alpha beta", "gamma"));
-        assertArrayEquals(e.embedDocuments(List.of("gamma")).get(0), batch.get(1));
-        assertEquals(e.fingerprint().dimension(), batch.get(0).length);
     }
 }

@@ -41,6 +41,10 @@ final class {{Class}}Embedder implements Embedder {
                 vector[Math.floorMod(fnv1a(word), vector.length)] += 1f;
             }
         }
+        // A text without words (empty, punctuation) still gets a direction: one bucket of its own.
+        if (allZero(vector)) {
+            vector[Math.floorMod(fnv1a(text), vector.length)] = 1f;
+        }
         double norm = 0;
         for (float v : vector) {
             norm += v * v;
@@ -52,6 +56,15 @@ final class {{Class}}Embedder implements Embedder {
             }
         }
         return vector;
+    }
+
+    private static boolean allZero(float[] vector) {
+        for (float v : vector) {
+            if (v != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** FNV-1a over UTF-8: stable across JVMs, unlike String.hashCode's contract. */

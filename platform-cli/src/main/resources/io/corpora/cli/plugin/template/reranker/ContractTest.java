@@ -1,22 +1,17 @@
 package {{package}};
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.corpora.spi.rerank.Reranker;
 import io.corpora.spi.rerank.RerankerProvider;
 import io.corpora.testkit.Providers;
+import io.corpora.testkit.RerankerContract;
 import java.nio.file.Files;
-import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
 
-class {{Class}}RerankerContractTest {
+/** The test kit's reranker contract, run against {{name}} created through its service file, as the server does. */
+class {{Class}}RerankerContractTest extends RerankerContract {
 
-    @Test
-    void oneFiniteScorePerText() throws Exception {
-        Reranker r = Providers.create(RerankerProvider.class, "{{name}}", Map.of(), Files.createTempDirectory("{{name}}"));
-        double[] scores = r.score("vector search", List.of("about vector search", "about cooking"));
-        assertEquals(2, scores.length);
-        assertEquals(true, scores[0] > scores[1]);
+    @Override
+    protected Reranker newReranker() throws Exception {
+        return Providers.create(RerankerProvider.class, "{{name}}", Map.of(), Files.createTempDirectory("{{name}}"));
     }
 }

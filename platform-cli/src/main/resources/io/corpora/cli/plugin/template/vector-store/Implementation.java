@@ -15,17 +15,17 @@ import io.corpora.spi.store.VectorStore;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
  * A starting point that already passes the contract: an exact search over chunks kept in memory, one sorted map per
- * namespace. Replace each method's body with calls to your backend, keeping what the contract checks: every call is
+ * namespace, every method under the store's lock so a reader never sees half of a batch (the contract checks that). Replace each method's body with calls to your backend, keeping what the contract checks: every call is
  * scoped to its {@link Namespace} (never crossing tenants or partitions), scores follow {@link VectorSimilarity}, the
  * {@code _embedder} fingerprint filter of a request is honoured, and ids page in order.
  */
@@ -33,7 +33,7 @@ final class {{Class}}VectorStore implements VectorStore {
 
     private final VectorSimilarity metric;
     private final int dimension;
-    private final Map<Namespace, NavigableMap<String, EmbeddedChunk>> namespaces = new ConcurrentHashMap<>();
+    private final Map<Namespace, NavigableMap<String, EmbeddedChunk>> namespaces = new HashMap<>();
 
     {{Class}}VectorStore(VectorSimilarity metric, int dimension) {
         this.metric = metric;
@@ -47,11 +47,11 @@ final class {{Class}}VectorStore implements VectorStore {
     }
 
     private NavigableMap<String, EmbeddedChunk> in(Namespace namespace) {
-        return namespaces.computeIfAbsent(namespace, n -> new ConcurrentSkipListMap<>());
+        return namespaces.computeIfAbsent(namespace, n -> new TreeMap<>());
     }
 
     @Override
-    public void upsert(Namespace namespace, List<EmbeddedChunk> chunks) {
+    public synchronized void upsert(Namespace namespace, List<EmbeddedChunk> chunks) {
         // Validate the whole batch before writing any of it: a refused batch leaves the namespace unchanged.
         chunks.stream().filter(c -> c.hasEmbedding() && c.embedding().length != dimension).findFirst().ifPresent(c -> {
             throw new IllegalArgumentException("chunk '" + c.chunk().id() + "' has " + c.embedding().length
@@ -61,7 +61,7 @@ final class {{Class}}VectorStore implements VectorStore {
     }
 
     @Override
-    public List<ScoredChunk> search(Namespace namespace, SearchRequest request) {
+    public synchronized List<ScoredChunk> search(Namespace namespace, SearchRequest request) {
         if (request.mode() != SearchMode.VECTOR) {
             throw new UnsupportedOperationException("{{name}} serves vector search only");
         }
@@ -79,17 +79,17 @@ final class {{Class}}VectorStore implements VectorStore {
     }
 
     @Override
-    public int deleteChunks(Namespace namespace, Collection<String> chunkIds) {
+    public synchronized int deleteChunks(Namespace namespace, Collection<String> chunkIds) {
         return (int) Set.copyOf(chunkIds).stream().filter(id -> in(namespace).remove(id) != null).count();
     }
 
     @Override
-    public int deleteDocument(Namespace namespace, String documentId) {
+    public synchronized int deleteDocument(Namespace namespace, String documentId) {
         return removeIf(namespace, c -> c.chunk().documentId().equals(documentId));
     }
 
     @Override
-    public int deleteWhere(Namespace namespace, MetadataFilter filter) {
+    public synchronized int deleteWhere(Namespace namespace, MetadataFilter filter) {
         return removeIf(namespace, c -> filter.matches(c.chunk().metadata()));
     }
 
@@ -99,18 +99,18 @@ final class {{Class}}VectorStore implements VectorStore {
     }
 
     @Override
-    public void deleteNamespace(Namespace namespace) {
+    public synchronized void deleteNamespace(Namespace namespace) {
         namespaces.remove(namespace);
     }
 
     @Override
-    public List<Chunk> documentChunks(Namespace namespace, String documentId) {
+    public synchronized List<Chunk> documentChunks(Namespace namespace, String documentId) {
         return in(namespace).values().stream().map(EmbeddedChunk::chunk)
                 .filter(c -> c.documentId().equals(documentId)).sorted(Comparator.comparingInt(Chunk::index)).toList();
     }
 
     @Override
-    public ChunkPage list(Namespace namespace, String afterId, int limit) {
+    public synchronized ChunkPage list(Namespace namespace, String afterId, int limit) {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1, got " + limit);
         }
@@ -120,12 +120,12 @@ final class {{Class}}VectorStore implements VectorStore {
     }
 
     @Override
-    public long count(Namespace namespace, MetadataFilter filter) {
+    public synchronized long count(Namespace namespace, MetadataFilter filter) {
         return in(namespace).values().stream().filter(c -> filter.matches(c.chunk().metadata())).count();
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         namespaces.clear();
     }
 }

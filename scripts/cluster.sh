@@ -149,6 +149,8 @@ store:
   provider: pgvector
   config:
     jdbcUrl: "jdbc:postgresql://$HOST:$PRIMARY_PORT/$DB?user=postgres"
+    replicaJdbcUrls: "jdbc:postgresql://$HOST:$REPLICA_PORT/$DB?user=postgres"
+    maxReplicaLagMillis: "5000"
     poolSize: "8"
 embedder:
   provider: onnx

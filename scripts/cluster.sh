@@ -26,7 +26,8 @@ PRIMARY_PORT=$((BASE + 0))
 REPLICA_PORT=$((BASE + 1))
 LB_PORT=$((BASE + 20))
 STATS_PORT=$((BASE + 21))
-DB=corpora
+DB=corpora                 # the pgvector store
+CONTROL_DB=corpora_control # the control plane (its own Flyway history; in production often its own cluster)
 WLP="$ROOT/platform-server/target/liberty/wlp"
 TEMPLATE_SERVER="${CORPORA_TEMPLATE_SERVER:-}"
 WAR="$ROOT/platform-server/target/corpora.war"
@@ -74,9 +75,11 @@ CONF
     as_pg "$PG_BIN/pg_ctl" -D "$data" -l "$data/server.log" -w start >/dev/null
     log "PostgreSQL primary up on $HOST:$PRIMARY_PORT"
   fi
-  if ! psql_primary -d postgres -tAc "select 1 from pg_database where datname='$DB'" | grep -q 1; then
-    psql_primary -d postgres -c "create database $DB"
-  fi
+  for db in "$DB" "$CONTROL_DB"; do
+    if ! psql_primary -d postgres -tAc "select 1 from pg_database where datname='$db'" | grep -q 1; then
+      psql_primary -d postgres -c "create database $db"
+    fi
+  done
   # The pgvector store's schema, as production runs it (the Flyway migration of plugins/store-pgvector).
   psql_primary -d "$DB" -c "create extension if not exists vector" >/dev/null
   psql_primary -d "$DB" -f "$ROOT/migrations/store-pgvector/V1__pgvector_chunk_table.sql" >/dev/null 2>&1 \
@@ -176,7 +179,7 @@ make_server() {
   cat >"$dir/bootstrap.properties" <<PROPS
 http.port=$port
 corpora.data.dir=$data
-corpora.db.url=jdbc:postgresql://$HOST:$PRIMARY_PORT/$DB
+corpora.db.url=jdbc:postgresql://$HOST:$PRIMARY_PORT/$CONTROL_DB
 corpora.db.user=postgres
 corpora.db.password=
 PROPS
@@ -187,7 +190,6 @@ PROPS
 -Dcorpora.server.name=$(server_name "$i")
 -Dcorpora.lease.ttlSeconds=${CORPORA_CLUSTER_LEASE_TTL:-15}
 -Dcorpora.dev.mode=true
--Dmp.openapi.scan.disable=true
 -Xmx${CORPORA_CLUSTER_XMX:-768m}
 OPTS
 }
@@ -205,8 +207,7 @@ ready() { curl -sf -o /dev/null --max-time 3 "http://$HOST:$1/health/ready"; }
 start_server() {
   local i="$1" port; port="$(server_port "$i")"
   if [ -n "$(server_pid "$i")" ] && ready "$port"; then return 0; fi
-  [ -f "$(server_dir "$i")/server.xml" ] || make_server "$i"
-  cp "$WAR" "$(server_dir "$i")/dropins/corpora.war"
+  make_server "$i" # regenerated each start: the configuration and the WAR are the checkout's
   log "starting $(server_name "$i") on $HOST:$port …"
   liberty start "$(server_name "$i")" >/dev/null || die "server $(server_name "$i") did not start (see $(server_dir "$i")/logs)"
   local deadline=$((SECONDS + ${CORPORA_CLUSTER_START_TIMEOUT:-400}))
@@ -348,8 +349,8 @@ cmd_status() {
     psql -X -h $HOST -p "$PRIMARY_PORT" -U postgres -d postgres -c \
       "select application_name, state, sent_lsn, replay_lsn, pg_wal_lsn_diff(sent_lsn, replay_lsn) as lag_bytes, replay_lag from pg_stat_replication" 2>/dev/null || true
     echo "server leases (control plane):"
-    psql -X -h $HOST -p "$PRIMARY_PORT" -U postgres -d "$DB" -c \
-      "select server_id, heartbeat_at, expires_at, expires_at > now() as alive from server_leases order by server_id" 2>/dev/null || echo "  (none yet)"
+    psql -X -h $HOST -p "$PRIMARY_PORT" -U postgres -d "$CONTROL_DB" -c \
+      "select server_id, to_timestamp(heartbeat_ms / 1000.0) as heartbeat, to_timestamp(expires_ms / 1000.0) as expires, expires_ms > extract(epoch from now()) * 1000 as alive from server_leases order by server_id" 2>/dev/null || echo "  (none yet)"
   fi
   if [ -n "$(haproxy_pid)" ]; then
     echo "HAProxy backends:"

@@ -614,6 +614,11 @@ public final class PgVectorStore implements VectorStore {
                 rows -> null);
     }
 
+    /** The store's replica routing, for tests that inspect where searches went. */
+    ReplicaRouting replicasForTest() {
+        return replicas;
+    }
+
     /** The store's connection source, for tests that inspect a pooled session. */
     ConnectionSource connectionsForTest() {
         return connections;

@@ -208,6 +208,7 @@ start_server() {
   local i="$1" port; port="$(server_port "$i")"
   if [ -n "$(server_pid "$i")" ] && ready "$port"; then return 0; fi
   make_server "$i" # regenerated each start: the configuration and the WAR are the checkout's
+  haproxy_cmd "set server servers/$(server_name "$i") state maint"
   log "starting $(server_name "$i") on $HOST:$port …"
   liberty start "$(server_name "$i")" >/dev/null || die "server $(server_name "$i") did not start (see $(server_dir "$i")/logs)"
   local deadline=$((SECONDS + ${CORPORA_CLUSTER_START_TIMEOUT:-400}))
@@ -216,7 +217,14 @@ start_server() {
     [ $SECONDS -lt $deadline ] || die "$(server_name "$i") not ready after the start timeout"
     sleep 2
   done
+  haproxy_cmd "set server servers/$(server_name "$i") state ready"
   log "$(server_name "$i") ready on http://$HOST:$port"
+}
+
+# A command on HAProxy's runtime API, when HAProxy runs (and socat is there); silently nothing otherwise.
+haproxy_cmd() {
+  [ -S "$DIR/haproxy.sock" ] && [ -n "$(haproxy_pid)" ] && command -v socat >/dev/null && echo "$1" | socat - "UNIX-CONNECT:$DIR/haproxy.sock" >/dev/null 2>&1
+  return 0
 }
 
 stop_server() {
@@ -241,6 +249,8 @@ write_haproxy() {
 global
   maxconn 2000
   pidfile $DIR/haproxy.pid
+  # Runtime API: a server is put in maintenance while it (re)starts, so no check reaches it before it is ready.
+  stats socket $DIR/haproxy.sock mode 600 level admin
 defaults
   mode http
   timeout connect 2s
@@ -258,7 +268,8 @@ backend servers
   balance roundrobin
   option httpchk GET /health/ready
   http-check expect status 200
-  default-server inter 1s fall 2 rise 2
+  timeout check 3s
+  default-server inter 2s fall 2 rise 2
   # Which server answered (the failover test counts the survivor's answers).
   http-response set-header X-Corpora-Server %s
 CFG
@@ -303,10 +314,17 @@ cmd_up() {
   start_primary
   start_replica
   write_tenants
+  # The first server applies the control-plane migrations and syncs the tenants; the others then start together.
+  start_server 1
+  if [ "$n" -gt 1 ]; then
+    for i in $(seq 2 "$n"); do start_server "$i" & done
+    wait
+    for i in $(seq 2 "$n"); do ready "$(server_port "$i")" || die "$(server_name "$i") did not become ready"; done
+  fi
+  # HAProxy last: health checks that reach a server still deploying the application hold its request threads (the
+  # readiness probes wait for asynchronous checks that Liberty defers until the application has started).
   write_haproxy "$n"
   start_haproxy
-  # One at a time: the first applies the control-plane migrations and syncs the tenants; the next find them done.
-  for i in $(seq 1 "$n"); do start_server "$i"; done
   local deadline=$((SECONDS + 30))
   until curl -sf -o /dev/null "http://$HOST:$LB_PORT/health/ready"; do
     [ $SECONDS -lt $deadline ] || die "HAProxy has no ready server after 30 s"

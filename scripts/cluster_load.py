@@ -226,7 +226,7 @@ def main():
     parser.add_argument("--write-pause", type=float, default=0.2)
     parser.add_argument("--before", type=float, default=10)
     parser.add_argument("--after", type=float, default=25)
-    parser.add_argument("--grace", type=float, default=3, help="seconds after the fault a request may still fail (HAProxy's fall 2 x inter 1s)")
+    parser.add_argument("--grace", type=float, default=5, help="seconds after the fault a request may still fail (HAProxy marks a server down after fall 2 x inter 2s)")
     parser.add_argument("--job-timeout", type=int, default=90)
     parser.add_argument("--fault-cmd")
     parser.add_argument("--seconds", type=float, default=20)

@@ -30,10 +30,27 @@ for doc in "$ROOT"/tenants-config/demo-documents/*.md; do
   curl -sf -o /dev/null -H "Authorization: Bearer $WRITER" -F "file=@$doc;type=text/markdown" "$URL/api/v1/tenants/demo/documents" || true
 done
 
+THROUGHPUT_SECONDS="${CORPORA_THROUGHPUT_SECONDS:-15}"
+echo "== cluster-test 0: retrieval throughput through HAProxy, 2 servers (load: $(uptime | sed 's/.*load average: //'))"
+python3 "$ROOT/scripts/cluster_load.py" throughput --url "$URL" --reader-token "$READER" --seconds "$THROUGHPUT_SECONDS" --threads 4
+
+# Replica lag under the failover test's ingest load, sampled each second on the primary.
+lagfile="$(mktemp)"
+( while sleep 1; do
+    psql -X -tA -h 127.0.0.1 -p "$BASE" -U postgres -d postgres -c \
+      "select coalesce(extract(epoch from replay_lag) * 1000, 0)::int, pg_wal_lsn_diff(sent_lsn, replay_lsn) from pg_stat_replication" 2>/dev/null | head -1
+  done >"$lagfile" ) &
+sampler=$!
 echo "== cluster-test 1: failover (SIGKILL server 1 under load)"
 python3 "$ROOT/scripts/cluster_load.py" failover --url "$URL" --reader-token "$READER" --writer-token "$WRITER" \
   --before "${CORPORA_FAILOVER_BEFORE:-10}" --after "${CORPORA_FAILOVER_AFTER:-20}" --job-timeout 90 \
   --fault-cmd "bash '$CLUSTER' kill-server 1"
+
+kill "$sampler" 2>/dev/null || true
+awk -F'|' 'NF==2 {n++; if ($1>ms) ms=$1; if ($2>b) b=$2} END {printf "cluster-test: replica lag under load: max replay_lag %d ms, max %d bytes behind (%d samples)\n", ms, b, n}' "$lagfile"
+rm -f "$lagfile"
+echo "== cluster-test 1b: retrieval throughput through HAProxy, 1 server (load: $(uptime | sed 's/.*load average: //'))"
+python3 "$ROOT/scripts/cluster_load.py" throughput --url "$URL" --reader-token "$READER" --seconds "$THROUGHPUT_SECONDS" --threads 4
 
 echo "== cluster-test 2: rejoin (restart server 1)"
 bash "$CLUSTER" start-server 1

@@ -183,6 +183,15 @@ corpora.db.url=jdbc:postgresql://$HOST:$PRIMARY_PORT/$CONTROL_DB
 corpora.db.user=postgres
 corpora.db.password=
 PROPS
+  # A floor under Liberty's executor: its default core size follows the cores (4 threads here), and a readiness check
+  # holds its request thread while it waits for the asynchronous probes queued on that same executor; with every
+  # thread holding a check, the probes never run (seen on this 2-core machine under load).
+  mkdir -p "$dir/configDropins/overrides"
+  cat >"$dir/configDropins/overrides/cluster-node.xml" <<XML
+<server>
+  <executor coreThreads="${CORPORA_CLUSTER_CORE_THREADS:-24}"/>
+</server>
+XML
   cat >"$dir/jvm.options" <<OPTS
 -Dcorpora.plugins.dir=$PLUGINS
 -Dcorpora.data.dir=$data

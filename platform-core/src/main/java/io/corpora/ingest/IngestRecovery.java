@@ -2,10 +2,10 @@ package io.corpora.ingest;
 
 import io.corpora.controlplane.DocumentRecord;
 import io.corpora.controlplane.DocumentRegistry;
-import io.corpora.controlplane.DocumentStatus;
 import io.corpora.controlplane.IngestJob;
 import io.corpora.controlplane.JobKind;
 import io.corpora.controlplane.JobRepository;
+import io.corpora.controlplane.ServerLeases;
 import io.corpora.controlplane.Tenant;
 import io.corpora.controlplane.TenantRepository;
 import io.corpora.spi.MetadataFilter;
@@ -13,43 +13,95 @@ import io.corpora.spi.Namespace;
 import io.corpora.spi.ReservedKeys;
 import io.corpora.spi.store.VectorStore;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * What a restart does about work a crash interrupted: jobs left queued or running are closed (their unreported
- * documents count as failed), and a document version that was being written is failed and its chunks removed. The
- * previous version was never switched off, so it keeps serving; the isolation guard already hid the unfinished one.
+ * What happens to work a dead server left: ingest jobs it owned are closed (their unreported documents count as failed,
+ * with the reason), and a document version it was writing is failed and its chunks removed. The previous version was
+ * never switched off, so it keeps serving; the isolation guard already hid the unfinished one.
+ *
+ * <p>Work belongs to the server whose {@link ServerLeases lease} it carries. Only work whose owner holds no live lease
+ * is touched, and each piece is adopted (a compare-and-set on its owner) by exactly one live server before it is
+ * closed, so a server that boots, or sweeps while the cluster runs, never fails another live server's work and two
+ * servers never close the same job twice.
  */
 public final class IngestRecovery {
 
     private static final Logger LOG = Logger.getLogger(IngestRecovery.class.getName());
-    static final String INTERRUPTED = "interrupted by a server restart before it was stored; the previous version, if any, is unchanged";
-    static final String JOB_INTERRUPTED = "interrupted by a server restart before its outcome was recorded; a version not yet "
-            + "switched in was discarded and the previous version, if any, still serves";
+    static final String INTERRUPTED = "interrupted: the server writing it stopped (%s) before it was stored; the previous version, if any, is unchanged";
+    static final String JOB_INTERRUPTED = "interrupted: the server running the job stopped (%s) before its outcome was recorded; a version "
+            + "not yet switched in was discarded and the previous version, if any, still serves";
 
     private IngestRecovery() {}
 
     /** What recovery found and did. */
-    public record Report(int jobsClosed, int versionsFailed, int chunksRemoved, List<String> problems) {}
+    public record Report(int jobsClosed, int versionsFailed, int chunksRemoved, List<String> problems) {
+        public boolean idle() {
+            return jobsClosed + versionsFailed + chunksRemoved == 0 && problems.isEmpty();
+        }
+    }
 
-    public static Report recover(TenantRepository tenants, DocumentRegistry registry, JobRepository jobs, Function<Tenant, VectorStore> stores) {
+    /**
+     * Adopts and closes every orphaned ingest job and every orphaned pending version ({@code self} becomes their owner
+     * first). Safe to run on every server at once and at any time: what another server adopted first is skipped.
+     */
+    public static Report adoptOrphans(TenantRepository tenants, DocumentRegistry registry, JobRepository jobs, ServerLeases leases,
+                                      String self, long nowMillis, Function<Tenant, VectorStore> stores) {
         List<String> problems = new ArrayList<>();
         int jobsClosed = 0;
-        for (IngestJob job : jobs.unfinished()) {
-            if (job.kind() != JobKind.INGEST) {
-                continue; // re-embed migrations are resumed or rolled back by ReembedMigration.recover
+        for (ServerLeases.OrphanedJob orphan : leases.orphanedJobs(JobKind.INGEST, nowMillis)) {
+            if (!leases.adoptJob(orphan.jobId(), self, nowMillis)) {
+                continue; // another server adopted it first, or it finished meanwhile
+            }
+            Optional<IngestJob> job = jobs.find(orphan.tenant(), orphan.jobId());
+            if (job.isEmpty() || job.get().finished()) {
+                continue;
             }
             // Each document the job never reported gets a failed outcome saying why, so the closed job's counts add up.
-            for (int unreported = job.total() - job.outcomes().size(); unreported > 0; unreported--) {
-                jobs.recordOutcome(job.id(), new IngestJob.Outcome(null, "failed", 0, 0, 503, JOB_INTERRUPTED));
+            String reason = JOB_INTERRUPTED.formatted(ownerText(orphan.owner()));
+            for (int unreported = job.get().total() - job.get().outcomes().size(); unreported > 0; unreported--) {
+                jobs.recordOutcome(orphan.jobId(), new IngestJob.Outcome(null, "failed", 0, 0, 503, reason));
             }
-            jobs.finish(job.id());
+            jobs.finish(orphan.jobId());
             jobsClosed++;
         }
         int versionsFailed = 0;
+        int chunksRemoved = 0;
+        Map<String, Optional<Tenant>> tenantById = new HashMap<>();
+        for (ServerLeases.PendingWrite write : leases.orphanedWrites(nowMillis)) {
+            Namespace namespace = write.namespace();
+            Optional<Tenant> tenant = tenantById.computeIfAbsent(namespace.tenant(), tenants::find);
+            if (tenant.isEmpty() || !leases.adoptWrite(write, self, nowMillis)) {
+                continue;
+            }
+            try {
+                VectorStore store = stores.apply(tenant.get());
+                chunksRemoved += store.deleteWhere(namespace, MetadataFilter.and(
+                        MetadataFilter.eq(ReservedKeys.DOCUMENT, write.documentId()),
+                        MetadataFilter.eq(ReservedKeys.VERSION, write.version())));
+                registry.failVersion(namespace, write.documentId(), write.version(), INTERRUPTED.formatted(ownerText(write.writer())));
+                versionsFailed++;
+            } catch (RuntimeException e) {
+                // Adopted but not closed: it stays hidden and pending under this server, whose next boot retries it.
+                problems.add(namespace + "/" + write.documentId() + " v" + write.version() + ": " + e);
+                LOG.log(Level.WARNING, "recovery of " + namespace + "/" + write.documentId() + " failed; its unfinished version stays hidden", e);
+            }
+        }
+        return new Report(jobsClosed, versionsFailed, chunksRemoved, problems);
+    }
+
+    /**
+     * At boot: removes chunks of superseded versions that a crash between an activation and their deletion left behind.
+     * Walks every tenant's namespaces (the marker makes it cheap); concurrent servers delete the same chunks idempotently.
+     */
+    public static Report removeLeftovers(TenantRepository tenants, DocumentRegistry registry, Function<Tenant, VectorStore> stores) {
+        List<String> problems = new ArrayList<>();
         int chunksRemoved = 0;
         String after = null;
         while (true) {
@@ -58,17 +110,6 @@ public final class IngestRecovery {
                 try {
                     VectorStore store = null;
                     for (Namespace namespace : tenant.namespaces()) {
-                        for (DocumentRecord document : interrupted(registry, namespace)) {
-                            if (store == null) {
-                                store = stores.apply(tenant);
-                            }
-                            chunksRemoved += store.deleteWhere(namespace, MetadataFilter.and(
-                                    MetadataFilter.eq(ReservedKeys.DOCUMENT, document.documentId()),
-                                    MetadataFilter.eq(ReservedKeys.VERSION, document.pendingVersion())));
-                            registry.failVersion(namespace, document.documentId(), document.pendingVersion(), INTERRUPTED);
-                            versionsFailed++;
-                        }
-                        // A crash between an activation and the deletion of the older versions' chunks left them behind.
                         for (String documentId : registry.awaitingCleanup(namespace)) {
                             DocumentRecord document = registry.find(namespace, documentId).orElse(null);
                             if (document == null || document.activeVersion() == 0) {
@@ -82,7 +123,7 @@ public final class IngestRecovery {
                     }
                 } catch (RuntimeException e) {
                     problems.add("tenant " + tenant.id() + ": " + e);
-                    LOG.log(Level.WARNING, "recovery of tenant " + tenant.id() + " failed; its unfinished versions stay hidden", e);
+                    LOG.log(Level.WARNING, "leftover cleanup of tenant " + tenant.id() + " failed; the next boot retries", e);
                 }
             }
             if (page.size() < 100) {
@@ -90,10 +131,20 @@ public final class IngestRecovery {
             }
             after = page.get(page.size() - 1).id();
         }
-        return new Report(jobsClosed, versionsFailed, chunksRemoved, problems);
+        return new Report(0, 0, chunksRemoved, problems);
     }
 
-    private static List<DocumentRecord> interrupted(DocumentRegistry registry, Namespace namespace) {
-        return registry.all(namespace).stream().filter(d -> d.status() == DocumentStatus.INGESTING && d.pendingVersion() > 0).toList();
+    /** Boot-time recovery: orphans adopted and closed, then leftovers removed; one report. */
+    public static Report recover(TenantRepository tenants, DocumentRegistry registry, JobRepository jobs, ServerLeases leases,
+                                 String self, long nowMillis, Function<Tenant, VectorStore> stores) {
+        Report adopted = adoptOrphans(tenants, registry, jobs, leases, self, nowMillis, stores);
+        Report leftovers = removeLeftovers(tenants, registry, stores);
+        List<String> problems = new ArrayList<>(adopted.problems());
+        problems.addAll(leftovers.problems());
+        return new Report(adopted.jobsClosed(), adopted.versionsFailed(), adopted.chunksRemoved() + leftovers.chunksRemoved(), problems);
+    }
+
+    private static String ownerText(String owner) {
+        return owner == null ? "a server restart" : "server " + owner + ", lease expired";
     }
 }

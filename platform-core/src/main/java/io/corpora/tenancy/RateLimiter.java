@@ -5,10 +5,11 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Per-key token buckets refilled continuously at {@code perMinute} tokens a minute, holding at most one minute's worth.
- * A refused call learns how long to wait for the next token (the {@code Retry-After} a 429 carries).
+ * {@link RateLimits} in this process's memory: exact for one server, N times the rate behind N servers (the server uses
+ * the control plane's shared buckets unless told otherwise). A refused call learns how long to wait for the next token
+ * (the {@code Retry-After} a 429 carries).
  */
-public final class RateLimiter {
+public final class RateLimiter implements RateLimits {
 
     private final Clock clock;
     private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
@@ -17,24 +18,19 @@ public final class RateLimiter {
         this.clock = clock;
     }
 
-    /** The outcome of one attempt: allowed, or refused with the seconds until a token is available. */
-    public record Decision(boolean allowed, long retryAfterSeconds) {}
-
-    /** Takes a token for {@code key}; {@code perMinute <= 0} means unlimited. */
+    @Override
     public Decision acquire(String key, int perMinute) {
         if (perMinute <= 0) {
-            return new Decision(true, 0);
+            return Decision.allow();
         }
         Bucket bucket = buckets.computeIfAbsent(key, k -> new Bucket(perMinute, clock.millis()));
         synchronized (bucket) {
             bucket.refill(perMinute, clock.millis());
             if (bucket.tokens >= 1) {
                 bucket.tokens -= 1;
-                return new Decision(true, 0);
+                return Decision.allow();
             }
-            double millisPerToken = 60_000.0 / perMinute;
-            long waitMillis = (long) Math.ceil((1 - bucket.tokens) * millisPerToken);
-            return new Decision(false, Math.max(1, (waitMillis + 999) / 1000));
+            return Decision.refused(bucket.tokens, perMinute);
         }
     }
 

@@ -29,6 +29,7 @@ import io.corpora.spi.FilterLimits;
 import io.corpora.spi.filter.Actor;
 import io.corpora.tenancy.AccessDecision;
 import io.corpora.tenancy.RateLimiter;
+import io.corpora.tenancy.RateLimits;
 import io.corpora.spi.Namespace;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -130,7 +131,22 @@ public class DataPlane {
 
     private volatile RetrieveLimits retrieveLimits;
 
-    private final RateLimiter rateLimiter = new RateLimiter(java.time.Clock.systemUTC());
+    /**
+     * Where the per-tenant buckets live: {@code control-plane} (default: the database every server shares, so the quota
+     * holds across servers) or {@code local} (this process only: N servers give a tenant N times its rate).
+     */
+    @Inject
+    @ConfigProperty(name = "corpora.rateLimits.store", defaultValue = "control-plane")
+    String rateLimitStore;
+
+    @Inject
+    Instance<io.corpora.server.persistence.JpaRateLimits> sharedRateLimits;
+
+    private final RateLimiter localRateLimits = new RateLimiter(java.time.Clock.systemUTC());
+
+    private RateLimits rateLimits() {
+        return "local".equalsIgnoreCase(rateLimitStore.trim()) || !sharedRateLimits.isResolvable() ? localRateLimits : sharedRateLimits.get();
+    }
 
     private volatile Services services;
 
@@ -257,7 +273,7 @@ public class DataPlane {
     }
 
     private void limit(String what, Tenant tenant, int perMinute) {
-        RateLimiter.Decision decision = rateLimiter.acquire(what + ":" + tenant.id(), perMinute);
+        RateLimits.Decision decision = rateLimits().acquire(what + ":" + tenant.id(), perMinute);
         if (!decision.allowed()) {
             throw new ProblemException(429, "rate-limited", "Too many requests", "tenant '" + tenant.id() + "' is limited to "
                     + perMinute + " " + what + " a minute; retry in " + decision.retryAfterSeconds() + " s").retryAfter(decision.retryAfterSeconds());

@@ -1,6 +1,8 @@
 package io.corpora.server.dataplane;
 
+import io.corpora.controlplane.ServerLeases;
 import io.corpora.ingest.IngestRecovery;
+import io.corpora.server.cluster.LeaseKeeper;
 import io.corpora.server.persistence.ControlPlaneStartup;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -8,11 +10,14 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.interceptor.Interceptor;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Runs {@link IngestRecovery} once at boot, after the control plane is migrated and synced, then recovers interrupted
- * re-embed migrations ({@link ReembedMigrations#recover}).
+ * At boot, after the control plane is migrated and synced: takes this server's lease, adopts and closes the work of
+ * dead servers (its own predecessor included) with {@link IngestRecovery}, removes leftovers of superseded versions,
+ * recovers orphaned re-embed migrations ({@link ReembedMigrations#recover}); then, while the server runs, repeats the
+ * adoption after every lease renewal, so work of a server that died is closed by a survivor.
  */
 @ApplicationScoped
 public class IngestRecoveryStartup {
@@ -28,27 +33,52 @@ public class IngestRecoveryStartup {
     @Inject
     ReembedMigrations migrations;
 
+    @Inject
+    LeaseKeeper leaseKeeper;
+
+    @Inject
+    ServerLeases leases;
+
     void onStartup(@Observes @Priority(Interceptor.Priority.APPLICATION + 100) @Initialized(ApplicationScoped.class) Object event) {
         controlPlane.ensureMigrated();
+        try {
+            leaseKeeper.register();
+        } catch (RuntimeException e) {
+            LOG.log(Level.SEVERE, "could not take this server's lease; jobs it runs are adoptable by any other server", e);
+        }
         IngestRecovery.Report report;
         try {
-            report = IngestRecovery.recover(dataPlane.tenants(), dataPlane.registry(), dataPlane.jobs(),
-                    tenant -> dataPlane.runtime(tenant).store());
+            report = IngestRecovery.recover(dataPlane.tenants(), dataPlane.registry(), dataPlane.jobs(), leases, leaseKeeper.self(),
+                    System.currentTimeMillis(), tenant -> dataPlane.runtime(tenant).store());
+            if (!report.idle()) {
+                LOG.warning("ingest recovery at boot: " + report);
+            } else {
+                LOG.info("ingest recovery: nothing was interrupted");
+            }
         } catch (RuntimeException e) {
-            // Unfinished versions stay hidden by the isolation guard; the next restart tries again.
-            LOG.log(java.util.logging.Level.SEVERE, "ingest recovery failed at boot", e);
-            return;
-        }
-        if (report.jobsClosed() + report.versionsFailed() > 0 || !report.problems().isEmpty()) {
-            LOG.warning("ingest recovery after restart: " + report);
-        } else {
-            LOG.info("ingest recovery: nothing was interrupted");
+            // Unfinished versions stay hidden by the isolation guard; the sweep tries again.
+            LOG.log(Level.SEVERE, "ingest recovery failed at boot", e);
         }
         // Before requests flow: a resumed migration claims its tenant's writes here, synchronously.
+        recoverMigrations();
+        leaseKeeper.start(this::sweep);
+    }
+
+    /** One adoption round: what servers that died since left is closed here (another survivor may win some). */
+    void sweep() {
+        IngestRecovery.Report report = IngestRecovery.adoptOrphans(dataPlane.tenants(), dataPlane.registry(), dataPlane.jobs(), leases,
+                leaseKeeper.self(), System.currentTimeMillis(), tenant -> dataPlane.runtime(tenant).store());
+        if (!report.idle()) {
+            LOG.warning("adopted the work of a dead server: " + report);
+        }
+        recoverMigrations();
+    }
+
+    private void recoverMigrations() {
         try {
-            migrations.recover();
+            migrations.recover(leases, leaseKeeper.self());
         } catch (RuntimeException e) {
-            LOG.log(java.util.logging.Level.SEVERE, "re-embed migration recovery failed at boot; tenants keep their current embedder", e);
+            LOG.log(Level.SEVERE, "re-embed migration recovery failed; tenants keep their current embedder", e);
         }
     }
 }

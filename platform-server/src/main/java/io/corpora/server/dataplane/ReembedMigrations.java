@@ -86,14 +86,25 @@ public class ReembedMigrations {
         return job;
     }
 
-    /** At boot, after ingest recovery: every unfinished migration is finished, resumed or rolled back. */
-    public void recover() {
+    /**
+     * At boot, after ingest recovery, and on every lease sweep: each unfinished migration whose server holds no live lease
+     * is adopted by this server (exactly one server wins each) and finished, resumed or rolled back. A migration running
+     * on a live server is never touched.
+     */
+    public void recover(io.corpora.controlplane.ServerLeases leases, String self) {
         ReembedMigration.OnRestart policy = "rollback".equals(onRestart.trim().toLowerCase(Locale.ROOT))
                 ? ReembedMigration.OnRestart.ROLL_BACK : ReembedMigration.OnRestart.RESUME;
-        for (IngestJob job : dataPlane.jobs().unfinished()) {
-            if (job.kind() != JobKind.REEMBED) {
+        long now = System.currentTimeMillis();
+        for (io.corpora.controlplane.ServerLeases.OrphanedJob orphan : leases.orphanedJobs(JobKind.REEMBED, now)) {
+            if (!leases.adoptJob(orphan.jobId(), self, now)) {
                 continue;
             }
+            IngestJob job = dataPlane.jobs().find(orphan.tenant(), orphan.jobId()).orElse(null);
+            if (job == null || job.finished()) {
+                continue;
+            }
+            LOG.warning("adopting re-embed migration " + job.id() + " of tenant " + job.tenant() + " from "
+                    + (orphan.owner() == null ? "a server restart" : "server " + orphan.owner() + " (lease expired)"));
             try {
                 migration().recover(job, policy).ifPresentOrElse(started -> submit(SYSTEM, started),
                         () -> ended(SYSTEM, dataPlane.jobs().find(job.tenant(), job.id()).orElse(job)));

@@ -50,6 +50,9 @@ public class DocumentEntity {
     String metadata;
     @Column(name = "body_text")
     String text;
+    /** The server (ServerIdentity#id) writing the pending version; null when none is pending. */
+    @Column(name = "writer", length = 200)
+    String writer;
     @Column(name = "error")
     String error;
     @Column(name = "created_at", nullable = false)

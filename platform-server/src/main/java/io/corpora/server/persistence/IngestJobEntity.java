@@ -42,6 +42,9 @@ public class IngestJobEntity {
     String fromEmbedder;
     @Column(name = "to_embedder")
     String toEmbedder;
+    /** The server (ServerIdentity#id) whose lease the job runs under; null for a job recorded before leases. */
+    @Column(name = "owner", length = 200)
+    String owner;
     @Column(name = "created_at", nullable = false)
     OffsetDateTime createdAt;
     @Column(name = "updated_at", nullable = false)

@@ -37,12 +37,28 @@ public class JpaDocumentRegistry implements DocumentRegistry {
 
     Clock clock = Clock.systemUTC();
 
+    /** Stamped on every version this server begins: its lease owns the write until it is activated or failed. */
+    @jakarta.inject.Inject
+    io.corpora.server.cluster.ServerIdentity identity;
+
+    private String writer;
+
     public JpaDocumentRegistry() {}
 
     /** Outside the container (tests): the caller manages transactions. */
     JpaDocumentRegistry(EntityManager em, Clock clock) {
+        this(em, clock, null);
+    }
+
+    /** Outside the container, as server {@code writer} (tests of lease adoption). */
+    JpaDocumentRegistry(EntityManager em, Clock clock, String writer) {
         this.em = em;
         this.clock = clock;
+        this.writer = writer;
+    }
+
+    private String writer() {
+        return identity != null ? identity.id() : writer;
     }
 
     /** The record's columns, never {@code body_text}: lookups and lists must not load document bodies. */
@@ -126,6 +142,7 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         int version = row.lastVersion + 1;
         row.lastVersion = version;
         row.pendingVersion = version;
+        row.writer = writer();
         row.status = DocumentStatus.INGESTING.name();
         if (row.activeVersion == 0) {
             describe(row, new DocumentDescription(source, mediaType, metadata, bytes));
@@ -152,6 +169,7 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         }
         row.activeVersion = version;
         row.pendingVersion = 0;
+        row.writer = null;
         row.cleanupPending = version > 1; // chunks of an earlier version may be in the store until the caller deletes them
         row.status = DocumentStatus.ACTIVE.name();
         row.contentHash = contentHash;
@@ -219,6 +237,7 @@ public class JpaDocumentRegistry implements DocumentRegistry {
             return;
         }
         row.pendingVersion = 0;
+        row.writer = null;
         row.status = DocumentStatus.FAILED.name();
         row.error = error;
         row.updatedAt = Timestamps.now(clock);

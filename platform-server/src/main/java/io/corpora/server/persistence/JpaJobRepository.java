@@ -27,12 +27,28 @@ public class JpaJobRepository implements JobRepository {
 
     Clock clock = Clock.systemUTC();
 
+    /** Stamped on every job this server creates: its lease owns the job (null outside the container: no owner). */
+    @jakarta.inject.Inject
+    io.corpora.server.cluster.ServerIdentity identity;
+
+    private String owner;
+
     public JpaJobRepository() {}
 
     /** Outside the container (tests): the caller manages transactions. */
     JpaJobRepository(EntityManager em, Clock clock) {
+        this(em, clock, null);
+    }
+
+    /** Outside the container, as server {@code owner} (tests of lease adoption). */
+    JpaJobRepository(EntityManager em, Clock clock, String owner) {
         this.em = em;
         this.clock = clock;
+        this.owner = owner;
+    }
+
+    private String owner() {
+        return identity != null ? identity.id() : owner;
     }
 
     @Override
@@ -62,6 +78,7 @@ public class JpaJobRepository implements JobRepository {
         row.id = UUID.randomUUID().toString();
         row.tenantId = tenant;
         row.kind = kind.name();
+        row.owner = owner();
         row.status = JobStatus.QUEUED.name();
         row.total = total;
         row.createdAt = Timestamps.now(clock);
@@ -102,6 +119,11 @@ public class JpaJobRepository implements JobRepository {
     @Override
     public void recordOutcome(String jobId, IngestJob.Outcome outcome) {
         IngestJobEntity row = lock(jobId);
+        if (finished(row)) {
+            // Fencing: a server that lost its lease (paused past its expiry) finds its job closed by the adopter.
+            throw new IllegalStateException("ingest job '" + jobId + "' is already " + row.status + " (closed by server " + row.owner
+                    + "); this outcome of '" + outcome.documentId() + "' is not recorded");
+        }
         switch (outcome.result()) {
             case "stored" -> row.succeeded++;
             case "skipped" -> row.skipped++;
@@ -125,6 +147,9 @@ public class JpaJobRepository implements JobRepository {
     @Override
     public IngestJob finish(String jobId) {
         IngestJobEntity row = lock(jobId);
+        if (finished(row)) {
+            return toJob(row, outcomes(jobId)); // closed already (e.g. adopted after its owner's lease expired): keep that verdict
+        }
         int done = row.succeeded + row.skipped;
         boolean complete = row.failed == 0 && done >= row.total;
         JobStatus status = complete ? JobStatus.SUCCEEDED : done == 0 ? JobStatus.FAILED : JobStatus.PARTIALLY_FAILED;
@@ -166,6 +191,10 @@ public class JpaJobRepository implements JobRepository {
         return em.createQuery("SELECT j FROM IngestJobEntity j WHERE j.status IN :s ORDER BY j.createdAt", IngestJobEntity.class)
                 .setParameter("s", List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name())).getResultList()
                 .stream().map(row -> toJob(row, outcomes(row.id))).toList();
+    }
+
+    private static boolean finished(IngestJobEntity row) {
+        return !JobStatus.QUEUED.name().equals(row.status) && !JobStatus.RUNNING.name().equals(row.status);
     }
 
     private IngestJobEntity lock(String jobId) {

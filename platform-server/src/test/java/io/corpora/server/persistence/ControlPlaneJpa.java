@@ -116,6 +116,11 @@ final class ControlPlaneJpa implements AutoCloseable {
         return new JpaJobRepository(em, clock);
     }
 
+    /** Server leases on this connection, each call its own transaction. */
+    io.corpora.controlplane.ServerLeases leases() {
+        return transactional(io.corpora.controlplane.ServerLeases.class, new JpaServerLeases(em));
+    }
+
     JpaAuditLog audit(Clock clock) {
         return new JpaAuditLog(em, clock);
     }

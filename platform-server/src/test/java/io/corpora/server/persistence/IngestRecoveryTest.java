@@ -60,7 +60,7 @@ class IngestRecoveryTest {
             int v2 = registry.beginVersion(namespace, "policy", "policy.md", "text/markdown", Map.of(), 12);
             write(store, namespace, v2, "new text"); // …and the process dies before activateVersion
 
-            IngestRecovery.Report report = IngestRecovery.recover(tenants, registry, jobs, t -> store);
+            IngestRecovery.Report report = IngestRecovery.recover(tenants, registry, jobs, jpa.leases(), "recovering-server@1", System.currentTimeMillis(), t -> store);
 
             assertEquals(1, report.jobsClosed());
             assertEquals(1, report.versionsFailed());
@@ -82,7 +82,7 @@ class IngestRecoveryTest {
             assertEquals("old text", guard.search(namespace, SearchRequest.vector(new float[] {1, 0}, 5, MetadataFilter.all(), null, null))
                     .get(0).chunk().text());
 
-            IngestRecovery.Report again = IngestRecovery.recover(tenants, registry, jobs, t -> store);
+            IngestRecovery.Report again = IngestRecovery.recover(tenants, registry, jobs, jpa.leases(), "recovering-server@1", System.currentTimeMillis(), t -> store);
             assertEquals(new IngestRecovery.Report(0, 0, 0, List.of()), again, "recovery is idempotent");
             assertEquals(tenant.id(), document.namespace().tenant());
         }
@@ -109,12 +109,12 @@ class IngestRecoveryTest {
             // …and the process dies before v1's chunk is deleted.
             assertEquals(List.of("policy"), registry.awaitingCleanup(namespace));
 
-            IngestRecovery.Report report = IngestRecovery.recover(tenants, registry, jobs, t -> store);
+            IngestRecovery.Report report = IngestRecovery.recover(tenants, registry, jobs, jpa.leases(), "recovering-server@1", System.currentTimeMillis(), t -> store);
 
             assertEquals(1, report.chunksRemoved());
             assertEquals(List.of("new text"), store.documentChunks(namespace, "policy").stream().map(Chunk::text).toList());
             assertEquals(List.of(), registry.awaitingCleanup(namespace));
-            assertEquals(new IngestRecovery.Report(0, 0, 0, List.of()), IngestRecovery.recover(tenants, registry, jobs, t -> store),
+            assertEquals(new IngestRecovery.Report(0, 0, 0, List.of()), IngestRecovery.recover(tenants, registry, jobs, jpa.leases(), "recovering-server@1", System.currentTimeMillis(), t -> store),
                     "recovery is idempotent");
         }
     }

@@ -163,7 +163,7 @@ class InterleavedReplaceTest {
             }
         };
 
-        IngestRecovery.Report report = IngestRecovery.recover(tenants, registry, jobs, t -> racing);
+        IngestRecovery.Report report = IngestRecovery.recover(tenants, registry, jobs, jpa.leases(), "recovering-server@1", System.currentTimeMillis(), t -> racing);
 
         assertEquals(1, report.chunksRemoved(), report.toString());
         assertEquals(List.of("middle text", "newest text"),

@@ -213,7 +213,7 @@ class ReembedMigrationTest {
         int embeddedBeforeCrash = embedderB.documentsEmbedded();
 
         // The restart: ingest recovery leaves the migration job alone, the migration resumes it.
-        assertEquals(0, IngestRecovery.recover(tenants, registry, jobs, t -> store).jobsClosed());
+        assertEquals(0, IngestRecovery.recover(tenants, registry, jobs, jpa.leases(), "recovering-server@1", System.currentTimeMillis(), t -> store).jobsClosed());
         IngestJob interrupted = jobs.unfinishedReembed(TENANT).orElseThrow();
         TenantWriteGate gate = new TenantWriteGate();
         Optional<ReembedMigration.Started> resumed = migration(gate).recover(interrupted, ReembedMigration.OnRestart.RESUME);

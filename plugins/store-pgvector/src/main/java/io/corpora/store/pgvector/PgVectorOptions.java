@@ -29,6 +29,8 @@ final class PgVectorOptions {
     static final String STOP_WORDS = "stopWords";
     static final String ANY_TERM_FALLBACK = "anyTermFallback";
     static final String ENSURE_SCHEMA = "ensureSchema";
+    static final String REPLICA_JDBC_URLS = "replicaJdbcUrls";
+    static final String MAX_REPLICA_LAG_MILLIS = "maxReplicaLagMillis";
 
     private PgVectorOptions() {}
 
@@ -83,6 +85,12 @@ final class PgVectorOptions {
                 ConfigOption.builder(ANY_TERM_FALLBACK, ConfigType.BOOLEAN).defaultValue(true)
                         .description("keyword leg returns rows holding any query term (ranked by summed IDF); false keeps only rows holding all").build(),
                 ConfigOption.builder(ENSURE_SCHEMA, ConfigType.BOOLEAN).defaultValue(false)
-                        .description("run the idempotent DDL at start (tests, demos); production runs the Flyway migration").build());
+                        .description("run the idempotent DDL at start (tests, demos); production runs the Flyway migration").build(),
+                ConfigOption.builder(REPLICA_JDBC_URLS, ConfigType.LIST)
+                        .description("jdbc:postgresql:// URLs of streaming replicas (hot standbys) that serve searches, round robin; "
+                                + "writes, counts and listings stay on the primary; same user and password as the primary").build(),
+                ConfigOption.builder(MAX_REPLICA_LAG_MILLIS, ConfigType.INT).defaultValue(5000)
+                        .description("a replica whose replay lag exceeds this many milliseconds is skipped (the primary serves): "
+                                + "the staleness a search may see").build());
     }
 }

@@ -29,6 +29,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.logging.Logger;
 
@@ -48,6 +49,8 @@ public final class PgVectorStore implements VectorStore {
 
     private final PgVectorSettings settings;
     private final ConnectionSource connections;
+    /** Searches' replicas (none: the primary serves them); writes and counts always use {@code connections}. */
+    private final ReplicaRouting replicas;
     private final Logger logger;
     private final ChunkColumns c;
     private final FilterSql filters;
@@ -56,8 +59,13 @@ public final class PgVectorStore implements VectorStore {
     private final String selectColumns;
 
     PgVectorStore(PgVectorSettings settings, ConnectionSource connections, Logger logger) {
+        this(settings, connections, ReplicaRouting.none(), logger);
+    }
+
+    PgVectorStore(PgVectorSettings settings, ConnectionSource connections, ReplicaRouting replicas, Logger logger) {
         this.settings = settings;
         this.connections = connections;
+        this.replicas = replicas;
         this.logger = logger;
         this.c = settings.columns();
         this.filters = new FilterSql(c.metadata());
@@ -77,6 +85,7 @@ public final class PgVectorStore implements VectorStore {
             checkHealth();
         } catch (RuntimeException e) {
             connections.close();
+            replicas.close();
             throw e;
         }
     }
@@ -317,7 +326,7 @@ public final class PgVectorStore implements VectorStore {
             }
         }
 
-        return inTransaction("vector search in " + namespace, connection -> {
+        return read("vector search in " + namespace, connection -> {
             boolean exact = settings.exactSearchMaxRows() > 0 && namespaceIsSmall(connection, namespace, request.embedderId());
             SqlFragment sql = new SqlFragment();
             if (exact) {
@@ -448,7 +457,7 @@ public final class PgVectorStore implements VectorStore {
         }
         sql.sql(" ORDER BY score DESC, " + c.id() + " COLLATE \"C\" LIMIT ").bind(request.topK());
 
-        return query("keyword search in " + namespace, sql, rows -> {
+        return read("keyword search in " + namespace, sql, rows -> {
             List<ScoredChunk> hits = new ArrayList<>();
             while (rows.next()) {
                 float[] stored = request.includeEmbeddings() && rows.getString(7) != null ? new PGvector(rows.getString(7)).toArray() : null;
@@ -499,6 +508,47 @@ public final class PgVectorStore implements VectorStore {
         } catch (SQLException e) {
             throw failure(what, e);
         }
+    }
+
+    /** A search: on a replica when one is usable, retried on the primary if the replica fails at the connection level. */
+    private <T> T read(String what, SqlWork<T> work) {
+        if (replicas.enabled()) {
+            Optional<ReplicaRouting.Routed> routed = replicas.open();
+            if (routed.isPresent()) {
+                try (Connection connection = routed.get().connection()) {
+                    connection.setAutoCommit(false); // SET LOCAL of the index scan needs a transaction; read-only on a standby
+                    try {
+                        T result = work.run(connection);
+                        connection.commit();
+                        return result;
+                    } finally {
+                        try {
+                            connection.rollback();
+                            connection.setAutoCommit(true);
+                        } catch (SQLException ignored) {
+                            // broken: the pool discards it
+                        }
+                    }
+                } catch (SQLException e) {
+                    if (!ReplicaRouting.isReplicaFailure(e)) {
+                        throw failure(what, e);
+                    }
+                    replicas.failed(routed.get(), e);
+                }
+            }
+        }
+        return inTransaction(what, work);
+    }
+
+    private <T> T read(String what, SqlFragment sql, RowReader<T> reader) {
+        return read(what, connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(sql.text())) {
+                sql.bindTo(statement, 1);
+                try (ResultSet rows = statement.executeQuery()) {
+                    return reader.read(rows);
+                }
+            }
+        });
     }
 
     private <T> T inTransaction(String what, SqlWork<T> work) {
@@ -564,6 +614,11 @@ public final class PgVectorStore implements VectorStore {
                 rows -> null);
     }
 
+    /** The store's replica routing, for tests that inspect where searches went. */
+    ReplicaRouting replicasForTest() {
+        return replicas;
+    }
+
     /** The store's connection source, for tests that inspect a pooled session. */
     ConnectionSource connectionsForTest() {
         return connections;
@@ -572,6 +627,7 @@ public final class PgVectorStore implements VectorStore {
     @Override
     public void close() {
         connections.close();
+        replicas.close();
     }
 
     @Override

@@ -47,7 +47,7 @@ public final class PgVectorStoreProvider implements VectorStoreProvider {
     /** As {@link #create}, typed, for callers that need {@link PgVectorStore#schemaStatements()}. */
     public PgVectorStore open(PluginContext context, PluginConfig config) {
         PgVectorSettings settings = settings(config);
-        return new PgVectorStore(settings, connections(context, settings), context.logger());
+        return new PgVectorStore(settings, connections(context, settings), replicas(context, settings, config), context.logger());
     }
 
     /** Validates the options beyond their declared types (identifiers, ranges, one connection route). */
@@ -57,6 +57,34 @@ public final class PgVectorStoreProvider implements VectorStoreProvider {
         } catch (IllegalArgumentException e) {
             throw new InvalidConfigException(NAME, List.of(e.getMessage()));
         }
+    }
+
+    /** One small pool per replica URL, with the primary's credentials; none configured, no routing. */
+    private static ReplicaRouting replicas(PluginContext context, PgVectorSettings settings, PluginConfig config) {
+        List<String> urls = config.getList(PgVectorOptions.REPLICA_JDBC_URLS).stream().map(String::trim).filter(u -> !u.isEmpty()).toList();
+        if (urls.isEmpty()) {
+            return ReplicaRouting.none();
+        }
+        int maxLag = config.getInt(PgVectorOptions.MAX_REPLICA_LAG_MILLIS);
+        if (maxLag < 0) {
+            throw new InvalidConfigException(NAME, List.of("maxReplicaLagMillis must be >= 0, got " + maxLag));
+        }
+        List<ConnectionSource> sources = new java.util.ArrayList<>();
+        for (String url : urls) {
+            if (!url.startsWith("jdbc:postgresql:")) {
+                throw new InvalidConfigException(NAME, List.of("replicaJdbcUrls entries must start with jdbc:postgresql:, got: "
+                        + url.replaceAll("password=[^&]*", "password=******")));
+            }
+            PGSimpleDataSource driver = new PGSimpleDataSource();
+            driver.setURL(url);
+            settings.user().ifPresent(driver::setUser);
+            settings.password().ifPresent(driver::setPassword);
+            driver.setApplicationName("corpora-store-pgvector-replica");
+            driver.setConnectTimeout(2); // a dead replica costs a search 2 s at most, then it is skipped for a while
+            sources.add(ConnectionSource.pooled(new ConnectionPool(driver, settings.poolSize(), POOL_TIMEOUT_MILLIS)));
+        }
+        List<String> names = urls.stream().map(u -> u.replaceAll("\\?.*", "")).toList();
+        return new ReplicaRouting(sources, names, maxLag, System::currentTimeMillis, context.logger());
     }
 
     private static ConnectionSource connections(PluginContext context, PgVectorSettings settings) {

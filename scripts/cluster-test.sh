@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The scale-out tests CI runs (.ci/run): on a real cluster (scripts/cluster.sh: PostgreSQL primary + streaming replica,
+# two Corpora servers, HAProxy), under steady retrieve + ingest load through HAProxy:
+#   1. failover   SIGKILL server 1: no acknowledged write lost, every job ends (or fails with a reason), retrieval
+#                 errors only for requests in flight at the kill (counted), server 2 serves everything;
+#   2. rejoin     server 1 restarts: both servers are in HAProxy's rotation again and both answer;
+#   3. propagation a tenant set INACTIVE through server 1 is refused by server 2 on its next request, and back;
+#   4. replica    the replica is stopped under load: searches go on (served by the primary), then it is restarted.
+# Prints the counts; exits non-zero on the first failed check. Leaves the cluster down unless CORPORA_CLUSTER_KEEP=1.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CLUSTER="$ROOT/scripts/cluster.sh"
+export CORPORA_CLUSTER_LEASE_TTL="${CORPORA_CLUSTER_LEASE_TTL:-9}"
+BASE="${CORPORA_CLUSTER_BASE_PORT:-19500}"
+NODE1="http://127.0.0.1:$((BASE + 10))"
+NODE2="http://127.0.0.1:$((BASE + 11))"
+
+cleanup() { [ -n "${CORPORA_CLUSTER_KEEP:-}" ] || bash "$CLUSTER" down >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+
+t0=$SECONDS
+URL="$(bash "$CLUSTER" up --servers 2 | tail -n 1)"
+echo "== cluster-test: cluster up in $((SECONDS - t0)) s at $URL"
+token() { "$ROOT/bin/corpora" token "$@" 2>/dev/null; }
+READER="$(token --tenant demo --roles reader --ttl 120)"
+WRITER="$(token --tenant demo --roles writer --ttl 120)"
+ADMIN="$(token --admin --ttl 120)"
+# A few documents so retrievals return passages.
+for doc in "$ROOT"/tenants-config/demo-documents/*.md; do
+  curl -sf -o /dev/null -H "Authorization: Bearer $WRITER" -F "file=@$doc;type=text/markdown" "$URL/api/v1/tenants/demo/documents" || true
+done
+
+THROUGHPUT_SECONDS="${CORPORA_THROUGHPUT_SECONDS:-15}"
+echo "== cluster-test 0: retrieval throughput through HAProxy, 2 servers (load: $(uptime | sed 's/.*load average: //'))"
+python3 "$ROOT/scripts/cluster_load.py" throughput --url "$URL" --reader-token "$READER" --seconds "$THROUGHPUT_SECONDS" --threads 4
+
+# Replica lag under the failover test's ingest load, sampled each second on the primary.
+lagfile="$(mktemp)"
+( while sleep 1; do
+    psql -X -tA -h 127.0.0.1 -p "$BASE" -U postgres -d postgres -c \
+      "select coalesce(extract(epoch from replay_lag) * 1000, 0)::int, pg_wal_lsn_diff(sent_lsn, replay_lsn) from pg_stat_replication" 2>/dev/null | head -1
+  done >"$lagfile" ) &
+sampler=$!
+echo "== cluster-test 1: failover (SIGKILL server 1 under load)"
+python3 "$ROOT/scripts/cluster_load.py" failover --url "$URL" --reader-token "$READER" --writer-token "$WRITER" \
+  --before "${CORPORA_FAILOVER_BEFORE:-10}" --after "${CORPORA_FAILOVER_AFTER:-20}" --job-timeout 90 \
+  --fault-cmd "bash '$CLUSTER' kill-server 1"
+
+kill "$sampler" 2>/dev/null || true
+awk -F'|' 'NF==2 {n++; if ($1>ms) ms=$1; if ($2>b) b=$2} END {printf "cluster-test: replica lag under load: max replay_lag %d ms, max %d bytes behind (%d samples)\n", ms, b, n}' "$lagfile"
+rm -f "$lagfile"
+echo "== cluster-test 1b: retrieval throughput through HAProxy, 1 server (load: $(uptime | sed 's/.*load average: //'))"
+python3 "$ROOT/scripts/cluster_load.py" throughput --url "$URL" --reader-token "$READER" --seconds "$THROUGHPUT_SECONDS" --threads 4
+
+echo "== cluster-test 2: rejoin (restart server 1)"
+bash "$CLUSTER" start-server 1
+sleep 3 # HAProxy's rise 2 x inter 1s
+declare -A seen=()
+for _ in $(seq 1 10); do
+  server="$(curl -s -o /dev/null -D - -H "Authorization: Bearer $READER" -H 'Content-Type: application/json' \
+    -d '{"query":"tenant isolation"}' "$URL/api/v1/tenants/demo/retrieve" | awk -F': ' 'tolower($1)=="x-corpora-server" {print $2}' | tr -d '\r')"
+  [ -n "$server" ] && seen[$server]=1
+done
+echo "cluster-test: answering servers after the restart: ${!seen[*]}"
+[ "${#seen[@]}" -eq 2 ] || { echo "cluster-test: FAIL: the restarted server is not back in rotation"; exit 1; }
+
+echo "== cluster-test 3: a tenant change through server 1 is in force on server 2"
+state() {
+  curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $READER" -H 'Content-Type: application/json' \
+    -d '{"query":"x"}' "$1/api/v1/tenants/demo/retrieve"
+}
+set_state() {
+  curl -sf -o /dev/null -X POST -H "Authorization: Bearer $ADMIN" -H 'Content-Type: application/json' \
+    -d "{\"state\":\"$2\"}" "$1/admin/v1/tenants/demo/state"
+}
+set_state "$NODE1" INACTIVE
+code="$(state "$NODE2")"
+echo "cluster-test: demo INACTIVE via server 1 -> server 2 answers $code"
+[ "$code" = 409 ] || { echo "cluster-test: FAIL: server 2 still serves an INACTIVE tenant"; exit 1; }
+set_state "$NODE1" ACTIVE
+code="$(state "$NODE2")"
+echo "cluster-test: demo ACTIVE via server 1 -> server 2 answers $code"
+[ "$code" = 200 ] || { echo "cluster-test: FAIL: server 2 refuses a re-activated tenant"; exit 1; }
+
+echo "== cluster-test 4: replica stopped under load"
+python3 "$ROOT/scripts/cluster_load.py" failover --url "$URL" --reader-token "$READER" --writer-token "$WRITER" \
+  --before 5 --after 10 --grace 0 --job-timeout 60 --fault-cmd "bash '$CLUSTER' stop-replica"
+bash "$CLUSTER" start-replica
+bash "$CLUSTER" status
+echo "== cluster-test: all passed in $((SECONDS - t0)) s"

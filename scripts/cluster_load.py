@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""Steady retrieve + ingest load through the cluster's HAProxy, with one fault injected mid-run, and the checks the
+failover guarantees call for. Standard library only (CI runs it with the system python3).
+
+  cluster_load.py failover --url URL --reader-token T --writer-token T --fault-cmd "scripts/cluster.sh kill-server 1"
+  cluster_load.py throughput --url URL --reader-token T --seconds 20 --threads 4
+
+failover: readers POST /retrieve and writers POST single documents (201 = acknowledged) and batches (202 = a job) for
+--before seconds, then --fault-cmd runs (e.g. SIGKILL of a server), the load goes on for --after seconds. Then:
+  * every acknowledged document is served (GET documents/{id}: ACTIVE at a version >= the acknowledged one);
+  * every job ends (SUCCEEDED, PARTIALLY_FAILED or FAILED; each failed outcome carries an error) within --job-timeout;
+  * retrieval errors are only those in flight at the fault (started before it, ended after it, within --grace s).
+Prints the counts; exits 1 if a check fails.
+"""
+import argparse
+import json
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+
+class Client:
+    def __init__(self, url, token, timeout=60):
+        self.url = url.rstrip("/")
+        self.token = token
+        self.timeout = timeout
+
+    def call(self, method, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method=method)
+        request.add_header("Authorization", "Bearer " + self.token)
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                raw = response.read()
+                return response.status, (json.loads(raw) if raw else None), response.headers.get("X-Corpora-Server")
+        except urllib.error.HTTPError as e:
+            raw = e.read()
+            try:
+                return e.code, json.loads(raw), e.headers.get("X-Corpora-Server")
+            except ValueError:
+                return e.code, raw.decode(errors="replace"), None
+        except Exception as e:  # connection reset, refused, timeout: no HTTP answer at all
+            return 0, repr(e), None
+
+
+QUERIES = ["hybrid retrieval ranking", "how are documents chunked", "tenant isolation", "vector store", "rate limits"]
+
+
+class Load:
+    def __init__(self, args):
+        self.args = args
+        self.reader = Client(args.url, args.reader_token)
+        self.writer = Client(args.url, args.writer_token)
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.retrievals = []  # (start, end, status, server)
+        self.acked = {}       # document id -> version acknowledged
+        self.write_errors = []
+        self.jobs = []        # job ids acknowledged with 202
+        self.run_id = "%d" % (time.time() * 1000)
+
+    def read_loop(self, n):
+        i = 0
+        while not self.stop.is_set():
+            start = time.time()
+            status, body, server = self.reader.call("POST", "/api/v1/tenants/%s/retrieve" % self.args.tenant,
+                                                    {"query": QUERIES[(n + i) % len(QUERIES)]})
+            with self.lock:
+                self.retrievals.append((start, time.time(), status, server, None if status == 200 else str(body)[:200]))
+            i += 1
+
+    def write_loop(self, n):
+        i = 0
+        while not self.stop.is_set():
+            if i % 5 == 4:
+                docs = [{"id": "lb-%s-w%d-j%d-%d" % (self.run_id, n, i, k), "text": "Batch document %d of writer %d. " % (k, n) * 20}
+                        for k in range(3)]
+                status, body, _ = self.writer.call("POST", "/api/v1/tenants/%s/documents" % self.args.tenant, docs)
+                if status == 202:
+                    with self.lock:
+                        self.jobs.append(body["id"])
+            else:
+                doc_id = "lb-%s-w%d-%d" % (self.run_id, n, i)
+                status, body, _ = self.writer.call("POST", "/api/v1/tenants/%s/documents" % self.args.tenant,
+                                                   {"id": doc_id, "text": ("Document %d written by load writer %d. " % (i, n)) * 30})
+                if status in (200, 201):
+                    with self.lock:
+                        self.acked[doc_id] = body["version"]
+                else:
+                    with self.lock:
+                        self.write_errors.append((time.time(), status, str(body)[:200]))
+            i += 1
+            time.sleep(self.args.write_pause)
+
+    def run(self, fault_cmd):
+        threads = [threading.Thread(target=self.read_loop, args=(n,), daemon=True) for n in range(self.args.readers)]
+        threads += [threading.Thread(target=self.write_loop, args=(n,), daemon=True) for n in range(self.args.writers)]
+        for t in threads:
+            t.start()
+        time.sleep(self.args.before)
+        fault_at = time.time()
+        if fault_cmd:
+            print("failover: fault at +%.1fs: %s" % (self.args.before, fault_cmd), flush=True)
+            subprocess.run(fault_cmd, shell=True, check=True)
+        time.sleep(self.args.after)
+        self.stop.set()
+        for t in threads:
+            t.join(120)
+        return fault_at
+
+
+def failover(args):
+    load = Load(args)
+    fault_at = load.run(args.fault_cmd)
+    ok = True
+    ok_reads = [r for r in load.retrievals if r[2] == 200]
+    failed = [r for r in load.retrievals if r[2] != 200]
+    in_flight = [r for r in failed if r[0] <= fault_at + args.grace and r[1] >= fault_at]
+    stray = [r for r in failed if r not in in_flight]
+    served_by = {}
+    for r in ok_reads:
+        if r[1] > fault_at + args.grace:
+            served_by[r[3]] = served_by.get(r[3], 0) + 1
+    print("failover: retrievals %d ok, %d failed (%d in flight at the fault, %d outside it); after the fault served by %s"
+          % (len(ok_reads), len(failed), len(in_flight), len(stray), served_by))
+    for r in stray[:5]:
+        print("  stray retrieval error: status %s at %+.1fs: %s" % (r[2], r[0] - fault_at, r[4]))
+    if stray:
+        ok = False
+    # Writes refused outright (no acknowledgement) are allowed around the fault; an acknowledged one must be served.
+    print("failover: %d documents acknowledged, %d writes not acknowledged (%d of them outside the fault window), %d jobs accepted"
+          % (len(load.acked), len(load.write_errors), len([e for e in load.write_errors if abs(e[0] - fault_at) > args.grace]), len(load.jobs)))
+    lost = []
+    for doc_id, version in sorted(load.acked.items()):
+        status, body, _ = load.reader.call("GET", "/api/v1/tenants/%s/documents/%s" % (args.tenant, doc_id))
+        if status != 200 or body.get("activeVersion", body.get("version", 0)) < version:
+            lost.append((doc_id, version, status, str(body)[:200]))
+    print("failover: acknowledged writes lost: %d" % len(lost))
+    for item in lost[:5]:
+        print("  lost: %s" % (item,))
+    if lost:
+        ok = False
+    deadline = time.time() + args.job_timeout
+    pending = list(load.jobs)
+    ended = {}
+    while pending and time.time() < deadline:
+        still = []
+        for job_id in pending:
+            status, body, _ = load.reader.call("GET", "/api/v1/tenants/%s/jobs/%s" % (args.tenant, job_id))
+            if status == 200 and body["status"] in ("SUCCEEDED", "PARTIALLY_FAILED", "FAILED"):
+                ended[job_id] = body
+            else:
+                still.append(job_id)
+        pending = still
+        if pending:
+            time.sleep(2)
+    counts = {}
+    unexplained = 0
+    for body in ended.values():
+        counts[body["status"]] = counts.get(body["status"], 0) + 1
+        for outcome in body.get("outcomes", []):
+            if outcome.get("result") == "failed" and not outcome.get("error"):
+                unexplained += 1
+    reasons = sorted({o.get("error", "")[:90] for b in ended.values() for o in b.get("outcomes", []) if o.get("result") == "failed"})
+    print("failover: jobs ended %s, still unfinished after %ds: %d, failed outcomes without a reason: %d"
+          % (counts, args.job_timeout, len(pending), unexplained))
+    for reason in reasons[:3]:
+        print("  failure reason: %s" % reason)
+    if pending or unexplained:
+        ok = False
+    print("failover: %s" % ("PASS" if ok else "FAIL"))
+    return 0 if ok else 1
+
+
+def throughput(args):
+    client = Client(args.url, args.reader_token)
+    stop = threading.Event()
+    lock = threading.Lock()
+    latencies = []
+    errors = [0]
+
+    def loop(n):
+        i = 0
+        while not stop.is_set():
+            start = time.time()
+            status, _, _ = client.call("POST", "/api/v1/tenants/%s/retrieve" % args.tenant, {"query": QUERIES[(n + i) % len(QUERIES)]})
+            with lock:
+                if status == 200:
+                    latencies.append(time.time() - start)
+                else:
+                    errors[0] += 1
+            i += 1
+
+    for n in range(args.threads):  # warm-up
+        client.call("POST", "/api/v1/tenants/%s/retrieve" % args.tenant, {"query": QUERIES[n % len(QUERIES)]})
+    threads = [threading.Thread(target=loop, args=(n,), daemon=True) for n in range(args.threads)]
+    begin = time.time()
+    for t in threads:
+        t.start()
+    time.sleep(args.seconds)
+    stop.set()
+    for t in threads:
+        t.join(60)
+    elapsed = time.time() - begin
+    latencies.sort()
+    p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000 if latencies else float("nan")
+    print("throughput: %d retrievals in %.1fs = %.1f/s with %d threads; p50 %.0f ms, p95 %.0f ms; errors %d"
+          % (len(latencies), elapsed, len(latencies) / elapsed, args.threads, p(0.5), p(0.95), errors[0]))
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", choices=["failover", "throughput"])
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--tenant", default="demo")
+    parser.add_argument("--reader-token", required=True)
+    parser.add_argument("--writer-token")
+    parser.add_argument("--readers", type=int, default=3)
+    parser.add_argument("--writers", type=int, default=2)
+    parser.add_argument("--write-pause", type=float, default=0.2)
+    parser.add_argument("--before", type=float, default=10)
+    parser.add_argument("--after", type=float, default=25)
+    parser.add_argument("--grace", type=float, default=5, help="seconds after the fault a request may still fail (HAProxy marks a server down after fall 2 x inter 2s)")
+    parser.add_argument("--job-timeout", type=int, default=90)
+    parser.add_argument("--fault-cmd")
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--threads", type=int, default=4)
+    args = parser.parse_args()
+    sys.exit(failover(args) if args.mode == "failover" else throughput(args))
+
+
+if __name__ == "__main__":
+    main()

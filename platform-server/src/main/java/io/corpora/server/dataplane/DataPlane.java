@@ -65,6 +65,14 @@ public class DataPlane {
     @Inject
     IngestMetrics ingestMetrics;
 
+    @Inject
+    io.corpora.server.metrics.QueryCacheMetrics queryCacheMetrics;
+
+    /** Query vectors remembered server-wide, per tenant and embedder fingerprint; 0 disables the cache. */
+    @Inject
+    @ConfigProperty(name = "corpora.retrieve.queryCache.entries", defaultValue = "10000")
+    int queryCacheEntries;
+
     /**
      * Threads for guarded plugin calls (so a caller can stop waiting at the timeout). A pool of their own: on Liberty's
      * shared pool, request threads waiting for plugin calls queued behind them starve until the pool grows. Plain
@@ -139,13 +147,15 @@ public class DataPlane {
                     }
                     PluginGuards guards = new PluginGuards(kind -> GuardPolicy.configured(kind, config),
                             GuardContext.system(pluginCalls, pluginCallMetrics));
-                    TenantRuntimes runtimes = new TenantRuntimes(plugins.registry(), data, config, guards);
+                    io.corpora.engine.embed.QueryEmbeddingCache queryCache = new io.corpora.engine.embed.QueryEmbeddingCache(queryCacheEntries);
+                    queryCacheMetrics.register(queryCache);
+                    TenantRuntimes runtimes = new TenantRuntimes(plugins.registry(), data, config, guards, queryCache);
                     DocumentLoaders loaders = new DocumentLoaders(plugins.registry(), data);
                     IngestLimits limits = new IngestLimits(maxDocumentBytes, maxChunksPerDocument, IngestLimits.DEFAULT.embedBatchSize(),
                             guards.policy(CallKind.LOADER).timeout(), maxMetadataKeys, maxMetadataBytes);
                     services = new Services(runtimes, new IngestionService(registry(), tenants(), loaders, limits, ingestMetrics,
                             (tenant, provider, loader) -> new GuardedDocumentLoader(loader, guards.guard(tenant, CallKind.LOADER, provider))),
-                            new RetrievalService((namespace, ids) -> registry().activeVersions(namespace, ids), overFetch));
+                            new RetrievalService((namespace, ids) -> registry().activeVersions(namespace, ids), overFetch, pluginCalls));
                 }
                 current = services;
             }

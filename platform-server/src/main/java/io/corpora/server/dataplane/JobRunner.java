@@ -30,6 +30,15 @@ public class JobRunner {
     @Inject
     DataPlane dataPlane;
 
+    /**
+     * Documents of one job processed at once (default 2): while one document's chunks are embedded, the next is loaded
+     * and chunked and the previous one written and committed, and concurrent writers share the store's commits.
+     * 1 processes them one after the other.
+     */
+    @Inject
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "corpora.ingest.jobParallelism", defaultValue = "2")
+    int parallelism;
+
     /** Creates the job and starts it in the background; returns it as queued. */
     public IngestJob submit(TenantView view, List<IngestRequest> requests) {
         IngestJob job = view.createJob(requests.size());
@@ -56,6 +65,18 @@ public class JobRunner {
         return outcomeOf(request.documentId(), () -> view.ingest(request));
     }
 
+    private static IngestJob.Outcome awaitOutcome(java.util.concurrent.Future<IngestJob.Outcome> outcome) {
+        try {
+            return outcome.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a document of the job", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            // outcomeOf turns every RuntimeException into an outcome; what reaches here is an Error
+            throw new IllegalStateException("a document of the job failed unexpectedly", e.getCause());
+        }
+    }
+
     private static IngestJob.Outcome outcomeOf(String documentId, Supplier<IngestJob.Outcome> work) {
         try {
             return work.get();
@@ -70,13 +91,26 @@ public class JobRunner {
         }
     }
 
-    /** Records one outcome per item, then runs {@code afterwards}; the job is finished whatever happens. */
+    /**
+     * Records one outcome per item, in the items' order, then runs {@code afterwards}; the job is finished whatever
+     * happens. Up to {@link #parallelism} items are in flight (a window sliding in order); a job naming one document twice
+     * runs one item at a time, so its last version is the last one sent, as it always was.
+     */
     private <T> void run(String jobId, List<T> items, Function<T, String> documentIdOf, Function<T, IngestJob.Outcome> work, Runnable afterwards) {
         JobRepository jobs = dataPlane.jobs();
         try {
             jobs.markRunning(jobId);
-            for (T item : items) {
-                jobs.recordOutcome(jobId, outcomeOf(documentIdOf.apply(item), () -> work.apply(item)));
+            boolean distinct = items.stream().map(documentIdOf).distinct().count() == items.size();
+            int window = distinct ? Math.max(1, parallelism) : 1;
+            java.util.ArrayDeque<java.util.concurrent.Future<IngestJob.Outcome>> inFlight = new java.util.ArrayDeque<>();
+            int next = 0;
+            while (next < items.size() || !inFlight.isEmpty()) {
+                while (next < items.size() && inFlight.size() < window) {
+                    T item = items.get(next++);
+                    Supplier<IngestJob.Outcome> one = () -> outcomeOf(documentIdOf.apply(item), () -> work.apply(item));
+                    inFlight.add(window == 1 ? java.util.concurrent.CompletableFuture.completedFuture(one.get()) : executor.submit(one::get));
+                }
+                jobs.recordOutcome(jobId, awaitOutcome(inFlight.poll()));
             }
             afterwards.run();
         } catch (RuntimeException e) {

@@ -25,7 +25,8 @@ import org.apache.lucene.store.FSDirectory;
  * over it. Writes are applied one at a time, each followed by a refresh (so a reader sees every write whole or not at
  * all, and the next write sees this one); then, unless background commits are configured, the write returns only once a
  * commit covers it, so a returned write survives {@code kill -9}. Commits are <em>grouped</em>: writers waiting at the
- * same time share one commit (one fsync), led by whichever arrives first while no commit runs — the classic group
+ * same time share one commit (one fsync), led by whichever arrives first while no commit runs; the commit itself
+ * excludes changes (it must never see half of one), and writers queued behind it apply first — the classic group
  * commit of databases, which keeps "durable when acknowledged" and costs concurrent writers one fsync, not one each.
  */
 final class NamespaceIndex implements Closeable {
@@ -51,7 +52,7 @@ final class NamespaceIndex implements Closeable {
     private final Directory directory;
     private final IndexWriter writer;
     private final SearcherManager searchers;
-    private final ReentrantLock writeLock = new ReentrantLock();
+    private final ReentrantLock writeLock = new ReentrantLock(true); // fair: see awaitCommitOf
     private volatile boolean uncommitted;
     private volatile boolean failed;
     /** Writes applied so far (incremented under the write lock, after the change). */
@@ -184,15 +185,23 @@ final class NamespaceIndex implements Closeable {
             }
             committing = true;
         }
-        long covers = applied.get(); // every write counted here was applied before the commit starts
+        // The commit holds the write lock: a commit running beside a change would make half of it durable (a batch is
+        // many updateDocument calls). Writers queued on the (fair) lock apply first, so this commit covers them too.
+        long covers = 0;
         boolean done = false;
+        writeLock.lock();
         try {
+            if (failed) {
+                throw new IllegalStateException("the index of namespace '" + namespace + "' failed; the write was rolled back, retry");
+            }
+            covers = applied.get();
             writer.commit();
             done = true;
         } catch (IOException | RuntimeException | Error e) {
             failed = true;
             throw e;
         } finally {
+            writeLock.unlock();
             synchronized (commits) {
                 committing = false;
                 if (done) {

@@ -15,7 +15,7 @@ import java.util.Map;
 public final class CorporaCli {
 
     /** Every command, in the order {@code corpora help} lists them. */
-    static final List<Command> COMMANDS = List.of(new EvalCommand(), new IngestCommand(), new TokenCommand());
+    static final List<Command> COMMANDS = List.of(new EvalCommand(), new IngestCommand(), new io.corpora.cli.bench.BenchCommand(), new TokenCommand());
 
     private final Map<String, Command> commands = new LinkedHashMap<>();
 

@@ -42,7 +42,7 @@ public class JobRunner {
     /** Creates the job and starts it in the background; returns it as queued. */
     public IngestJob submit(TenantView view, List<IngestRequest> requests) {
         IngestJob job = view.createJob(requests.size());
-        executor.execute(() -> run(job.id(), requests, IngestRequest::documentId, view::ingest, () -> {}));
+        executor.execute(() -> run(job.id(), requests, IngestRequest::documentId, view::ingest, () -> {}, windowFor(view)));
         return job;
     }
 
@@ -56,13 +56,24 @@ public class JobRunner {
         executor.execute(() -> run(job.id(), documentIds, id -> id, view::rebuild, () -> {
             int removed = view.removeOrphans();
             LOG.info(() -> "rebuild job " + job.id() + " of " + view.namespace() + " removed " + removed + " orphaned or stale chunks");
-        }));
+        }, windowFor(view)));
         return job;
     }
 
     /** Ingests one document and turns any failure into an outcome. */
     public IngestJob.Outcome ingestOne(TenantView view, IngestRequest request) {
         return outcomeOf(request.documentId(), () -> view.ingest(request));
+    }
+
+    /**
+     * How many documents of this tenant's job may be in flight: 1 when the tenant has a document, chunk or byte quota,
+     * whose check reads the stored totals before the write — documents in flight together could each pass it and
+     * overshoot the quota together.
+     */
+    private int windowFor(TenantView view) {
+        io.corpora.controlplane.Quotas quotas = view.tenant().definition().quotas();
+        boolean sized = quotas.maxDocuments() > 0 || quotas.maxChunks() > 0 || quotas.maxBytes() > 0;
+        return sized ? 1 : Math.max(1, parallelism);
     }
 
     private static IngestJob.Outcome awaitOutcome(java.util.concurrent.Future<IngestJob.Outcome> outcome) {
@@ -96,12 +107,13 @@ public class JobRunner {
      * happens. Up to {@link #parallelism} items are in flight (a window sliding in order); a job naming one document twice
      * runs one item at a time, so its last version is the last one sent, as it always was.
      */
-    private <T> void run(String jobId, List<T> items, Function<T, String> documentIdOf, Function<T, IngestJob.Outcome> work, Runnable afterwards) {
+    private <T> void run(String jobId, List<T> items, Function<T, String> documentIdOf, Function<T, IngestJob.Outcome> work, Runnable afterwards,
+                         int parallelism) {
         JobRepository jobs = dataPlane.jobs();
         try {
             jobs.markRunning(jobId);
             boolean distinct = items.stream().map(documentIdOf).distinct().count() == items.size();
-            int window = distinct ? Math.max(1, parallelism) : 1;
+            int window = distinct ? parallelism : 1;
             java.util.ArrayDeque<java.util.concurrent.Future<IngestJob.Outcome>> inFlight = new java.util.ArrayDeque<>();
             int next = 0;
             while (next < items.size() || !inFlight.isEmpty()) {

@@ -1,5 +1,6 @@
 package io.corpora.cli;
 
+import io.corpora.cli.bench.BenchCommand;
 import io.corpora.cli.eval.EvalCommand;
 import io.corpora.cli.ingest.IngestCommand;
 import io.corpora.cli.plugin.PluginCommand;
@@ -16,7 +17,7 @@ import java.util.Map;
 public final class CorporaCli {
 
     /** Every command, in the order {@code corpora help} lists them. */
-    static final List<Command> COMMANDS = List.of(new EvalCommand(), new IngestCommand(), new PluginCommand(), new TokenCommand());
+    static final List<Command> COMMANDS = List.of(new EvalCommand(), new IngestCommand(), new BenchCommand(), new PluginCommand(), new TokenCommand());
 
     private final Map<String, Command> commands = new LinkedHashMap<>();
 

@@ -44,6 +44,7 @@ public final class RetrievalService {
 
     private final ActiveVersions activeVersions;
     private final int overFetch;
+    private final java.util.concurrent.Executor prefetcher;
     private final Set<String> warnedEmpty = ConcurrentHashMap.newKeySet();
 
     /** Document id → active version, for the given ids of one namespace (the registry answers it). */
@@ -53,8 +54,17 @@ public final class RetrievalService {
     }
 
     public RetrievalService(ActiveVersions activeVersions, int overFetch) {
+        this(activeVersions, overFetch, null);
+    }
+
+    /**
+     * @param prefetcher where a hybrid retrieval embeds its query while its keyword leg searches (threads needing no
+     *                   container context: it only calls the embedder); null runs the legs one after the other
+     */
+    public RetrievalService(ActiveVersions activeVersions, int overFetch, java.util.concurrent.Executor prefetcher) {
         this.activeVersions = Objects.requireNonNull(activeVersions, "activeVersions");
         this.overFetch = overFetch;
+        this.prefetcher = prefetcher;
     }
 
     public RetrievalResponse retrieve(AccessDecision access, TenantRuntime runtime, RetrieveCommand command) {
@@ -122,9 +132,9 @@ public final class RetrievalService {
         return responses;
     }
 
-    private static Retriever compose(String mode, boolean rerank, RetrieveCommand command, TenantRuntime runtime, IsolationGuard guard,
-                                     Namespace namespace, String embedderId) {
-        VectorRetriever vector = new VectorRetriever(guard, namespace, runtime.embedder(), embedderId);
+    private Retriever compose(String mode, boolean rerank, RetrieveCommand command, TenantRuntime runtime, IsolationGuard guard,
+                              Namespace namespace, String embedderId) {
+        VectorRetriever vector = new VectorRetriever(guard, namespace, runtime.embedder(), embedderId, prefetcher);
         Retriever retriever = switch (mode) {
             case "vector" -> command.mmrLambda() != null
                     ? new MmrRetriever(vector, command.mmrLambda(), RerankingRetriever.DEFAULT_FETCH_TOP_K) : vector;

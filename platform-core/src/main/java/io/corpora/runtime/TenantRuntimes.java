@@ -6,6 +6,7 @@ import io.corpora.engine.chunk.ChunkingOptions;
 import io.corpora.plugin.loader.PluginKind;
 import io.corpora.plugin.loader.PluginRegistry;
 import io.corpora.runtime.guard.CallKind;
+import io.corpora.engine.embed.QueryEmbeddingCache;
 import io.corpora.runtime.guard.GuardedEmbedder;
 import io.corpora.runtime.guard.GuardedFilterHook;
 import io.corpora.runtime.guard.GuardedGenerator;
@@ -52,10 +53,18 @@ public final class TenantRuntimes implements AutoCloseable {
     private final Path dataDirectory;
     private final Function<String, Optional<String>> configSource;
     private final PluginGuards guards;
+    private final QueryEmbeddingCache queryCache;
     private final Map<String, Object> instances = new ConcurrentHashMap<>();
     private final Map<String, TenantRuntime> runtimes = new ConcurrentHashMap<>();
 
     public TenantRuntimes(PluginRegistry plugins, Path dataDirectory, Function<String, Optional<String>> configSource, PluginGuards guards) {
+        this(plugins, dataDirectory, configSource, guards, new QueryEmbeddingCache(0));
+    }
+
+    /** @param queryCache where each tenant's query vectors are remembered (its scope is the tenant id) */
+    public TenantRuntimes(PluginRegistry plugins, Path dataDirectory, Function<String, Optional<String>> configSource, PluginGuards guards,
+                          QueryEmbeddingCache queryCache) {
+        this.queryCache = java.util.Objects.requireNonNull(queryCache, "queryCache");
         this.plugins = plugins;
         this.dataDirectory = dataDirectory;
         this.configSource = configSource;
@@ -127,7 +136,8 @@ public final class TenantRuntimes implements AutoCloseable {
         String tenant = definition.id();
         return new TenantRuntime(definition,
                 new GuardedVectorStore(store, guards.guard(tenant, CallKind.STORE, definition.store().provider())),
-                new GuardedEmbedder(embedder, guards.guard(tenant, CallKind.EMBEDDER, definition.embedder().provider())),
+                // The cache sits outside the guard: a hit costs no guarded call.
+                queryCache.wrap(tenant, new GuardedEmbedder(embedder, guards.guard(tenant, CallKind.EMBEDDER, definition.embedder().provider()))),
                 reranker == null ? null : new GuardedReranker(reranker, guards.guard(tenant, CallKind.RERANKER, definition.reranker().provider())),
                 hook == null ? null : new GuardedFilterHook(hook, guards.guard(tenant, CallKind.FILTER_HOOK, definition.access().filterHook().provider())),
                 chunking,

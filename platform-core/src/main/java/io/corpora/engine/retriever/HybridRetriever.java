@@ -71,16 +71,32 @@ public final class HybridRetriever implements Retriever {
             throw new IllegalArgumentException("minScore " + options.minScore() + " cannot apply to a hybrid (RRF) retrieval: "
                     + "a fused score is a rank statistic, not a similarity. Remove minScore, floor a single leg, or rerank.");
         }
+        // Legs that started background work (a query embedding) run last, so the others run beside it; results are
+        // fused and reported in the declared order whatever the order they ran in.
+        RetrievalResult[] results = new RetrievalResult[legs.size()];
+        List<Integer> deferred = new ArrayList<>();
+        for (int i = 0; i < legs.size(); i++) {
+            if (legs.get(i).retriever().prefetch(query)) {
+                deferred.add(i);
+            }
+        }
+        for (int i = 0; i < legs.size(); i++) {
+            if (!deferred.contains(i)) {
+                results[i] = runLeg(legs.get(i), query, options);
+            }
+        }
+        for (int i : deferred) {
+            results[i] = runLeg(legs.get(i), query, options);
+        }
         RetrievalDiagnostics.Builder diagnostics = RetrievalDiagnostics.builder();
         List<List<String>> rankings = new ArrayList<>();
         double[] weights = new double[legs.size()];
         Map<String, Passage> byId = new HashMap<>();
         for (int i = 0; i < legs.size(); i++) {
-            Leg leg = legs.get(i);
-            RetrievalResult result = leg.retriever().retrieve(query, ResultShaper.inner(options, leg.fetchTopK()));
+            RetrievalResult result = results[i];
             diagnostics.absorb(result.diagnostics());
             rankings.add(result.ids());
-            weights[i] = leg.weight();
+            weights[i] = legs.get(i).weight();
             for (Passage p : result.passages()) {
                 byId.putIfAbsent(p.id(), p);
             }
@@ -93,5 +109,19 @@ public final class HybridRetriever implements Retriever {
         diagnostics.leg("fusion", fused.size(), fuseStart);
         List<Passage> shaped = ResultShaper.shape(fused, options, false, diagnostics);
         return new RetrievalResult(shaped, diagnostics.build());
+    }
+
+    private static RetrievalResult runLeg(Leg leg, String query, RetrieveOptions options) {
+        return leg.retriever().retrieve(query, ResultShaper.inner(options, leg.fetchTopK()));
+    }
+
+    /** Prefetches for every leg (a hybrid nested in another starts its own legs' slow parts). */
+    @Override
+    public boolean prefetch(String query) {
+        boolean any = false;
+        for (Leg leg : legs) {
+            any |= leg.retriever().prefetch(query);
+        }
+        return any;
     }
 }

@@ -12,4 +12,13 @@ import io.corpora.spi.RetrieveOptions;
 public interface Retriever {
 
     RetrievalResult retrieve(String query, RetrieveOptions options);
+
+    /**
+     * Starts, in the background, the slow part of a coming {@link #retrieve} of {@code query} that needs no store (the
+     * query embedding), so a composite can run other legs meanwhile. Returns whether it started anything; by default
+     * nothing. A prefetch that is never consumed costs only its own work.
+     */
+    default boolean prefetch(String query) {
+        return false;
+    }
 }

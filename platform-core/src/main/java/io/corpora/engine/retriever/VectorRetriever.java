@@ -8,6 +8,11 @@ import io.corpora.spi.store.SearchRequest;
 import io.corpora.spi.store.StoreCapability;
 import io.corpora.spi.store.VectorStore;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.Objects;
 
 /**
@@ -21,12 +26,21 @@ public final class VectorRetriever implements Retriever {
     private final StoreLeg leg;
     private final Embedder embedder;
     private final String embedderId;
+    private final Executor prefetcher;
+    /** Query embeddings started by {@link #prefetch}, taken by the retrieval of the same query. */
+    private final Map<String, CompletableFuture<float[]>> prefetched = new ConcurrentHashMap<>();
 
     /**
      * @param embedderId the fingerprint id the corpus generation was embedded with (the server passes the tenant's
      *                   active one); it must equal the embedder's own fingerprint id, so query and chunk vectors compare
      */
     public VectorRetriever(VectorStore store, Namespace namespace, Embedder embedder, String embedderId) {
+        this(store, namespace, embedder, embedderId, null);
+    }
+
+    /** @param prefetcher runs {@link #prefetch prefetched} query embeddings; null: they are never prefetched */
+    public VectorRetriever(VectorStore store, Namespace namespace, Embedder embedder, String embedderId, Executor prefetcher) {
+        this.prefetcher = prefetcher;
         this.leg = new StoreLeg(LEG, store, namespace, StoreCapability.VECTOR_SEARCH);
         this.embedder = Objects.requireNonNull(embedder, "embedder");
         this.embedderId = Objects.requireNonNull(embedderId, "embedderId");
@@ -48,12 +62,41 @@ public final class VectorRetriever implements Retriever {
         return leg.run(request(vector, options), options, diagnostics);
     }
 
-    /** The query vector, timed as the {@code embed} stage. */
+    /** Starts embedding {@code query} on the prefetcher, so a hybrid's keyword leg runs beside the model. */
+    @Override
+    public boolean prefetch(String query) {
+        if (prefetcher == null || query == null || query.isBlank()) {
+            return false;
+        }
+        prefetched.computeIfAbsent(query, q -> CompletableFuture.supplyAsync(() -> embedder.embedQuery(q), prefetcher));
+        return true;
+    }
+
+    /**
+     * The query vector, timed as the {@code embed} stage (for a prefetched query: the time spent waiting for it, which is
+     * what the embedding still cost this retrieval).
+     */
     float[] embedQuery(String query, RetrievalDiagnostics.Builder diagnostics) {
         long start = System.nanoTime();
-        float[] vector = embedder.embedQuery(query);
+        CompletableFuture<float[]> pending = prefetched.remove(query);
+        float[] vector = pending == null ? embedder.embedQuery(query) : join(pending);
         diagnostics.leg("embed", 1, start);
         return vector;
+    }
+
+    private static float[] join(CompletableFuture<float[]> pending) {
+        try {
+            return pending.join();
+        } catch (CompletionException e) {
+            // The embedder's own exception (a guard's timeout, a plugin failure), as if it had been called here.
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
     }
 
     SearchRequest request(float[] vector, RetrieveOptions options) {

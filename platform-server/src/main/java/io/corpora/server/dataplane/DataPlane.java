@@ -76,6 +76,14 @@ public class DataPlane {
     @ConfigProperty(name = "corpora.answers.transformTimeout", defaultValue = "10000")
     long transformTimeoutMillis;
 
+    @Inject
+    io.corpora.server.metrics.QueryCacheMetrics queryCacheMetrics;
+
+    /** Query vectors remembered server-wide, per tenant and embedder fingerprint; 0 disables the cache. */
+    @Inject
+    @ConfigProperty(name = "corpora.retrieve.queryCache.entries", defaultValue = "10000")
+    int queryCacheEntries;
+
     /**
      * Threads for guarded plugin calls (so a caller can stop waiting at the timeout). A pool of their own: on Liberty's
      * shared pool, request threads waiting for plugin calls queued behind them starve until the pool grows. Plain
@@ -165,11 +173,13 @@ public class DataPlane {
                     }
                     PluginGuards guards = new PluginGuards(kind -> GuardPolicy.configured(kind, config),
                             GuardContext.system(pluginCalls, pluginCallMetrics));
-                    TenantRuntimes runtimes = new TenantRuntimes(plugins.registry(), data, config, guards);
+                    io.corpora.engine.embed.QueryEmbeddingCache queryCache = new io.corpora.engine.embed.QueryEmbeddingCache(queryCacheEntries);
+                    queryCacheMetrics.register(queryCache);
+                    TenantRuntimes runtimes = new TenantRuntimes(plugins.registry(), data, config, guards, queryCache);
                     DocumentLoaders loaders = new DocumentLoaders(plugins.registry(), data);
                     IngestLimits limits = new IngestLimits(maxDocumentBytes, maxChunksPerDocument, IngestLimits.DEFAULT.embedBatchSize(),
                             guards.policy(CallKind.LOADER).timeout(), maxMetadataKeys, maxMetadataBytes);
-                    RetrievalService retrieval = new RetrievalService((namespace, ids) -> registry().activeVersions(namespace, ids), overFetch);
+                    RetrievalService retrieval = new RetrievalService((namespace, ids) -> registry().activeVersions(namespace, ids), overFetch, pluginCalls);
                     services = new Services(runtimes, new IngestionService(registry(), tenants(), loaders, limits, ingestMetrics,
                             (tenant, provider, loader) -> new GuardedDocumentLoader(loader, guards.guard(tenant, CallKind.LOADER, provider))),
                             retrieval, new AnswerService(retrieval, java.time.Duration.ofMillis(Math.max(1, transformTimeoutMillis)), answerMetrics));

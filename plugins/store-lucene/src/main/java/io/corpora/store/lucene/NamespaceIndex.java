@@ -5,6 +5,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.codecs.Codec;
@@ -21,8 +22,12 @@ import org.apache.lucene.store.FSDirectory;
 
 /**
  * One namespace's Lucene index on disk: its writer, and a {@link SearcherManager} of near-real-time searchers
- * over it. Writes are serialised and each ends with a commit (unless background commits are configured) and a
- * refresh, so a reader sees every write whole or not at all and a returned write survives {@code kill -9}.
+ * over it. Writes are applied one at a time, each followed by a refresh (so a reader sees every write whole or not at
+ * all, and the next write sees this one); then, unless background commits are configured, the write returns only once a
+ * commit covers it, so a returned write survives {@code kill -9}. Commits are <em>grouped</em>: writers waiting at the
+ * same time share one commit (one fsync), led by whichever arrives first while no commit runs; the commit itself
+ * excludes changes (it must never see half of one), and writers queued behind it apply first — the classic group
+ * commit of databases, which keeps "durable when acknowledged" and costs concurrent writers one fsync, not one each.
  */
 final class NamespaceIndex implements Closeable {
 
@@ -47,9 +52,16 @@ final class NamespaceIndex implements Closeable {
     private final Directory directory;
     private final IndexWriter writer;
     private final SearcherManager searchers;
-    private final ReentrantLock writeLock = new ReentrantLock();
+    private final ReentrantLock writeLock = new ReentrantLock(true); // fair: see awaitCommitOf
     private volatile boolean uncommitted;
     private volatile boolean failed;
+    /** Writes applied so far (incremented under the write lock, after the change). */
+    private final AtomicLong applied = new AtomicLong();
+    private final Object commits = new Object();
+    /** Writes covered by a finished commit; guarded by {@link #commits}. */
+    private long committed;
+    /** Whether a commit is running; guarded by {@link #commits}. */
+    private boolean committing;
 
     private NamespaceIndex(Namespace namespace, Path path, boolean commitEveryWrite, Directory directory, IndexWriter writer,
                            SearcherManager searchers) {
@@ -124,24 +136,79 @@ final class NamespaceIndex implements Closeable {
      * that fails leaves this index failed: the caller must close it, which rolls back to the last commit.
      */
     <T> T write(Write<T> change) throws IOException {
+        T result;
+        long mine;
         writeLock.lock();
         try {
             if (failed) {
                 throw new IllegalStateException("the index of namespace '" + namespace + "' failed and is being reopened; retry");
             }
-            T result = read(current -> change.apply(writer, current));
-            if (commitEveryWrite) {
-                writer.commit();
-            } else {
+            result = read(current -> change.apply(writer, current));
+            mine = applied.incrementAndGet();
+            if (!commitEveryWrite) {
                 uncommitted = true;
             }
             searchers.maybeRefreshBlocking();
-            return result;
         } catch (IOException | RuntimeException | Error e) {
             failed = true;
             throw e;
         } finally {
             writeLock.unlock();
+        }
+        if (commitEveryWrite) {
+            awaitCommitOf(mine);
+        }
+        return result;
+    }
+
+    /**
+     * Returns once a commit covers write number {@code mine}: an earlier commit that started after it was applied, one
+     * running now that started late enough (else the next), or a commit this thread runs for every waiter. A commit that
+     * fails fails this index: every writer it was to cover is told, none is acknowledged, and the close rolls back.
+     */
+    private void awaitCommitOf(long mine) throws IOException {
+        synchronized (commits) {
+            while (committed < mine && committing && !failed) {
+                try {
+                    commits.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    failed = true; // this write's durability is unknown: roll back rather than half-acknowledge it
+                    throw new IllegalStateException("interrupted while waiting for the commit of namespace '" + namespace + "'", e);
+                }
+            }
+            if (committed >= mine) {
+                return;
+            }
+            if (failed) {
+                throw new IllegalStateException("the commit of namespace '" + namespace + "' failed; the write was rolled back, retry");
+            }
+            committing = true;
+        }
+        // The commit holds the write lock: a commit running beside a change would make half of it durable (a batch is
+        // many updateDocument calls). Writers queued on the (fair) lock apply first, so this commit covers them too.
+        long covers = 0;
+        boolean done = false;
+        writeLock.lock();
+        try {
+            if (failed) {
+                throw new IllegalStateException("the index of namespace '" + namespace + "' failed; the write was rolled back, retry");
+            }
+            covers = applied.get();
+            writer.commit();
+            done = true;
+        } catch (IOException | RuntimeException | Error e) {
+            failed = true;
+            throw e;
+        } finally {
+            writeLock.unlock();
+            synchronized (commits) {
+                committing = false;
+                if (done) {
+                    committed = Math.max(committed, covers);
+                }
+                commits.notifyAll();
+            }
         }
     }
 

@@ -14,7 +14,8 @@ import java.util.Random;
 
 /**
  * The child JVM of {@link KillSafetyTest}: writes numbered batches into a store forever and prints
- * {@code committed <n>} after each upsert returns (i.e. after its commit). It exits when its stdin closes, so it
+ * {@code committed <n>} after each upsert returns (i.e. after its commit). With a second argument {@code W > 1}, W
+ * threads write at once (their commits are grouped) and each batch is reported by its own writer when its upsert returns. It exits when its stdin closes, so it
  * never outlives the test; the test kills it with {@code destroyForcibly()} (SIGKILL) while it writes.
  */
 public final class KillSafetyChild {
@@ -43,11 +44,22 @@ public final class KillSafetyChild {
         long next = store.count(NAMESPACE, MetadataFilter.all()) / BATCH;
         System.out.println("ready " + next);
         System.out.flush();
-        for (long batch = next; ; batch++) {
-            store.upsert(NAMESPACE, batch(batch));
-            System.out.println("committed " + batch);
-            System.out.flush();
+        int writers = args.length > 1 ? Integer.parseInt(args[1]) : 1;
+        java.util.concurrent.atomic.AtomicLong batches = new java.util.concurrent.atomic.AtomicLong(next);
+        Runnable writer = () -> {
+            while (true) {
+                long batch = batches.getAndIncrement();
+                store.upsert(NAMESPACE, batch(batch));
+                synchronized (System.out) {
+                    System.out.println("committed " + batch);
+                    System.out.flush();
+                }
+            }
+        };
+        for (int w = 1; w < writers; w++) {
+            new Thread(writer, "writer-" + w).start();
         }
+        writer.run();
     }
 
     static String documentId(long batch) {

@@ -46,17 +46,50 @@ class KillSafetyTest {
         Path data = temp.resolve("data");
         long committedSoFar = 0;
         for (int round = 0; round < ROUNDS; round++) {
-            long lastReported = runChildAndKill(data, 3 + round * 2, round);
+            long lastReported = java.util.Collections.max(runChildAndKill(data, 3 + round * 2, round, 1));
             assertTrue(lastReported + 1 >= committedSoFar, "the child resumed behind what was committed");
             committedSoFar = verifyIntactAfterKill(data, lastReported);
         }
     }
 
-    /** Starts the writer, waits until it reported {@code batches} more commits, kills it; returns the last reported batch. */
-    private long runChildAndKill(Path data, int batches, int round) throws Exception {
+    /**
+     * Group commit under {@code kill -9}: four writers at once share commits; after the kill every batch any writer
+     * reported (its upsert returned) is there whole, and no batch is there in part.
+     */
+    @Test
+    void everyAcknowledgedWriteOfConcurrentWritersSurvivesKillDashNine() throws Exception {
+        Path data = temp.resolve("concurrent");
+        java.util.List<Long> reported = runChildAndKill(data, 12, 0, 4);
+        Path indexPath;
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of())) {
+            indexPath = store.pathOf(KillSafetyChild.NAMESPACE);
+        }
+        try (FSDirectory directory = FSDirectory.open(indexPath); CheckIndex check = new CheckIndex(directory)) {
+            assertTrue(check.checkIndex().clean, "CheckIndex found problems after kill -9");
+        }
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of())) {
+            long count = store.count(KillSafetyChild.NAMESPACE, MetadataFilter.all());
+            assertEquals(0, count % KillSafetyChild.BATCH, "a half-written batch is visible: " + count + " chunks");
+            long max = java.util.Collections.max(reported);
+            long present = 0;
+            for (long b = 0; b <= max + 8; b++) { // at most one batch in flight per writer beyond the last reported
+                long chunks = store.count(KillSafetyChild.NAMESPACE, MetadataFilter.eq("batch", b));
+                assertTrue(chunks == 0 || chunks == KillSafetyChild.BATCH, "batch " + b + " is there in part: " + chunks);
+                if (reported.contains(b)) {
+                    assertEquals(KillSafetyChild.BATCH, chunks, "batch " + b + " was acknowledged but did not survive");
+                }
+                present += chunks / KillSafetyChild.BATCH;
+            }
+            assertEquals(count / KillSafetyChild.BATCH, present, "batches beyond the writers' reach");
+        }
+    }
+
+    /** Starts the writer(s), waits until {@code batches} more commits were reported, kills it; returns the reported batches. */
+    private java.util.List<Long> runChildAndKill(Path data, int batches, int round, int writers) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path log = temp.resolve("child-" + round + ".log");
-        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), KillSafetyChild.class.getName(), data.toString())
+        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), KillSafetyChild.class.getName(), data.toString(),
+                String.valueOf(writers))
                 .redirectError(log.toFile())
                 .start();
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
@@ -72,12 +105,11 @@ class KillSafetyTest {
         pump.setDaemon(true);
         pump.start();
         try {
-            String ready = await(lines, child, log, "ready");
-            long first = Long.parseLong(ready.substring("ready ".length()));
-            long last = first - 1;
-            while (last < first + batches - 1) {
+            await(lines, child, log, "ready");
+            java.util.List<Long> reported = new java.util.ArrayList<>();
+            while (reported.size() < batches) {
                 String line = await(lines, child, log, "committed");
-                last = Long.parseLong(line.substring("committed ".length()));
+                reported.add(Long.parseLong(line.substring("committed ".length())));
             }
             // The child spends nearly all its time inside upsert (indexing, flushing, fsync), so this lands mid-write.
             child.destroyForcibly();
@@ -86,10 +118,10 @@ class KillSafetyTest {
             pump.join(DEADLINE.toMillis());
             for (String line; (line = lines.poll()) != null; ) {
                 if (line.startsWith("committed ")) {
-                    last = Long.parseLong(line.substring("committed ".length()));
+                    reported.add(Long.parseLong(line.substring("committed ".length())));
                 }
             }
-            return last;
+            return reported;
         } finally {
             child.destroyForcibly();
             child.getOutputStream().close(); // closing stdin makes any survivor halt itself

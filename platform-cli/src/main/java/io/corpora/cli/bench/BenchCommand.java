@@ -1,0 +1,243 @@
+package io.corpora.cli.bench;
+
+import io.corpora.cli.Command;
+import io.corpora.cli.Options;
+import io.corpora.cli.UsageException;
+import io.corpora.cli.eval.BeirDataset;
+import io.corpora.cli.eval.CachingEmbedder;
+import io.corpora.engine.index.ChunkIndexer;
+import io.corpora.engine.index.HeadingContextualizer;
+import io.corpora.plugin.loader.PluginManager;
+import io.corpora.plugin.loader.PluginRegistry;
+import io.corpora.spi.Chunk;
+import io.corpora.spi.EmbeddedChunk;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.ReservedKeys;
+import io.corpora.spi.config.PluginContext;
+import io.corpora.spi.embed.Embedder;
+import io.corpora.spi.embed.EmbedderProvider;
+import io.corpora.spi.store.VectorStore;
+import io.corpora.spi.store.VectorStoreProvider;
+import io.corpora.tenancy.ReservedKeyStamper;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * {@code corpora bench}: builds issue 19's deployment shape (Zipf-sized tenants) on the Lucene store from real
+ * embeddings, then measures, in one run: ingest chunks/s against the raw embedder's; retrieve latency and throughput at
+ * 1/4/16 clients for the smallest, the median and the largest tenant, through Corpora's hot path (with and without the
+ * query embedding), the raw Lucene searcher and LangChain4j's in-memory store; recall@10 against exact search, filtered
+ * too; int8 quantisation's recall and size; a cold tenant's first query; and a small tenant's latency while the largest
+ * ingests. In process (the server's HTTP and JSON layers are not in these figures, except the passages' JSON rendering).
+ */
+public final class BenchCommand implements Command {
+
+    static final Path DEFAULT_PLUGINS = Path.of("platform-cli", "target", "plugins");
+    static final Path DEFAULT_DATASET = Path.of("..", "shared", "datasets", "scifact");
+    static final Path DEFAULT_CACHE = Path.of(System.getProperty("user.home"), ".cache", "corpora", "embeddings");
+    static final int[] CLIENTS = {1, 4, 16};
+
+    @Override
+    public String name() {
+        return "bench";
+    }
+
+    @Override
+    public String summary() {
+        return "benchmark the deployment shape of many Zipf-sized tenants side by side with the raw store and LangChain4j";
+    }
+
+    @Override
+    public String usage() {
+        return """
+                usage: corpora bench [--quick | --profile quick|medium|full] [options]
+                       corpora bench density      (tenant density: joins when the DensityBench lands)
+                  --quick              the quick profile (200 tenants, ~29k chunks; under 3 minutes)
+                  --profile NAME       quick | medium (2,000 tenants, ~250k chunks) | full (10,000 tenants, ~1M chunks); default quick
+                  --dataset DIR        a BEIR dataset whose passages and queries are embedded (default ../shared/datasets/scifact)
+                  --out DIR            results folder (default bench-results/<timestamp>)
+                  --cache DIR          embedding cache (default ~/.cache/corpora/embeddings)
+                  --plugins DIR        plugin bundles (default platform-cli/target/plugins)""";
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        if (!args.isEmpty() && args.get(0).equals("density")) {
+            err.println("bench density: the tenant-density benchmark (open files, threads, RSS, live heap at 0/1k/5k/10k tenants) is"
+                    + " DensityBench, which is not on this build yet");
+            return 3;
+        }
+        Options options = Options.parse(args, Set.of("profile", "dataset", "out", "cache", "plugins"), Set.of("quick"));
+        Profile profile;
+        try {
+            profile = options.flag("quick") ? Profile.QUICK : Profile.named(options.string("profile", "quick"));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        Path datasetDir = options.path("dataset", DEFAULT_DATASET);
+        Path plugins = options.path("plugins", Path.of(System.getProperty("corpora.plugins.dir", DEFAULT_PLUGINS.toString())));
+        if (!Files.isDirectory(plugins)) {
+            throw new UsageException("plugins directory " + plugins.toAbsolutePath() + " does not exist (build, or pass --plugins DIR)");
+        }
+        if (!Files.isDirectory(datasetDir)) {
+            throw new UsageException("dataset " + datasetDir.toAbsolutePath() + " does not exist (pass --dataset DIR)");
+        }
+        Path outDir = options.path("out", Path.of("bench-results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))));
+        Files.createDirectories(outDir);
+        BenchResults results = new BenchResults(profile);
+        results.note("machine", Machine.describe());
+        results.note("load at start", Machine.load());
+        results.note("vectors", BenchCorpus.describe());
+        long began = System.nanoTime();
+
+        PluginRegistry registry = PluginManager.load(plugins);
+        registry.problems().forEach(p -> err.println("plugin problem: " + p));
+        Path work = Files.createTempDirectory("corpora-bench-");
+        Embedder model = null;
+        CachingEmbedder cached = null;
+        try {
+            model = registry.create(EmbedderProvider.class, "onnx", context(work, "embedder"), Map.of());
+            BeirDataset dataset = BeirDataset.open(datasetDir, "test");
+            cached = new CachingEmbedder(model, options.path("cache", DEFAULT_CACHE)); // closing it closes the model
+            BenchCorpus corpus = BenchCorpus.embed(dataset, profile, cached, err);
+            err.printf("bench: %d passages, %d queries (cache: %d hits, %d misses)%n", corpus.texts.size(), corpus.queryTexts.size(),
+                    cached.hits(), cached.misses());
+            new Ingest(model, registry, work, err).measure(BenchCorpus.passages(dataset, profile.passages() + profile.ingestTexts())
+                    .subList(profile.passages(), profile.passages() + profile.ingestTexts()), results);
+            new Fleet(profile, corpus, model, registry, work, err).run(results);
+        } finally {
+            if (cached != null) {
+                cached.close();
+            } else if (model != null) {
+                model.close();
+            }
+            deleteRecursively(work);
+        }
+        results.note("load at end", Machine.load());
+        results.note("duration", String.format("%.0f s", (System.nanoTime() - began) / 1e9));
+        results.write(outDir, out);
+        err.println("bench: results in " + outDir.toAbsolutePath());
+        return 0;
+    }
+
+    static PluginContext context(Path work, String role) throws IOException {
+        return PluginContext.of(Files.createDirectories(work.resolve(role + "-data")), "io.corpora.cli.bench." + role);
+    }
+
+    static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    static long sizeOf(Path root) throws IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            return paths.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+
+    /** A stamped chunk as the ingest pipeline writes it (tenant, partition, document, version 1, embedder). */
+    static EmbeddedChunk chunk(Namespace namespace, String embedderId, int tenant, int index, String text, float[] vector) {
+        String documentId = "d" + (index / 10);
+        Chunk raw = new Chunk(documentId + "#" + index, documentId, index % 10, text, List.of(),
+                Map.of("parity", (long) (index % 2), "source", "bench"));
+        Chunk stamped = ReservedKeyStamper.stamp(raw, namespace, documentId, 1);
+        Map<String, Object> metadata = new LinkedHashMap<>(stamped.metadata());
+        metadata.put(ReservedKeys.EMBEDDER, embedderId);
+        return new EmbeddedChunk(stamped.withMetadata(metadata), text, vector);
+    }
+
+    /** Ingest: the whole pipeline's chunks/s against the raw embedder's on the same texts, measured around it. */
+    static final class Ingest {
+        private final Embedder model;
+        private final PluginRegistry registry;
+        private final Path work;
+        private final PrintStream err;
+
+        Ingest(Embedder model, PluginRegistry registry, Path work, PrintStream err) {
+            this.model = model;
+            this.registry = registry;
+            this.work = work;
+            this.err = err;
+        }
+
+        void measure(List<String> texts, BenchResults results) throws Exception {
+            double rawBefore = rawRate(texts);
+            double pipelineOne = pipelineRate(texts, 1, "one");
+            double pipelineTwo = pipelineRate(texts, 2, "two");
+            double rawAfter = rawRate(texts);
+            double raw = (rawBefore + rawAfter) / 2;
+            err.printf("bench: ingest raw %.1f chunks/s, pipeline %.1f (1 writer) / %.1f (2 writers)%n", raw, pipelineOne, pipelineTwo);
+            results.ingest(texts.size(), rawBefore, rawAfter, pipelineOne, pipelineTwo);
+        }
+
+        /** The embedder alone, one document's chunk per call as the pipeline calls it; texts are never cached here. */
+        private double rawRate(List<String> texts) {
+            long start = System.nanoTime();
+            for (String text : texts) {
+                model.embedDocuments(List.of(text));
+            }
+            return texts.size() / ((System.nanoTime() - start) / 1e9);
+        }
+
+        /**
+         * The ingest pipeline below the REST layer: contextualize, embed, stamp, upsert and commit (durable) one document
+         * at a time per writer, with {@code writers} documents in flight (the job runner's {@code corpora.ingest.jobParallelism}).
+         */
+        private double pipelineRate(List<String> texts, int writers, String name) throws Exception {
+            try (VectorStore store = registry.create(VectorStoreProvider.class, "lucene", context(work, "ingest-" + name),
+                    Map.of("directory", work.resolve("ingest-" + name).toString()))) {
+                Namespace namespace = Namespace.of("ingest");
+                ChunkIndexer indexer = new ChunkIndexer(store, namespace, model, new HeadingContextualizer());
+                java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+                long start = System.nanoTime();
+                List<Thread> threads = new ArrayList<>();
+                java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+                for (int w = 0; w < writers; w++) {
+                    Thread thread = new Thread(() -> {
+                        try {
+                            for (int i; (i = next.getAndIncrement()) < texts.size(); ) {
+                                String documentId = "doc-" + i;
+                                Chunk raw = new Chunk(documentId + "#0", documentId, 0, texts.get(i), List.of(), Map.of("source", "bench"));
+                                indexer.index(List.of(ReservedKeyStamper.stamp(raw, namespace, documentId, 1)));
+                            }
+                        } catch (Throwable e) {
+                            failure.compareAndSet(null, e);
+                        }
+                    });
+                    threads.add(thread);
+                    thread.start();
+                }
+                for (Thread thread : threads) {
+                    thread.join();
+                }
+                if (failure.get() != null) {
+                    throw new IllegalStateException("ingest failed", failure.get());
+                }
+                double rate = texts.size() / ((System.nanoTime() - start) / 1e9);
+                if (store.count(namespace, MetadataFilter.all()) != texts.size()) {
+                    throw new IllegalStateException("the pipeline stored " + store.count(namespace, MetadataFilter.all()) + " of " + texts.size());
+                }
+                return rate;
+            }
+        }
+    }
+
+}

@@ -1,0 +1,178 @@
+package io.corpora.cli.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/** Everything one run measured: printed as tables, written as {@code results.csv}, {@code notes.txt} and PNG plots. */
+final class BenchResults {
+
+    record LatencyRow(String bucket, int chunks, String system, Latency.Result result) {}
+
+    private final Profile profile;
+    private final Map<String, String> notes = new LinkedHashMap<>();
+    private final List<LatencyRow> latencies = new ArrayList<>();
+    private final List<String[]> csv = new ArrayList<>();
+    private final List<String> summary = new ArrayList<>();
+
+    BenchResults(Profile profile) {
+        this.profile = profile;
+        notes.put("profile", profile.name() + " (" + profile.tenants() + " tenants, Zipf s=" + profile.zipf() + ", ~" + profile.totalChunks()
+                + " chunks, largest " + profile.largest() + ")");
+    }
+
+    void note(String key, String value) {
+        notes.put(key, value);
+    }
+
+    private void row(String kind, String bucket, int chunks, String system, int clients, String metric, double value) {
+        csv.add(new String[] {kind, bucket, String.valueOf(chunks), system, String.valueOf(clients), metric, String.format(Locale.ROOT, "%.4f", value)});
+    }
+
+    void ingest(int texts, double rawBefore, double rawAfter, double one, double two) {
+        double raw = (rawBefore + rawAfter) / 2;
+        row("ingest", "-", texts, "raw embedder (before)", 1, "chunks_per_s", rawBefore);
+        row("ingest", "-", texts, "raw embedder (after)", 1, "chunks_per_s", rawAfter);
+        row("ingest", "-", texts, "pipeline, 1 writer", 1, "chunks_per_s", one);
+        row("ingest", "-", texts, "pipeline, 2 writers", 2, "chunks_per_s", two);
+        summary.add(String.format(Locale.ROOT, "ingest (%d SciFact passages, one chunk per document, embedded afresh): raw embedder %.1f chunks/s"
+                + " (mean of before %.1f / after %.1f); pipeline 1 writer %.1f chunks/s = %.0f %% of raw; 2 writers %.1f chunks/s = %.0f %% of raw",
+                texts, raw, rawBefore, rawAfter, one, 100 * one / raw, two, 100 * two / raw));
+    }
+
+    void recall(Fleet.Tenant tenant, double recall, double filtered, double peer) {
+        row("recall", tenant.bucket(), tenant.size(), "corpora (lucene hnsw)", 1, "recall_at_10", recall);
+        row("recall", tenant.bucket(), tenant.size(), "corpora (lucene hnsw), filtered 50%", 1, "recall_at_10", filtered);
+        row("recall", tenant.bucket(), tenant.size(), "langchain4j in-memory", 1, "recall_at_10", peer);
+        summary.add(String.format(Locale.ROOT, "recall@10 vs exact, %s tenant (%d chunks): HNSW %.3f, filtered (half the chunks) %.3f, LangChain4j %.3f",
+                tenant.bucket(), tenant.size(), recall, filtered, peer));
+    }
+
+    void latency(Fleet.Tenant tenant, String system, Latency.Result r) {
+        latencies.add(new LatencyRow(tenant.bucket(), tenant.size(), system, r));
+        row("retrieve", tenant.bucket(), tenant.size(), system, r.clients(), "p50_ms", r.p50Ms());
+        row("retrieve", tenant.bucket(), tenant.size(), system, r.clients(), "p99_ms", r.p99Ms());
+        row("retrieve", tenant.bucket(), tenant.size(), system, r.clients(), "per_s", r.perSecond());
+    }
+
+    void interference(Fleet.Tenant small, Latency.Result alone, Latency.Result during, int ingested) {
+        row("interference", small.bucket(), small.size(), "alone", 1, "p50_ms", alone.p50Ms());
+        row("interference", small.bucket(), small.size(), "while largest ingests", 1, "p50_ms", during.p50Ms());
+        summary.add(String.format(Locale.ROOT, "interference: %s tenant p50 %.3f ms alone, %.3f ms while the largest tenant ingests (%d chunks"
+                + " embedded and written meanwhile): ratio %.2f (p99 %.3f -> %.3f ms)", small.bucket(), alone.p50Ms(), during.p50Ms(), ingested,
+                during.p50Ms() / alone.p50Ms(), alone.p99Ms(), during.p99Ms()));
+    }
+
+    void cold(Fleet.Tenant tenant, double firstMs, Latency.Result warm) {
+        row("cold", tenant.bucket(), tenant.size(), "first query", 1, "ms", firstMs);
+        row("cold", tenant.bucket(), tenant.size(), "warm p50", 1, "ms", warm.p50Ms());
+        summary.add(String.format(Locale.ROOT, "cold tenant (%s, %d chunks, index not open in the store): first query %.1f ms, then p50 %.3f ms",
+                tenant.bucket(), tenant.size(), firstMs, warm.p50Ms()));
+    }
+
+    void quantised(Fleet.Tenant tenant, double recall, Latency.Result latency, long floatBytes, long int8Bytes) {
+        row("int8", tenant.bucket(), tenant.size(), "lucene int8", 1, "recall_at_10", recall);
+        row("int8", tenant.bucket(), tenant.size(), "lucene int8", 1, "p50_ms", latency.p50Ms());
+        row("int8", tenant.bucket(), tenant.size(), "lucene float32", 1, "bytes", floatBytes);
+        row("int8", tenant.bucket(), tenant.size(), "lucene int8", 1, "bytes", int8Bytes);
+        summary.add(String.format(Locale.ROOT, "int8 quantisation, %s tenant (%d chunks): recall@10 %.3f, p50 %.3f ms; index %.1f MB vs %.1f MB float32"
+                + " (int8 keeps the raw vectors for rescoring; the HNSW search reads the 1-byte copies, ~1/4 of the float vector data)",
+                tenant.bucket(), tenant.size(), recall, latency.p50Ms(), int8Bytes / 1e6, floatBytes / 1e6));
+    }
+
+    /** Ratios the issue judges by, from this run's own baselines. */
+    private List<String> ratios() {
+        List<String> out = new ArrayList<>();
+        for (String bucket : List.of("smallest", "median", "largest")) {
+            for (int clients : BenchCommand.CLIENTS) {
+                LatencyRow corpora = find(bucket, "corpora (no embedding)", clients);
+                LatencyRow raw = find(bucket, "raw lucene", clients);
+                LatencyRow peer = find(bucket, "langchain4j in-memory", clients);
+                if (corpora == null || raw == null || peer == null) {
+                    continue;
+                }
+                out.add(String.format(Locale.ROOT, "%-8s %6d chunks, %2d clients: corpora/raw p50 %.2fx; corpora/langchain4j throughput %.2fx",
+                        bucket, corpora.chunks(), clients, corpora.result().p50Ms() / raw.result().p50Ms(),
+                        corpora.result().perSecond() / peer.result().perSecond()));
+            }
+        }
+        return out;
+    }
+
+    private LatencyRow find(String bucket, String system, int clients) {
+        return latencies.stream().filter(r -> r.bucket().equals(bucket) && r.system().equals(system) && r.result().clients() == clients)
+                .findFirst().orElse(null);
+    }
+
+    void write(Path dir, PrintStream out) throws IOException {
+        StringBuilder text = new StringBuilder();
+        notes.forEach((k, v) -> text.append(k).append(": ").append(v).append('\n'));
+        text.append('\n').append(String.format(Locale.ROOT, "%-9s %8s %-32s %7s %10s %10s %10s%n", "tenant", "chunks", "system", "clients",
+                "p50 ms", "p99 ms", "ops/s"));
+        for (LatencyRow r : latencies) {
+            text.append(String.format(Locale.ROOT, "%-9s %8d %-32s %7d %10.3f %10.3f %10.1f%n", r.bucket(), r.chunks(), r.system(),
+                    r.result().clients(), r.result().p50Ms(), r.result().p99Ms(), r.result().perSecond()));
+        }
+        text.append('\n');
+        ratios().forEach(l -> text.append(l).append('\n'));
+        text.append('\n');
+        summary.forEach(l -> text.append(l).append('\n'));
+        out.print(text);
+        Files.writeString(dir.resolve("summary.txt"), text);
+        StringBuilder lines = new StringBuilder("kind,tenant,chunks,system,clients,metric,value\n");
+        for (String[] row : csv) {
+            lines.append(String.join(",", java.util.Arrays.stream(row).map(BenchResults::csvField).toList())).append('\n');
+        }
+        Files.writeString(dir.resolve("results.csv"), lines);
+        plots(dir);
+    }
+
+    /** A plottable value: log axes refuse zero, NaN (a cell with no operations) shows as the floor. */
+    private static double finite(double ms) {
+        return Double.isFinite(ms) && ms > 1e-3 ? ms : 1e-3;
+    }
+
+    private static String csvField(String value) {
+        return value.contains(",") || value.contains("\"") ? "\"" + value.replace("\"", "\"\"") + "\"" : value;
+    }
+
+    private void plots(Path dir) throws IOException {
+        List<String> systems = latencies.stream().map(LatencyRow::system).distinct().toList();
+        // p50 vs tenant size at one client
+        XYChart bySize = new XYChartBuilder().width(900).height(550).title("retrieve p50 vs tenant size (1 client, " + profile.name() + ")")
+                .xAxisTitle("chunks in the tenant").yAxisTitle("p50 (ms)").build();
+        bySize.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true).setLegendPosition(Styler.LegendPosition.InsideNW);
+        for (String system : systems) {
+            List<LatencyRow> rows = latencies.stream().filter(r -> r.system().equals(system) && r.result().clients() == 1)
+                    .sorted(java.util.Comparator.comparingInt(LatencyRow::chunks)).toList();
+            if (rows.size() > 1) {
+                bySize.addSeries(system, rows.stream().map(r -> (double) r.chunks()).toList(), rows.stream().map(r -> finite(r.result().p50Ms())).toList());
+            }
+        }
+        BitmapEncoder.saveBitmap(bySize, dir.resolve("latency-vs-tenant-size").toString(), BitmapEncoder.BitmapFormat.PNG);
+        // p99 vs concurrency on the largest tenant
+        CategoryChart byClients = new CategoryChartBuilder().width(900).height(550).title("retrieve p99 vs concurrency, largest tenant (" + profile.name() + ")")
+                .xAxisTitle("concurrent clients").yAxisTitle("p99 (ms)").build();
+        byClients.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW); // linear: bars on a log axis have no base
+        for (String system : systems) {
+            List<LatencyRow> rows = latencies.stream().filter(r -> r.system().equals(system) && r.bucket().equals("largest")).toList();
+            if (rows.size() == BenchCommand.CLIENTS.length) {
+                byClients.addSeries(system, rows.stream().map(r -> String.valueOf(r.result().clients())).toList(),
+                        rows.stream().map(r -> finite(r.result().p99Ms())).toList());
+            }
+        }
+        BitmapEncoder.saveBitmap(byClients, dir.resolve("p99-vs-concurrency").toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+}

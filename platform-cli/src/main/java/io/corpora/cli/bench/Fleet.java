@@ -1,0 +1,247 @@
+package io.corpora.cli.bench;
+
+import io.corpora.engine.index.ChunkIndexer;
+import io.corpora.engine.index.HeadingContextualizer;
+import io.corpora.plugin.loader.PluginRegistry;
+import io.corpora.spi.Chunk;
+import io.corpora.spi.EmbeddedChunk;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.embed.Embedder;
+import io.corpora.spi.store.VectorStore;
+import io.corpora.spi.store.VectorStoreProvider;
+import io.corpora.tenancy.ReservedKeyStamper;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** The tenants of a profile on the Lucene store, and every measurement made on them. */
+final class Fleet {
+
+    private static final int WRITE_BATCH = 1_000;
+
+    /** A measured tenant: its rank in the Zipf order, and its chunks' ids, texts and vectors. */
+    record Tenant(String bucket, int rank, Namespace namespace, List<String> ids, List<String> texts, List<float[]> vectors) {
+        int size() {
+            return ids.size();
+        }
+    }
+
+    private final Profile profile;
+    private final BenchCorpus corpus;
+    private final Embedder model;
+    private final PluginRegistry registry;
+    private final Path work;
+    private final PrintStream err;
+
+    Fleet(Profile profile, BenchCorpus corpus, Embedder model, PluginRegistry registry, Path work, PrintStream err) {
+        this.profile = profile;
+        this.corpus = corpus;
+        this.model = model;
+        this.registry = registry;
+        this.work = work;
+        this.err = err;
+    }
+
+    private VectorStore open(String name, Map<String, String> extra) throws Exception {
+        Map<String, String> config = new java.util.HashMap<>(extra);
+        config.put("directory", work.resolve(name).toString());
+        return registry.create(VectorStoreProvider.class, "lucene", BenchCommand.context(work, name), config);
+    }
+
+    private Path namespaceDirectory(String store, Namespace namespace) {
+        return work.resolve(store).resolve(namespace.tenant()).resolve(namespace.partitionKey());
+    }
+
+    static Namespace namespaceOf(int rank) {
+        return Namespace.of("t" + rank);
+    }
+
+    void run(BenchResults results) throws Exception {
+        String embedderId = model.fingerprint().id();
+        int median = Math.max(1, profile.tenants() / 2);
+        Map<Integer, String> buckets = new java.util.LinkedHashMap<>();
+        buckets.put(profile.tenants(), "smallest");
+        buckets.put(median, "median");
+        buckets.put(1, "largest");
+        List<Tenant> measured = new ArrayList<>();
+
+        VectorStore store = open("lucene", Map.of());
+        try {
+            long start = System.nanoTime();
+            long written = 0;
+            for (int rank = profile.tenants(); rank >= 1; rank--) {
+                Namespace namespace = namespaceOf(rank);
+                int size = profile.sizeOf(rank);
+                boolean keep = buckets.containsKey(rank);
+                List<String> ids = new ArrayList<>();
+                List<String> texts = new ArrayList<>();
+                List<float[]> vectors = new ArrayList<>();
+                for (int from = 0; from < size; from += WRITE_BATCH) {
+                    List<EmbeddedChunk> batch = new ArrayList<>();
+                    for (int j = from; j < Math.min(size, from + WRITE_BATCH); j++) {
+                        EmbeddedChunk chunk = BenchCommand.chunk(namespace, embedderId, rank, j, corpus.text(rank, j), corpus.vector(rank, j));
+                        batch.add(chunk);
+                        if (keep) {
+                            ids.add(chunk.chunk().id());
+                            texts.add(chunk.chunk().text());
+                            vectors.add(chunk.embedding());
+                        }
+                    }
+                    store.upsert(namespace, batch);
+                    written += batch.size();
+                }
+                if (keep) {
+                    measured.add(new Tenant(buckets.get(rank), rank, namespace, ids, texts, vectors));
+                }
+                if (rank % Math.max(1, profile.tenants() / 10) == 0) {
+                    err.printf("bench: %d tenants to go, %d chunks written, %.0f s%n", rank - 1, written, (System.nanoTime() - start) / 1e9);
+                }
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            results.note("fleet", String.format("%d tenants, %d chunks (largest %d, median %d, smallest %d), written to the Lucene store in %.0f s"
+                    + " (%.0f chunks/s, precomputed vectors, one commit per batch of <= %d)", profile.tenants(), written, profile.sizeOf(1),
+                    profile.sizeOf(median), profile.sizeOf(profile.tenants()), seconds, written / seconds, WRITE_BATCH));
+            results.note("store size on disk", String.format("%.1f MB", BenchCommand.sizeOf(work.resolve("lucene")) / 1e6));
+
+            for (Tenant tenant : measured) {
+                measureTenant(store, tenant, results);
+            }
+            interference(store, measured.get(0), measured.get(measured.size() - 1), results);
+        } finally {
+            store.close();
+        }
+        coldTenant(measured.get(1), results);
+        quantised(measured.get(measured.size() - 1), results);
+    }
+
+    private void measureTenant(VectorStore store, Tenant tenant, BenchResults results) throws Exception {
+        err.printf("bench: measuring the %s tenant (%d chunks)%n", tenant.bucket(), tenant.size());
+        List<float[]> queries = corpus.queryVectors;
+        MetadataFilter even = MetadataFilter.eq("parity", 0L);
+        Systems.Search corpora = Systems.corpora(store, tenant.namespace(), model, corpus.queryTexts, queries, false);
+        Systems.Search corporaEmbedding = Systems.corpora(store, tenant.namespace(), model, corpus.queryTexts, queries, true);
+        try (Systems.Search raw = Systems.rawLucene(namespaceDirectory("lucene", tenant.namespace()), queries);
+             Systems.Search peer = Systems.langChain4j(tenant.ids(), tenant.texts(), tenant.vectors(), queries)) {
+            // recall@10 against exact search over the tenant's own vectors, unfiltered and filtered (half the chunks)
+            double recall = 0;
+            double recallFiltered = 0;
+            double peerRecall = 0;
+            for (int q = 0; q < queries.size(); q++) {
+                recall += overlap(corpora.top(q, null), exact(tenant, queries.get(q), false));
+                recallFiltered += overlap(corpora.top(q, even), exact(tenant, queries.get(q), true));
+                peerRecall += overlap(peer.top(q, null), exact(tenant, queries.get(q), false));
+            }
+            results.recall(tenant, recall / queries.size(), recallFiltered / queries.size(), peerRecall / queries.size());
+            for (int clients : BenchCommand.CLIENTS) {
+                results.latency(tenant, "corpora (no embedding)", Latency.measure(clients, profile.window(), 50, q -> corpora.top(q, null)));
+                results.latency(tenant, "raw lucene", Latency.measure(clients, profile.window(), 50, q -> raw.top(q, null)));
+                results.latency(tenant, "langchain4j in-memory", Latency.measure(clients, profile.window(), 10, q -> peer.top(q, null)));
+                results.latency(tenant, "corpora (with embedding)", Latency.measure(clients, profile.window(), 5, q -> corporaEmbedding.top(q, null)));
+            }
+            results.latency(tenant, "corpora filtered (no embedding)", Latency.measure(1, profile.window(), 20, q -> corpora.top(q, even)));
+        }
+    }
+
+    /** The exact top 10 by cosine (vectors are unit length, so the dot product). */
+    private static List<String> exact(Tenant tenant, float[] query, boolean evenOnly) {
+        PriorityQueue<double[]> best = new PriorityQueue<>((a, b) -> Double.compare(a[0], b[0]));
+        for (int i = 0; i < tenant.size(); i++) {
+            if (evenOnly && i % 2 != 0) {
+                continue;
+            }
+            float[] v = tenant.vectors().get(i);
+            double dot = 0;
+            for (int d = 0; d < v.length; d++) {
+                dot += v[d] * query[d];
+            }
+            best.add(new double[] {dot, i});
+            if (best.size() > 10) {
+                best.poll();
+            }
+        }
+        List<String> ids = new ArrayList<>();
+        best.forEach(e -> ids.add(tenant.ids().get((int) e[1])));
+        return ids;
+    }
+
+    private static double overlap(List<String> found, List<String> exact) {
+        if (exact.isEmpty()) {
+            return 1;
+        }
+        Set<String> truth = new HashSet<>(exact);
+        return found.stream().filter(truth::contains).count() / (double) exact.size();
+    }
+
+    /** The smallest tenant's p50 alone, then while the largest tenant ingests through the real pipeline (model included). */
+    private void interference(VectorStore store, Tenant small, Tenant large, BenchResults results) throws Exception {
+        Systems.Search search = Systems.corpora(store, small.namespace(), model, corpus.queryTexts, corpus.queryVectors, false);
+        Latency.Result alone = Latency.measure(1, profile.window(), 50, q -> search.top(q, null));
+        AtomicBoolean stop = new AtomicBoolean();
+        ChunkIndexer indexer = new ChunkIndexer(store, large.namespace(), model, new HeadingContextualizer());
+        int[] ingested = new int[1];
+        Thread ingest = new Thread(() -> {
+            for (int i = 0; !stop.get(); i++) {
+                String documentId = "ingest-" + i;
+                List<Chunk> chunks = new ArrayList<>();
+                for (int c = 0; c < 4; c++) {
+                    chunks.add(ReservedKeyStamper.stamp(new Chunk(documentId + "#" + c, documentId, c, corpus.texts.get((i * 4 + c) % corpus.texts.size()),
+                            List.of(), Map.of("source", "bench")), large.namespace(), documentId, 1));
+                }
+                indexer.index(chunks);
+                ingested[0] += chunks.size();
+            }
+        }, "bench-ingest");
+        ingest.start();
+        Thread.sleep(500);
+        Latency.Result during;
+        try {
+            during = Latency.measure(1, profile.window(), 0, q -> search.top(q, null));
+        } finally {
+            stop.set(true);
+            ingest.join();
+        }
+        results.interference(small, alone, during, ingested[0]);
+    }
+
+    /** A tenant nobody has opened in this store instance: its first query (opening the index) against its warm p50. */
+    private void coldTenant(Tenant tenant, BenchResults results) throws Exception {
+        try (VectorStore store = open("lucene", Map.of())) {
+            Systems.Search search = Systems.corpora(store, tenant.namespace(), model, corpus.queryTexts, corpus.queryVectors, false);
+            long start = System.nanoTime();
+            search.top(0, null);
+            double first = (System.nanoTime() - start) / 1e6;
+            Latency.Result warm = Latency.measure(1, profile.window(), 20, q -> search.top(q, null));
+            results.cold(tenant, first, warm);
+        }
+    }
+
+    /** The largest tenant again on a store with int8 scalar quantisation: recall, latency and bytes on disk, beside float32. */
+    private void quantised(Tenant tenant, BenchResults results) throws Exception {
+        try (VectorStore int8 = open("lucene-int8", Map.of("quantization", "int8"))) {
+            String embedderId = model.fingerprint().id();
+            for (int from = 0; from < tenant.size(); from += WRITE_BATCH) {
+                List<EmbeddedChunk> batch = new ArrayList<>();
+                for (int j = from; j < Math.min(tenant.size(), from + WRITE_BATCH); j++) {
+                    batch.add(BenchCommand.chunk(tenant.namespace(), embedderId, tenant.rank(), j, tenant.texts().get(j), tenant.vectors().get(j)));
+                }
+                int8.upsert(tenant.namespace(), batch);
+            }
+            Systems.Search search = Systems.corpora(int8, tenant.namespace(), model, corpus.queryTexts, corpus.queryVectors, false);
+            double recall = 0;
+            for (int q = 0; q < corpus.queryVectors.size(); q++) {
+                recall += overlap(search.top(q, null), exact(tenant, corpus.queryVectors.get(q), false));
+            }
+            Latency.Result latency = Latency.measure(1, profile.window(), 50, q -> search.top(q, null));
+            long floatBytes = BenchCommand.sizeOf(namespaceDirectory("lucene", tenant.namespace()));
+            long int8Bytes = BenchCommand.sizeOf(namespaceDirectory("lucene-int8", tenant.namespace()));
+            results.quantised(tenant, recall / corpus.queryVectors.size(), latency, floatBytes, int8Bytes);
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.corpora.cli.bench;
+
+import java.time.Duration;
+
+/**
+ * How big a bench run is. {@code full} is issue 19's deployment shape (10,000 tenants, ~1,000,000 chunks, the largest
+ * 100,000); {@code quick} the same shape scaled down to finish in under three minutes on two cores.
+ *
+ * @param tenants        how many tenants
+ * @param largest        chunks of the largest tenant; tenant {@code i} (1-based) holds {@code largest / i^zipf}, at least {@code smallest}
+ * @param passages       real passages embedded with the bundled model (cached on disk); every other vector is derived from them
+ * @param queries        real queries embedded (cached)
+ * @param window         how long each latency cell runs
+ * @param ingestTexts    passages of the ingest measurement (embedded afresh, never from the cache)
+ */
+public record Profile(String name, int tenants, int largest, int smallest, double zipf, int passages, int queries, Duration window,
+                      int ingestTexts) {
+
+    static final Profile QUICK = new Profile("quick", 200, 5_000, 5, 1.0, 600, 50, Duration.ofMillis(1500), 24);
+    static final Profile MEDIUM = new Profile("medium", 2_000, 30_000, 5, 1.0, 5_000, 200, Duration.ofSeconds(4), 256);
+    static final Profile FULL = new Profile("full", 10_000, 100_000, 10, 1.0, 50_000, 300, Duration.ofSeconds(10), 512);
+
+    static Profile named(String name) {
+        return switch (name) {
+            case "quick" -> QUICK;
+            case "medium" -> MEDIUM;
+            case "full" -> FULL;
+            default -> throw new IllegalArgumentException("profile must be quick, medium or full, got '" + name + "'");
+        };
+    }
+
+    /** Chunks of tenant {@code rank} (1 = largest). */
+    int sizeOf(int rank) {
+        return Math.max(smallest, (int) Math.round(largest / Math.pow(rank, zipf)));
+    }
+
+    long totalChunks() {
+        long total = 0;
+        for (int rank = 1; rank <= tenants; rank++) {
+            total += sizeOf(rank);
+        }
+        return total;
+    }
+}

@@ -1,0 +1,156 @@
+package io.corpora.cli.bench;
+
+import dev.langchain4j.data.embedding.Embedding;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.store.embedding.EmbeddingSearchRequest;
+import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
+import io.corpora.engine.embed.ForwardingEmbedder;
+import io.corpora.engine.retriever.RetrievalResult;
+import io.corpora.engine.retriever.VectorRetriever;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.Passage;
+import io.corpora.spi.RetrieveOptions;
+import io.corpora.spi.embed.Embedder;
+import io.corpora.spi.store.VectorStore;
+import io.corpora.tenancy.IsolationGuard;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.FSDirectory;
+
+/** The three things searched side by side with the same vectors and queries. */
+final class Systems {
+
+    private Systems() {}
+
+    /** A top-10 search returning ids, best first. */
+    interface Search extends AutoCloseable {
+        List<String> top(int query, MetadataFilter filter);
+
+        @Override
+        default void close() {}
+    }
+
+    /**
+     * Corpora's retrieval hot path without the model: the isolation guard (namespace binding, reserved-key and
+     * active-version checks), the vector retriever, result shaping, and the passages rendered to JSON as the REST layer
+     * does. The query vector is precomputed (or, with {@code embedder}, computed by the real model per query).
+     */
+    static Search corpora(VectorStore store, Namespace namespace, Embedder model, List<String> queryTexts, List<float[]> queryVectors,
+                          boolean embed) {
+        Map<String, float[]> vectors = new java.util.HashMap<>();
+        for (int i = 0; i < queryTexts.size(); i++) {
+            vectors.put(queryTexts.get(i), queryVectors.get(i));
+        }
+        Embedder precomputed = new ForwardingEmbedder(model) {
+            @Override
+            public List<float[]> embedDocuments(List<String> texts) {
+                throw new UnsupportedOperationException("the bench never embeds documents through this");
+            }
+
+            @Override
+            public float[] embedQuery(String query) {
+                return embed ? delegate.embedQuery(query) : vectors.get(query).clone();
+            }
+        };
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        return (query, filter) -> {
+            IsolationGuard guard = new IsolationGuard(store, namespace, IsolationGuard.DEFAULT_OVER_FETCH, ids -> versionOne(ids));
+            VectorRetriever retriever = new VectorRetriever(guard, namespace, precomputed);
+            RetrievalResult result = retriever.retrieve(queryTexts.get(query % queryTexts.size()), new RetrieveOptions(10, filter, null, null));
+            List<Map<String, Object>> rendered = new ArrayList<>();
+            for (Passage p : result.passages()) {
+                Map<String, Object> one = new LinkedHashMap<>();
+                one.put("id", p.id());
+                one.put("text", p.text());
+                one.put("score", p.score());
+                one.put("metadata", io.corpora.spi.Metadata.withoutReserved(p.metadata()));
+                rendered.add(one);
+            }
+            try {
+                json.writeValueAsBytes(Map.of("passages", rendered));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return result.ids();
+        };
+    }
+
+    private static Map<String, Integer> versionOne(java.util.Collection<String> documentIds) {
+        Map<String, Integer> versions = new java.util.HashMap<>();
+        documentIds.forEach(id -> versions.put(id, 1));
+        return versions;
+    }
+
+    /**
+     * The engine under Corpora's Lucene store, read directly: an {@link IndexSearcher} over the namespace's last commit,
+     * a {@link KnnFloatVectorQuery} for 10, and the hits' ids and texts loaded (what any caller needs back).
+     * The field names are the store's on-disk layout ({@code vec.<width>}, {@code _id}, {@code _text}).
+     */
+    static Search rawLucene(Path namespaceDirectory, List<float[]> queryVectors) {
+        try {
+            FSDirectory directory = FSDirectory.open(namespaceDirectory);
+            DirectoryReader reader = DirectoryReader.open(directory);
+            IndexSearcher searcher = new IndexSearcher(reader);
+            String field = "vec." + queryVectors.get(0).length;
+            return new Search() {
+                @Override
+                public List<String> top(int query, MetadataFilter filter) {
+                    try {
+                        TopDocs top = searcher.search(new KnnFloatVectorQuery(field, queryVectors.get(query % queryVectors.size()), 10), 10);
+                        StoredFields stored = searcher.storedFields();
+                        List<String> ids = new ArrayList<>(top.scoreDocs.length);
+                        for (ScoreDoc hit : top.scoreDocs) {
+                            org.apache.lucene.document.Document doc = stored.document(hit.doc);
+                            doc.get("_text");
+                            ids.add(doc.get("_id"));
+                        }
+                        return ids;
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+
+                @Override
+                public void close() {
+                    try {
+                        reader.close();
+                        directory.close();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+            };
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open " + namespaceDirectory, e);
+        }
+    }
+
+    /** LangChain4j's {@link InMemoryEmbeddingStore} holding the same chunks (exact search over all of them). */
+    static Search langChain4j(List<String> ids, List<String> texts, List<float[]> vectors, List<float[]> queryVectors) {
+        InMemoryEmbeddingStore<TextSegment> store = new InMemoryEmbeddingStore<>();
+        List<Embedding> embeddings = new ArrayList<>(vectors.size());
+        List<TextSegment> segments = new ArrayList<>(vectors.size());
+        for (int i = 0; i < vectors.size(); i++) {
+            embeddings.add(Embedding.from(vectors.get(i)));
+            segments.add(TextSegment.from(texts.get(i), dev.langchain4j.data.document.Metadata.from("chunk", ids.get(i))));
+        }
+        store.addAll(embeddings, segments);
+        return (query, filter) -> {
+            EmbeddingSearchRequest request = EmbeddingSearchRequest.builder()
+                    .queryEmbedding(Embedding.from(queryVectors.get(query % queryVectors.size()))).maxResults(10).build();
+            return store.search(request).matches().stream().map(m -> m.embedded().metadata().getString("chunk")).toList();
+        };
+    }
+}

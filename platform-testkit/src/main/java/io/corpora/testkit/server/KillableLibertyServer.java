@@ -1,8 +1,8 @@
-package io.corpora.server.crash;
+package io.corpora.testkit.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.corpora.server.Poll;
+import io.corpora.testkit.Poll;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -140,7 +140,7 @@ public final class KillableLibertyServer implements AutoCloseable {
      * SIGKILLs the server's JVM (not the launch script): no shutdown hooks, no flush, no graceful close of Lucene or H2.
      * Returns once the JVM is gone.
      */
-    void killJvm() throws Exception {
+    public void killJvm() throws Exception {
         ProcessHandle java = serverJvm().orElseThrow(() -> new IllegalStateException("no java process under " + process.toHandle()));
         if (!java.destroyForcibly()) {
             throw new IllegalStateException("could not send SIGKILL to " + java.pid());
@@ -155,7 +155,7 @@ public final class KillableLibertyServer implements AutoCloseable {
     }
 
     /** The JVM running the server: the launch script's process itself if it exec'd java, else its java descendant. */
-    Optional<ProcessHandle> serverJvm() {
+    public Optional<ProcessHandle> serverJvm() {
         ProcessHandle launched = process.toHandle();
         return Stream.concat(Stream.of(launched), launched.descendants())
                 .filter(ProcessHandle::isAlive)

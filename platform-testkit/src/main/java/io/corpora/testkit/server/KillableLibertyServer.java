@@ -31,7 +31,8 @@ import java.util.stream.Stream;
  */
 public final class KillableLibertyServer implements AutoCloseable {
 
-    private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+    /** How long a start may take: -Dcorpora.liberty.start.timeout seconds (default 180; a loaded shared machine needs more). */
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(Long.getLong("corpora.liberty.start.timeout", 180));
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The JVM option that makes the server trust the development key, as the tests' tokens need. */
     public static final String DEVELOPMENT_MODE = "-Dcorpora.dev.mode=true";

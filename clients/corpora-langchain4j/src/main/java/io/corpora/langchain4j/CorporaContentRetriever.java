@@ -24,7 +24,7 @@ import java.util.function.Function;
  * score is also the content's {@link ContentMetadata#SCORE}.
  *
  * <pre>{@code
- * ContentRetriever retriever = CorporaContentRetriever.builder(corpora).options(RetrieveOptions.DEFAULTS.withTopK(5)).build();
+ * ContentRetriever retriever = new CorporaContentRetriever(corpora, RetrieveOptions.DEFAULTS.withTopK(5));
  * Assistant assistant = AiServices.builder(Assistant.class).chatModel(model).contentRetriever(retriever).build();
  * }</pre>
  *
@@ -44,13 +44,25 @@ public final class CorporaContentRetriever implements ContentRetriever {
     private final CorporaClient client;
     private final Function<Query, RetrieveRequest> request;
 
-    private CorporaContentRetriever(CorporaClient client, Function<Query, RetrieveRequest> request) {
-        this.client = client;
-        this.request = request;
+    /** Every query with the tenant's retrieval defaults. */
+    public CorporaContentRetriever(CorporaClient client) {
+        this(client, RetrieveOptions.DEFAULTS);
     }
 
-    public static Builder builder(CorporaClient client) {
-        return new Builder(client);
+    /** Every query with the same options, e.g. {@code RetrieveOptions.DEFAULTS.withTopK(5).withFilter(Map.of("lang", "en"))}. */
+    public CorporaContentRetriever(CorporaClient client, RetrieveOptions options) {
+        this(client, requestsWith(options));
+    }
+
+    /** The request for each query made by {@code request} (e.g. a filter from the query's chat memory id). */
+    public CorporaContentRetriever(CorporaClient client, Function<Query, RetrieveRequest> request) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.request = Objects.requireNonNull(request, "request");
+    }
+
+    private static Function<Query, RetrieveRequest> requestsWith(RetrieveOptions options) {
+        Objects.requireNonNull(options, "options");
+        return query -> options.request(query.text());
     }
 
     @Override
@@ -92,33 +104,6 @@ public final class CorporaContentRetriever implements ContentRetriever {
             metadata.put(key, u);
         } else {
             metadata.put(key, String.valueOf(value));
-        }
-    }
-
-    /** How queries become retrieve requests: {@link RetrieveOptions} for every query, or a function of the query. */
-    public static final class Builder {
-        private final CorporaClient client;
-        private Function<Query, RetrieveRequest> requests = query -> RetrieveOptions.DEFAULTS.request(query.text());
-
-        private Builder(CorporaClient client) {
-            this.client = Objects.requireNonNull(client, "client");
-        }
-
-        /** The same options for every query, e.g. {@code RetrieveOptions.DEFAULTS.withTopK(5).withFilter(Map.of("lang", "en"))}. */
-        public Builder options(RetrieveOptions options) {
-            Objects.requireNonNull(options, "options");
-            this.requests = query -> options.request(query.text());
-            return this;
-        }
-
-        /** The request for each query (e.g. a filter from the query's chat memory id). */
-        public Builder requests(Function<Query, RetrieveRequest> requests) {
-            this.requests = Objects.requireNonNull(requests, "requests");
-            return this;
-        }
-
-        public CorporaContentRetriever build() {
-            return new CorporaContentRetriever(client, requests);
         }
     }
 }

@@ -56,7 +56,7 @@ class CorporaContentRetrieverIT {
     @Test
     void theAugmentedUserMessageCarriesTheTenantsPassages() {
         RetrievalAugmentor augmentor = DefaultRetrievalAugmentor.builder()
-                .contentRetriever(CorporaContentRetriever.builder(acme).options(RetrieveOptions.DEFAULTS.withTopK(1)).build())
+                .contentRetriever(new CorporaContentRetriever(acme, RetrieveOptions.DEFAULTS.withTopK(1)))
                 .build();
         UserMessage question = UserMessage.from(QUESTION);
         AugmentationResult result = augmentor.augment(new AugmentationRequest(question,
@@ -81,7 +81,7 @@ class CorporaContentRetrieverIT {
 
     @Test
     void anotherTenantsTokenRetrievesOnlyItsOwnContent() {
-        List<Content> contents = CorporaContentRetriever.builder(globex).build().retrieve(dev.langchain4j.rag.query.Query.from(QUESTION));
+        List<Content> contents = new CorporaContentRetriever(globex).retrieve(dev.langchain4j.rag.query.Query.from(QUESTION));
         assertEquals(List.of("globex-keys"), contents.stream().map(c -> c.textSegment().metadata().getString("documentId")).distinct().toList());
     }
 
@@ -90,7 +90,7 @@ class CorporaContentRetrieverIT {
         CorporaClient wrongTenant = CorporaClient.builder(corpora.baseUri(), acme.tenant())
                 .token(corpora.token("intruder", globex.tenant(), "reader")).retries(RetryPolicy.NONE).build();
         RetrievalAugmentor augmentor = DefaultRetrievalAugmentor.builder()
-                .contentRetriever(CorporaContentRetriever.builder(wrongTenant).build()).build();
+                .contentRetriever(new CorporaContentRetriever(wrongTenant)).build();
         UserMessage question = UserMessage.from(QUESTION);
         RuntimeException failure = assertThrows(RuntimeException.class, () -> augmentor.augment(new AugmentationRequest(question,
                 dev.langchain4j.rag.query.Metadata.from(question, "session-2", List.of()))));

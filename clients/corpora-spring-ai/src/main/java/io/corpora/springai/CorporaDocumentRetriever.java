@@ -21,7 +21,7 @@ import org.springframework.ai.rag.retrieval.search.DocumentRetriever;
  *
  * <pre>{@code
  * Advisor rag = RetrievalAugmentationAdvisor.builder()
- *         .documentRetriever(CorporaDocumentRetriever.builder(corpora).options(RetrieveOptions.DEFAULTS.withTopK(5)).build())
+ *         .documentRetriever(new CorporaDocumentRetriever(corpora, RetrieveOptions.DEFAULTS.withTopK(5)))
  *         .build();
  * String answer = chatClient.prompt().advisors(rag).user(question).call().content();
  * }</pre>
@@ -39,13 +39,25 @@ public final class CorporaDocumentRetriever implements DocumentRetriever {
     private final CorporaClient client;
     private final Function<Query, RetrieveRequest> request;
 
-    private CorporaDocumentRetriever(CorporaClient client, Function<Query, RetrieveRequest> request) {
-        this.client = client;
-        this.request = request;
+    /** Every query with the tenant's retrieval defaults. */
+    public CorporaDocumentRetriever(CorporaClient client) {
+        this(client, RetrieveOptions.DEFAULTS);
     }
 
-    public static Builder builder(CorporaClient client) {
-        return new Builder(client);
+    /** Every query with the same options, e.g. {@code RetrieveOptions.DEFAULTS.withTopK(5).withFilter(Map.of("lang", "en"))}. */
+    public CorporaDocumentRetriever(CorporaClient client, RetrieveOptions options) {
+        this(client, requestsWith(options));
+    }
+
+    /** The request for each query made by {@code request} (e.g. a filter from {@link Query#context()}). */
+    public CorporaDocumentRetriever(CorporaClient client, Function<Query, RetrieveRequest> request) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.request = Objects.requireNonNull(request, "request");
+    }
+
+    private static Function<Query, RetrieveRequest> requestsWith(RetrieveOptions options) {
+        Objects.requireNonNull(options, "options");
+        return query -> options.request(query.text());
     }
 
     @Override
@@ -74,32 +86,5 @@ public final class CorporaDocumentRetriever implements DocumentRetriever {
             metadata.put(PAGE, passage.citation().page());
         }
         return Document.builder().id(passage.id()).text(passage.text()).metadata(metadata).score(passage.score()).build();
-    }
-
-    /** How queries become retrieve requests: {@link RetrieveOptions} for every query, or a function of the query. */
-    public static final class Builder {
-        private final CorporaClient client;
-        private Function<Query, RetrieveRequest> requests = query -> RetrieveOptions.DEFAULTS.request(query.text());
-
-        private Builder(CorporaClient client) {
-            this.client = Objects.requireNonNull(client, "client");
-        }
-
-        /** The same options for every query, e.g. {@code RetrieveOptions.DEFAULTS.withTopK(5).withFilter(Map.of("lang", "en"))}. */
-        public Builder options(RetrieveOptions options) {
-            Objects.requireNonNull(options, "options");
-            this.requests = query -> options.request(query.text());
-            return this;
-        }
-
-        /** The request for each query (e.g. a filter from {@link Query#context()}). */
-        public Builder requests(Function<Query, RetrieveRequest> requests) {
-            this.requests = Objects.requireNonNull(requests, "requests");
-            return this;
-        }
-
-        public CorporaDocumentRetriever build() {
-            return new CorporaDocumentRetriever(client, requests);
-        }
     }
 }

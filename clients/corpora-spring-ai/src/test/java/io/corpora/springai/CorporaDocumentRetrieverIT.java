@@ -46,7 +46,7 @@ class CorporaDocumentRetrieverIT {
     @Test
     void theAdvisorsAugmentedPromptCarriesTheTenantsPassages() {
         RetrievalAugmentationAdvisor advisor = RetrievalAugmentationAdvisor.builder()
-                .documentRetriever(CorporaDocumentRetriever.builder(acme).options(RetrieveOptions.DEFAULTS.withTopK(1)).build())
+                .documentRetriever(new CorporaDocumentRetriever(acme, RetrieveOptions.DEFAULTS.withTopK(1)))
                 .build();
         ChatClientRequest request = ChatClientRequest.builder().prompt(new Prompt(QUESTION)).context(Map.of()).build();
         ChatClientRequest augmented = advisor.before(request, null);
@@ -69,7 +69,7 @@ class CorporaDocumentRetrieverIT {
 
     @Test
     void anotherTenantsTokenRetrievesOnlyItsOwnDocuments() {
-        List<Document> documents = CorporaDocumentRetriever.builder(globex).build().retrieve(new Query(QUESTION));
+        List<Document> documents = new CorporaDocumentRetriever(globex).retrieve(new Query(QUESTION));
         assertEquals(List.of("globex-keys.txt"), documents.stream().map(d -> d.getMetadata().get("documentId")).distinct().toList());
     }
 
@@ -78,7 +78,7 @@ class CorporaDocumentRetrieverIT {
         CorporaClient wrongTenant = CorporaClient.builder(corpora.baseUri(), acme.tenant())
                 .token(corpora.token("intruder", globex.tenant(), "reader")).retries(RetryPolicy.NONE).build();
         CorporaProblemException refused = assertThrows(CorporaProblemException.class,
-                () -> CorporaDocumentRetriever.builder(wrongTenant).build().retrieve(new Query(QUESTION)));
+                () -> new CorporaDocumentRetriever(wrongTenant).retrieve(new Query(QUESTION)));
         assertEquals(403, refused.status());
     }
 }

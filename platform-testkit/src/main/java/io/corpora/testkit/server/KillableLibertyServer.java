@@ -212,7 +212,10 @@ public final class KillableLibertyServer implements AutoCloseable {
 
     private boolean answers(String path) {
         try {
-            HttpRequest request = HttpRequest.newBuilder(baseUri().resolve(path)).timeout(Duration.ofSeconds(5)).GET().build();
+            // A long timeout, never a short one: the readiness check holds a server thread while its probes run, and
+            // requests the client gave up on keep theirs, so on a loaded machine short retries could starve the small
+            // default pool (2 x cores) until no probe can run at all.
+            HttpRequest request = HttpRequest.newBuilder(baseUri().resolve(path)).timeout(Duration.ofSeconds(120)).GET().build();
             return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
         } catch (IOException e) {
             return false;

@@ -197,7 +197,7 @@ public final class CorporaClient {
     }
 
     private <T> T send(String method, String path, String contentType, byte[] body, Class<T> type, boolean idempotent) {
-        URI uri = tenantBase.resolve(path);
+        URI uri = URI.create(tenantBase + path); // not resolve(): "retrieve:batch" would parse as a URI scheme
         for (int attempt = 0; ; attempt++) {
             HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(requestTimeout).header("Accept", "application/json");
             String bearer = token.get();

@@ -9,13 +9,13 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** GET /admin/v1/audit: audit events, newest first. */
 @Schema(name = "AuditEvents")
-public record AuditEvents(List<Event> events) {
+public record AuditEvents(@Schema List<Event> events) {
 
     /** One audited action; {@code tenant} and {@code target} are null for platform-wide actions. */
     @Schema(name = "AuditEvent")
     @JsonbNillable
     @JsonbPropertyOrder({"at", "actor", "tenant", "action", "target", "outcome", "details"})
-    public record Event(String at, String actor, String tenant, String action, String target, String outcome, Map<String, Object> details) {
+    public record Event(@Schema String at, @Schema String actor, @Schema String tenant, @Schema String action, @Schema String target, @Schema String outcome, @Schema Map<String, Object> details) {
 
         public static Event of(AuditEvent event) {
             return new Event(String.valueOf(event.at()), event.actor(), event.tenant(), event.action(), event.target(), event.outcome(),

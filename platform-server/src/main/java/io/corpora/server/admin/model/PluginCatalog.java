@@ -13,12 +13,12 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 /** GET /admin/v1/plugins: the loaded plugins, their providers and declared options, and the plugins that failed to load. */
 @Schema(name = "PluginCatalog")
 @JsonbPropertyOrder({"spiVersion", "directory", "plugins", "problems"})
-public record PluginCatalog(String spiVersion, String directory, List<Plugin> plugins, List<Problem> problems) {
+public record PluginCatalog(@Schema String spiVersion, @Schema String directory, @Schema List<Plugin> plugins, @Schema List<Problem> problems) {
 
     @Schema(name = "Plugin")
     @JsonbPropertyOrder({"name", "version", "spiVersion", "location", "jars", "providers"})
-    public record Plugin(String name, @JsonbNillable String version, @JsonbNillable String spiVersion, String location, List<String> jars,
-                         List<Provider> providers) {
+    public record Plugin(@Schema String name, @Schema @JsonbNillable String version, @Schema @JsonbNillable String spiVersion, @Schema String location, @Schema List<String> jars,
+                         @Schema List<Provider> providers) {
 
         public static Plugin of(LoadedPlugin plugin) {
             return new Plugin(plugin.name(), plugin.version(), plugin.spiVersion(), plugin.location().getFileName().toString(),
@@ -29,7 +29,7 @@ public record PluginCatalog(String spiVersion, String directory, List<Plugin> pl
 
     @Schema(name = "PluginProvider")
     @JsonbPropertyOrder({"kind", "name", "description", "options"})
-    public record Provider(String kind, String name, @JsonbNillable String description, List<Option> options) {
+    public record Provider(@Schema String kind, @Schema String name, @Schema @JsonbNillable String description, @Schema List<Option> options) {
 
         static Provider of(ProviderDescriptor provider) {
             return new Provider(provider.kind().label(), provider.name(), provider.description(),
@@ -40,8 +40,8 @@ public record PluginCatalog(String spiVersion, String directory, List<Plugin> pl
     /** A declared option; {@code default} is null for secrets and options without one; bounds and allowed values when declared. */
     @Schema(name = "PluginOption")
     @JsonbPropertyOrder({"name", "type", "default", "required", "secret", "description", "allowedValues", "minimum", "maximum"})
-    public record Option(String name, String type, @JsonbProperty("default") @JsonbNillable String defaultValue, boolean required,
-                         boolean secret, @JsonbNillable String description, List<String> allowedValues, String minimum, String maximum) {
+    public record Option(@Schema String name, @Schema String type, @Schema @JsonbProperty("default") @JsonbNillable String defaultValue, @Schema boolean required,
+                         @Schema boolean secret, @Schema @JsonbNillable String description, @Schema List<String> allowedValues, @Schema String minimum, @Schema String maximum) {
 
         static Option of(ConfigOption option) {
             return new Option(option.name(), option.type().name(), option.secret() ? null : option.defaultValue(), option.required(),
@@ -52,7 +52,7 @@ public record PluginCatalog(String spiVersion, String directory, List<Plugin> pl
 
     @Schema(name = "PluginProblem")
     @JsonbPropertyOrder({"plugin", "location", "message"})
-    public record Problem(String plugin, String location, String message) {
+    public record Problem(@Schema String plugin, @Schema String location, @Schema String message) {
 
         public static Problem of(PluginProblem problem) {
             return new Problem(problem.plugin(), problem.location().getFileName().toString(), problem.message());

@@ -12,4 +12,4 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  */
 @Schema(name = "TenantPage")
 @JsonbPropertyOrder({"tenants", "next"})
-public record TenantPage(List<Map<String, Object>> tenants, @JsonbNillable String next) {}
+public record TenantPage(@Schema List<Map<String, Object>> tenants, @Schema @JsonbNillable String next) {}

@@ -9,8 +9,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 /** Where a passage comes from; {@code headingPath} and {@code page} are left out when the document has none. */
 @Schema(name = "Citation")
 @JsonbPropertyOrder({"index", "documentId", "chunkIndex", "source", "headingPath", "page"})
-public record Citation(@Schema(description = "The passage's [n] marker in the context block") int index, String documentId, int chunkIndex,
-                       @JsonbNillable String source, List<String> headingPath, Object page) {
+public record Citation(@Schema(description = "The passage's [n] marker in the context block") int index, @Schema String documentId, @Schema int chunkIndex,
+                       @Schema @JsonbNillable String source, @Schema List<String> headingPath, @Schema Object page) {
 
     static Citation of(RetrievalResponse.Citation c) {
         return new Citation(c.index(), c.documentId(), c.chunkIndex(), c.source(), c.headingPath().isEmpty() ? null : c.headingPath(), c.page());

@@ -14,19 +14,19 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @Schema(name = "Diagnostics")
 @JsonbPropertyOrder({"legs", "totalMillis", "embedder", "examined", "rejected", "returned", "recall", "corpusEmpty", "refusals",
         "degraded", "degradedReason", "notes"})
-public record Diagnostics(List<Leg> legs, double totalMillis, @JsonbNillable String embedder, Integer examined, Integer rejected,
-                          Integer returned, @Schema(description = "complete, or potentially-reduced when a bounded over-fetch was needed") String recall,
-                          @JsonbNillable Boolean corpusEmpty, List<Refusal> refusals, boolean degraded, String degradedReason, List<String> notes) {
+public record Diagnostics(@Schema List<Leg> legs, @Schema double totalMillis, @Schema @JsonbNillable String embedder, @Schema Integer examined, @Schema Integer rejected,
+                          @Schema Integer returned, @Schema(description = "complete, or potentially-reduced when a bounded over-fetch was needed") String recall,
+                          @Schema @JsonbNillable Boolean corpusEmpty, @Schema List<Refusal> refusals, @Schema boolean degraded, @Schema String degradedReason, @Schema List<String> notes) {
 
     /** One retrieval leg (e.g. dense, lexical). */
     @Schema(name = "RetrievalLeg")
     @JsonbPropertyOrder({"name", "candidates", "millis"})
-    public record Leg(String name, int candidates, double millis) {}
+    public record Leg(@Schema String name, @Schema int candidates, @Schema double millis) {}
 
     /** A passage the context budget or score threshold left out. */
     @Schema(name = "Refusal")
     @JsonbPropertyOrder({"passageId", "reason", "score", "chars", "charsUsed"})
-    public record Refusal(String passageId, String reason, double score, int chars, int charsUsed) {}
+    public record Refusal(@Schema String passageId, @Schema String reason, @Schema double score, @Schema int chars, @Schema int charsUsed) {}
 
     public static Diagnostics of(RetrievalDiagnostics d) {
         RetrievalDiagnostics.IsolationReport i = d.isolation();

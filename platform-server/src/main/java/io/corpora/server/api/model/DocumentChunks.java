@@ -7,4 +7,4 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 /** The chunks of one document's active version, in order. */
 @Schema(name = "DocumentChunks")
 @JsonbPropertyOrder({"documentId", "chunks"})
-public record DocumentChunks(String documentId, List<ChunkView> chunks) {}
+public record DocumentChunks(@Schema String documentId, @Schema List<ChunkView> chunks) {}

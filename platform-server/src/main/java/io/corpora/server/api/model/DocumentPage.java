@@ -8,4 +8,4 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 /** One page of documents; {@code next} (the {@code after} of the next page) is null exactly at the end. */
 @Schema(name = "DocumentPage")
 @JsonbPropertyOrder({"documents", "next"})
-public record DocumentPage(List<DocumentView> documents, @JsonbNillable @Schema(nullable = true) String next) {}
+public record DocumentPage(@Schema List<DocumentView> documents, @JsonbNillable @Schema(nullable = true) String next) {}

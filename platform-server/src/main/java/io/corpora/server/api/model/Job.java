@@ -11,16 +11,16 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @Schema(name = "Job")
 @JsonbPropertyOrder({"id", "kind", "partition", "status", "total", "succeeded", "skipped", "failed", "percent", "reembed", "error",
         "outcomes", "created", "updated"})
-public record Job(String id, @Schema(description = "ingest | rebuild | reembed") String kind,
+public record Job(@Schema String id, @Schema(description = "ingest | rebuild | reembed") String kind,
                   @JsonbNillable @Schema(description = "null for a tenant-wide job") String partition,
                   @Schema(description = "QUEUED, RUNNING, SUCCEEDED, PARTIALLY_FAILED or FAILED") String status,
-                  int total, int succeeded, int skipped, int failed, int percent, Reembed reembed, String error,
-                  List<IngestOutcome> outcomes, String created, String updated) {
+                  @Schema int total, @Schema int succeeded, @Schema int skipped, @Schema int failed, @Schema int percent, @Schema Reembed reembed, @Schema String error,
+                  @Schema List<IngestOutcome> outcomes, @Schema String created, @Schema String updated) {
 
     /** What a re-embed migration moves from and to. */
     @Schema(name = "JobReembed")
     @JsonbPropertyOrder({"from", "to", "provider"})
-    public record Reembed(@JsonbNillable String from, String to, String provider) {}
+    public record Reembed(@Schema @JsonbNillable String from, @Schema String to, @Schema String provider) {}
 
     public static Job of(IngestJob job) {
         Reembed reembed = job.reembed() == null ? null

@@ -5,4 +5,4 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** Recent jobs, newest first. */
 @Schema(name = "JobList")
-public record JobList(List<Job> jobs) {}
+public record JobList(@Schema List<Job> jobs) {}

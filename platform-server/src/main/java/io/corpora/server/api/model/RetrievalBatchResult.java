@@ -5,4 +5,4 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** The answers to a retrieve:batch, in the order of its queries. */
 @Schema(name = "RetrievalBatchResult")
-public record RetrievalBatchResult(List<RetrievalResult> results) {}
+public record RetrievalBatchResult(@Schema List<RetrievalResult> results) {}

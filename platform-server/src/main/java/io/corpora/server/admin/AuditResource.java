@@ -1,5 +1,6 @@
 package io.corpora.server.admin;
 
+import io.corpora.server.admin.model.AuditEvents;
 import io.corpora.controlplane.AuditLog;
 import io.corpora.server.Roles;
 import io.corpora.server.persistence.JpaAuditLog;
@@ -14,7 +15,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -50,7 +50,7 @@ public class AuditResource {
             }
         }
         var events = audit.query(blankToNull(tenant), blankToNull(action), from, size);
-        return Response.ok(Map.of("events", events.stream().map(TenantViews::audit).toList())).build();
+        return Response.ok(new AuditEvents(events.stream().map(AuditEvents.Event::of).toList())).build();
     }
 
     private static String blankToNull(String value) {

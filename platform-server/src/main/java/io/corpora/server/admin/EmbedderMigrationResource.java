@@ -10,7 +10,7 @@ import io.corpora.controlplane.Tenant;
 import io.corpora.controlplane.TenantDefinition;
 import io.corpora.controlplane.TenantRepository;
 import io.corpora.server.Roles;
-import io.corpora.server.api.Json;
+import io.corpora.server.api.model.Job;
 import io.corpora.server.tenants.TenantLifecycle;
 import io.corpora.server.tenants.TenantsConfigService;
 import io.corpora.server.dataplane.ReembedMigrations;
@@ -32,6 +32,8 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -78,7 +80,8 @@ public class EmbedderMigrationResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Change the tenant's embedder by re-embedding its corpus in the background ({\"embedder\": {provider, config}});"
             + " the current embedder serves until an atomic switch")
-    @APIResponse(responseCode = "202", description = "Started: the job (kind reembed) is QUEUED; Location names it")
+    @APIResponse(responseCode = "202", description = "Started: the job (kind reembed) is QUEUED; Location names it",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Job.class)))
     @APIResponse(responseCode = "404", description = "The tenant does not exist")
     @APIResponse(responseCode = "409", description = "A migration of the tenant is already running (Retry-After), its writes in flight did not"
             + " finish in time, the tenant is not ACTIVE, or it already carries the target's fingerprint")
@@ -103,20 +106,21 @@ public class EmbedderMigrationResource {
         } catch (IllegalArgumentException e) {
             return TenantViews.badRequest(e.getMessage()); // e.g. no such embedder provider
         }
-        return Response.accepted(Json.job(job))
+        return Response.accepted(Job.of(job))
                 .location(uri.getBaseUriBuilder().path("admin/v1/tenants/{id}/jobs/{job}").build(id, job.id())).build();
     }
 
     @GET
     @Path(TenantsResource.TENANT_ID + "/jobs/{job}")
     @Operation(summary = "One job of the tenant (e.g. its re-embed migration): kind, status, percent, counts, outcomes")
-    @APIResponse(responseCode = "200", description = "The job")
+    @APIResponse(responseCode = "200", description = "The job",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Job.class)))
     @APIResponse(responseCode = "404", description = "The tenant, or a job with this id of the tenant, does not exist")
     public Response job(@PathParam("id") String id, @PathParam("job") String jobId) {
         if (tenants.find(id).isEmpty()) {
             return TenantViews.notFound(id);
         }
-        return jobs.find(id, jobId).map(job -> Response.ok(Json.job(job)).build()).orElseGet(() ->
+        return jobs.find(id, jobId).map(job -> Response.ok(Job.of(job)).build()).orElseGet(() ->
                 Problem.response(404, "job-not-found", "Job not found", "no job '" + jobId + "' for tenant '" + id + "'"));
     }
 

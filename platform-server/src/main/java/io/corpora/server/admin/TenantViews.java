@@ -1,12 +1,11 @@
 package io.corpora.server.admin;
 
-import io.corpora.controlplane.AuditEvent;
+import io.corpora.server.admin.model.TenantFileProblemView;
 import io.corpora.controlplane.Tenant;
 import io.corpora.server.rest.Problem;
 import io.corpora.tenancy.config.TenantDefinitionCodec;
 import io.corpora.tenancy.config.TenantFileProblem;
 import jakarta.ws.rs.core.Response;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.jwt.JsonWebToken;
@@ -34,30 +33,10 @@ final class TenantViews {
         return out;
     }
 
-    static Map<String, Object> problem(TenantFileProblem problem) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("file", problem.file());
-        out.put("pointer", problem.pointer());
-        out.put("reason", problem.reason());
-        return out;
-    }
-
-    static Map<String, Object> audit(AuditEvent event) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("at", String.valueOf(event.at()));
-        out.put("actor", event.actor());
-        out.put("tenant", event.tenant());
-        out.put("action", event.action());
-        out.put("target", event.target());
-        out.put("outcome", event.outcome());
-        out.put("details", event.details());
-        return out;
-    }
-
     static Response invalid(List<TenantFileProblem> problems) {
         return Problem.response(400, "invalid-tenant", "Invalid tenant definition",
                 problems.size() + " problem(s): " + String.join("; ", problems.stream().map(TenantFileProblem::toString).toList()),
-                Map.of("errors", problems.stream().map(TenantViews::problem).toList()));
+                Map.of("errors", problems.stream().map(TenantFileProblemView::of).toList()));
     }
 
     static Response notFound(String tenantId) {

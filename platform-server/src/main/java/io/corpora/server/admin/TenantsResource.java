@@ -1,5 +1,6 @@
 package io.corpora.server.admin;
 
+import io.corpora.server.admin.model.TenantPage;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,7 +31,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.core.Context;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -105,10 +105,7 @@ public class TenantsResource {
         List<Tenant> page = tenants.list(after == null || after.isBlank() ? null : after, size + 1);
         boolean more = page.size() > size;
         List<Tenant> shown = more ? page.subList(0, size) : page;
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("tenants", shown.stream().map(TenantViews::tenant).toList());
-        body.put("next", more ? shown.get(shown.size() - 1).id() : null);
-        return Response.ok(body).build();
+        return Response.ok(new TenantPage(shown.stream().map(TenantViews::tenant).toList(), more ? shown.get(shown.size() - 1).id() : null)).build();
     }
 
     @GET

@@ -1,5 +1,6 @@
 package io.corpora.server.admin;
 
+import io.corpora.server.admin.model.TenantSyncReport;
 import io.corpora.server.Roles;
 import io.corpora.server.tenants.TenantsConfigService;
 import io.corpora.tenancy.config.TenantSync;
@@ -10,8 +11,6 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
@@ -37,15 +36,8 @@ public class TenantsSyncResource {
     @RolesAllowed(Roles.PLATFORM_ADMIN)
     @SecurityRequirement(name = "jwt")
     @Operation(summary = "Sync the tenant registry with tenants-config and report what changed")
-    public Map<String, Object> sync() {
+    public TenantSyncReport sync() {
         TenantSync.Report report = tenantsConfig.sync(TenantViews.actor(caller));
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("directory", tenantsConfig.directory().toString());
-        body.put("created", report.created());
-        body.put("updated", report.updated());
-        body.put("unchanged", report.unchanged());
-        body.put("invalid", report.invalid().stream().map(TenantViews::problem).toList());
-        body.put("onlyInDatabase", report.onlyInDatabase());
-        return body;
+        return TenantSyncReport.of(tenantsConfig.directory().toString(), report);
     }
 }

@@ -39,7 +39,7 @@ public record AskResponse(String answer, List<AnswerCitation> citations, Usage u
             report.put("reason", t.reason());
             return report;
         }).toList());
-        diagnostics.put("retrieval", d.retrieval() == null ? null : Json.diagnostics(d.retrieval()));
+        diagnostics.put("retrieval", d.retrieval() == null ? null : io.corpora.server.api.model.Diagnostics.of(d.retrieval()));
         return new AskResponse(answer.answer(), answer.citations(), Usage.of(answer.usage()), diagnostics);
     }
 }

@@ -10,6 +10,12 @@ import io.corpora.access.TenantView;
 import io.corpora.server.dataplane.DataPlane;
 import io.corpora.server.dataplane.JobRunner;
 import io.corpora.server.dataplane.UrlIngest;
+import io.corpora.server.api.model.ChunkView;
+import io.corpora.server.api.model.DocumentChunks;
+import io.corpora.server.api.model.DocumentPage;
+import io.corpora.server.api.model.DocumentView;
+import io.corpora.server.api.model.IngestOutcome;
+import io.corpora.server.api.model.Job;
 import io.corpora.server.rest.ProblemException;
 import io.corpora.server.security.CallerScope;
 import io.corpora.spi.Chunk;
@@ -43,7 +49,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -54,6 +59,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.media.SchemaProperty;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -104,6 +110,12 @@ public class DocumentsResource {
             description = "A {url} is fetched only over https from one of the tenant's ingest.allowedOrigins (or ingest.privateOrigins),"
                     + " without following redirects, within the server's timeout and byte limit; refusals are 400 (not an https URL),"
                     + " 403 (origin not allowed, or a private address), 413 (too large), 422 (redirect, error status) and 504 (timeout).")
+    @APIResponse(responseCode = "201", description = "Stored: a new version is active",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = IngestOutcome.class)))
+    @APIResponse(responseCode = "200", description = "Unchanged (same content and metadata): skipped",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = IngestOutcome.class)))
+    @APIResponse(responseCode = "202", description = "A batch accepted as a job; Location is GET jobs/{id}",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Job.class)))
     public Response ingestJson(@PathParam("tenant") String tenantId, JsonValue body) {
         caller.actorFor(tenantId, Roles.WRITER, Roles.TENANT_ADMIN);
         if (body instanceof JsonObject object) {
@@ -115,7 +127,7 @@ public class DocumentsResource {
                 throw new ProblemException(outcome.status(), "ingest-failed", "Document not ingested", outcome.error(),
                         Map.of("documentId", outcome.documentId()));
             }
-            return Response.status(outcome.status()).entity(Json.outcome(outcome)).build();
+            return Response.status(outcome.status()).entity(IngestOutcome.of(outcome)).build();
         }
         if (!(body instanceof JsonArray array) || array.isEmpty()) {
             throw new ProblemException(400, "invalid-request", "Invalid request", "the body must be a document object or a non-empty array of them");
@@ -155,6 +167,8 @@ public class DocumentsResource {
     @Operation(summary = "Upload files (parts named 'file'; optional 'partition' and 'metadata' JSON); answered 202 with a job",
             description = "File names may be relative paths; one that climbs ('..'), is absolute or holds control characters refuses"
                     + " the upload (400). Each file is limited by corpora.ingest.maxDocumentBytes, the request by corpora.ingest.maxRequestBytes (413).")
+    @APIResponse(responseCode = "202", description = "A batch accepted as a job; Location is GET jobs/{id}",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Job.class)))
     public Response upload(@PathParam("tenant") String tenantId, @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType contentType,
                            @RequestBody(content = @Content(mediaType = MediaType.MULTIPART_FORM_DATA, schema = @Schema(type = SchemaType.OBJECT,
                                    properties = {
@@ -235,7 +249,7 @@ public class DocumentsResource {
             description = "Documents the tenant's access filter hides from the caller are skipped: the page still holds 'limit'"
                     + " documents unless the end is reached, and 'next' (the 'after' of the next page) is null exactly at the end"
                     + " (or after " + TenantView.MAX_SCANNED_PER_PAGE + " registry rows were examined for one page).")
-    public Map<String, Object> list(@PathParam("tenant") String tenantId, @QueryParam("partition") String partition,
+    public DocumentPage list(@PathParam("tenant") String tenantId, @QueryParam("partition") String partition,
                                     @QueryParam("after") String after, @QueryParam("limit") @DefaultValue("50") int limit,
                                     @QueryParam("status") String status, @QueryParam("source") String source) {
         caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
@@ -245,10 +259,7 @@ public class DocumentsResource {
         TenantView view = reader(tenantId, partition);
         TenantView.DocumentPage page = view.documents(after, limit, d -> (status == null || d.status().name().equalsIgnoreCase(status))
                 && (source == null || source.equals(d.source())));
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("documents", page.documents().stream().map(Json::document).toList());
-        body.put("next", page.next());
-        return body;
+        return new DocumentPage(page.documents().stream().map(DocumentView::of).toList(), page.next());
     }
 
     @GET
@@ -257,8 +268,8 @@ public class DocumentsResource {
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
     @Operation(summary = "One document's metadata, version, chunk count and status (id as one path segment)",
             description = ID_IN_PATH)
-    public Map<String, Object> get(@PathParam("tenant") String tenantId, @Parameter(description = ID_SEGMENT) @PathParam("id") String id, @QueryParam("partition") String partition) {
-        return Json.document(find(reader(tenantId, partition), id));
+    public DocumentView get(@PathParam("tenant") String tenantId, @Parameter(description = ID_SEGMENT) @PathParam("id") String id, @QueryParam("partition") String partition) {
+        return DocumentView.of(find(reader(tenantId, partition), id));
     }
 
     @GET
@@ -267,7 +278,7 @@ public class DocumentsResource {
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
     @Operation(summary = "One document's metadata, version, chunk count and status (any id, as the 'id' query parameter)",
             description = ID_IN_QUERY)
-    public Map<String, Object> getById(@PathParam("tenant") String tenantId, @Parameter(description = ID_PARAMETER, required = true) @QueryParam("id") String id, @QueryParam("partition") String partition) {
+    public DocumentView getById(@PathParam("tenant") String tenantId, @Parameter(description = ID_PARAMETER, required = true) @QueryParam("id") String id, @QueryParam("partition") String partition) {
         return get(tenantId, requireId(id), partition);
     }
 
@@ -276,19 +287,9 @@ public class DocumentsResource {
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
     @Operation(summary = "The chunks of a document's active version (id as one path segment)", description = CHUNKS + " " + ID_IN_PATH)
-    public Map<String, Object> chunks(@PathParam("tenant") String tenantId, @Parameter(description = ID_SEGMENT) @PathParam("id") String id, @QueryParam("partition") String partition) {
+    public DocumentChunks chunks(@PathParam("tenant") String tenantId, @Parameter(description = ID_SEGMENT) @PathParam("id") String id, @QueryParam("partition") String partition) {
         List<Chunk> found = reader(tenantId, partition).chunks(id).orElseThrow(() -> notFound(id));
-        List<Map<String, Object>> chunks = new ArrayList<>();
-        for (Chunk chunk : found) {
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("id", chunk.id());
-            out.put("index", chunk.index());
-            out.put("text", chunk.text());
-            out.put("headingPath", chunk.headingPath());
-            out.put("metadata", io.corpora.spi.Metadata.withoutReserved(chunk.metadata()));
-            chunks.add(out);
-        }
-        return Map.of("documentId", id, "chunks", chunks);
+        return new DocumentChunks(id, found.stream().map(ChunkView::of).toList());
     }
 
     @GET
@@ -296,7 +297,7 @@ public class DocumentsResource {
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
     @Operation(summary = "The chunks of a document's active version (any id, as the 'id' query parameter)", description = CHUNKS + " " + ID_IN_QUERY)
-    public Map<String, Object> chunksById(@PathParam("tenant") String tenantId, @Parameter(description = ID_PARAMETER, required = true) @QueryParam("id") String id, @QueryParam("partition") String partition) {
+    public DocumentChunks chunksById(@PathParam("tenant") String tenantId, @Parameter(description = ID_PARAMETER, required = true) @QueryParam("id") String id, @QueryParam("partition") String partition) {
         return chunks(tenantId, requireId(id), partition);
     }
 
@@ -372,7 +373,7 @@ public class DocumentsResource {
 
     private Response accepted(IngestJob job) {
         java.net.URI location = uri.getBaseUriBuilder().path("api/v1/tenants/{tenant}/jobs/{id}").build(job.tenant(), job.id());
-        return Response.accepted(Json.job(job)).location(location).build();
+        return Response.accepted(Job.of(job)).location(location).build();
     }
 
     private static DocumentInput parse(JsonObject object) {

@@ -1,7 +1,6 @@
 package io.corpora.server.api;
 
 import io.corpora.controlplane.IngestJob;
-import io.corpora.ingest.IndexVerifier;
 import io.corpora.access.TenantView;
 import io.corpora.server.Roles;
 import io.corpora.server.dataplane.DataPlane;
@@ -21,8 +20,11 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import io.corpora.server.api.model.CorpusStats;
+import io.corpora.server.api.model.IndexReport;
+import io.corpora.server.api.model.Job;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
@@ -54,19 +56,9 @@ public class IndexResource {
     @Operation(summary = "Report missing, orphaned, stale and unstamped chunks without repairing anything",
             description = "Covers what the caller may see: documents and chunks the tenant's access filter hides from it are neither"
                     + " listed nor counted.")
-    public Map<String, Object> verify(@PathParam("tenant") String tenantId, @QueryParam("partition") String partition) {
+    public IndexReport verify(@PathParam("tenant") String tenantId, @QueryParam("partition") String partition) {
         TenantView view = dataPlane.view(caller, tenantId, partition, Roles.WRITER, Roles.TENANT_ADMIN);
-        IndexVerifier.Report report = view.verify();
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("namespace", view.namespace().key());
-        body.put("consistent", report.consistent());
-        body.put("documents", report.documents());
-        body.put("chunks", report.chunks());
-        body.put("missing", Map.of("count", report.missingCount(), "documents", report.missing()));
-        body.put("orphaned", Map.of("count", report.orphanedCount(), "chunkIds", report.orphaned()));
-        body.put("stale", Map.of("count", report.staleCount(), "chunkIds", report.stale()));
-        body.put("unstamped", Map.of("count", report.unstampedCount(), "chunkIds", report.unstamped()));
-        return body;
+        return IndexReport.of(view.namespace().key(), view.verify());
     }
 
     @GET
@@ -76,17 +68,9 @@ public class IndexResource {
     @Operation(summary = "Documents, chunks and bytes of the tenant's active versions, and documents by partition and status",
             description = "Counts what the caller may see: only its partition for a partition-bound token, and only the documents the"
                     + " tenant's access filter lets it see (with their chunks and bytes).")
-    public Map<String, Object> stats(@PathParam("tenant") String tenantId) {
+    public CorpusStats stats(@PathParam("tenant") String tenantId) {
         TenantView view = dataPlane.view(caller, tenantId, null, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
-        io.corpora.controlplane.DocumentRegistry.CorpusStats stats = view.stats();
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("tenant", view.tenant().id());
-        body.put("documents", stats.documents());
-        body.put("chunks", stats.chunks());
-        body.put("bytes", stats.bytes());
-        body.put("documentsByPartition", stats.documentsByPartition());
-        body.put("documentsByStatus", stats.documentsByStatus());
-        return body;
+        return CorpusStats.of(view.tenant().id(), view.stats());
     }
 
     @POST
@@ -96,10 +80,11 @@ public class IndexResource {
     @Operation(summary = "Start a job re-pushing every registered document from the registry's text, then removing orphaned chunks",
             description = "Answered 202 with the job and its Location; the job lists one outcome per document and its percent."
                     + " GET index:verify afterwards to confirm the namespace is consistent.")
-    @APIResponse(responseCode = "202", description = "The rebuild job, queued; Location is GET jobs/{id}")
+    @APIResponse(responseCode = "202", description = "The rebuild job, queued; Location is GET jobs/{id}",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Job.class)))
     public Response rebuild(@PathParam("tenant") String tenantId, @QueryParam("partition") String partition) {
         IngestJob job = jobs.submitRebuild(dataPlane.view(caller, tenantId, partition, Roles.TENANT_ADMIN));
         URI location = uri.getBaseUriBuilder().path("api/v1/tenants/{tenant}/jobs/{id}").build(job.tenant(), job.id());
-        return Response.accepted(Json.job(job)).location(location).build();
+        return Response.accepted(Job.of(job)).location(location).build();
     }
 }

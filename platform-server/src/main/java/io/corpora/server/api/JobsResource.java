@@ -15,7 +15,8 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.util.Map;
+import io.corpora.server.api.model.Job;
+import io.corpora.server.api.model.JobList;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -44,12 +45,12 @@ public class JobsResource {
             description = "A partition-bound token sees only its partition's jobs (tenant-wide re-embed jobs need an unbound token)."
                     + " Outcomes of documents the caller may not see are left out; succeeded, skipped and failed then count the outcomes"
                     + " shown, and total those plus the documents not processed yet.")
-    public Map<String, Object> list(@PathParam("tenant") String tenantId, @QueryParam("limit") @DefaultValue("20") int limit) {
+    public JobList list(@PathParam("tenant") String tenantId, @QueryParam("limit") @DefaultValue("20") int limit) {
         caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
         if (limit < 1 || limit > 200) {
             throw new ProblemException(400, "invalid-request", "Invalid request", "limit must be between 1 and 200");
         }
-        return Map.of("jobs", view(tenantId).jobs(limit).stream().map(Json::job).toList());
+        return new JobList(view(tenantId).jobs(limit).stream().map(Job::of).toList());
     }
 
     @GET
@@ -57,8 +58,8 @@ public class JobsResource {
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
     @Operation(summary = "One ingest job")
-    public Map<String, Object> get(@PathParam("tenant") String tenantId, @PathParam("id") String id) {
-        return Json.job(view(tenantId).job(id).orElseThrow(() -> new ProblemException(404, "job-not-found",
+    public Job get(@PathParam("tenant") String tenantId, @PathParam("id") String id) {
+        return Job.of(view(tenantId).job(id).orElseThrow(() -> new ProblemException(404, "job-not-found",
                 "Job not found", "no job '" + id + "' for this tenant")));
     }
 

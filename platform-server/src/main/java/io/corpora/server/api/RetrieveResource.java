@@ -16,7 +16,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import io.corpora.server.api.model.RetrievalBatchResult;
+import io.corpora.server.api.model.RetrievalResult;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -49,13 +50,13 @@ public class RetrieveResource {
                     + " conditions and operators (maxFilterNodes, 64), nesting of $and/$not (maxFilterDepth, 8) and values in all"
                     + " (maxFilterValues, 1024); no NUL or other control character but tab, line feed and carriage return."
                     + " A body over corpora.retrieve.maxJsonBytes (131072) is 413.")
-    public Map<String, Object> retrieve(@PathParam("tenant") String tenantId, RetrieveRequest request) {
+    public RetrievalResult retrieve(@PathParam("tenant") String tenantId, RetrieveRequest request) {
         caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
         if (request == null) {
             throw new BadRequestException("a JSON body with a query is required");
         }
         RetrieveCommand command = request.toCommand(dataPlane.retrieveLimits());
-        return Json.retrieval(dataPlane.view(caller, tenantId, request.partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN)
+        return RetrievalResult.of(dataPlane.view(caller, tenantId, request.partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN)
                 .retrieve(command));
     }
 
@@ -68,7 +69,7 @@ public class RetrieveResource {
     @SecurityRequirement(name = "jwt")
     @Operation(summary = "Several retrievals in one call (queries embedded together), answered in order; one partition per batch",
             description = "Each query is bounded as a single retrieve is; a body over corpora.retrieve.maxBatchJsonBytes (1048576) is 413.")
-    public Map<String, Object> retrieveBatch(@PathParam("tenant") String tenantId, RetrieveBatchRequest request) {
+    public RetrievalBatchResult retrieveBatch(@PathParam("tenant") String tenantId, RetrieveBatchRequest request) {
         caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
         if (request == null || request.queries == null || request.queries.isEmpty()) {
             throw new BadRequestException("a JSON body with a non-empty 'queries' array is required");
@@ -86,8 +87,8 @@ public class RetrieveResource {
             }
             commands.add(query.toCommand(dataPlane.retrieveLimits()));
         }
-        List<Map<String, Object>> results = dataPlane.view(caller, tenantId, request.partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN)
-                .retrieveBatch(commands).stream().map(Json::retrieval).toList();
-        return Map.of("results", results);
+        List<RetrievalResult> results = dataPlane.view(caller, tenantId, request.partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN)
+                .retrieveBatch(commands).stream().map(RetrievalResult::of).toList();
+        return new RetrievalBatchResult(results);
     }
 }

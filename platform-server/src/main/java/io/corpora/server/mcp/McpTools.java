@@ -13,7 +13,8 @@ import io.corpora.answer.AnswerListener;
 import io.corpora.controlplane.DocumentRecord;
 import io.corpora.retrieval.RetrieveCommand;
 import io.corpora.retrieval.RetrieveLimits;
-import io.corpora.server.api.Json;
+import io.corpora.server.api.model.DocumentView;
+import io.corpora.server.api.model.RetrievalResult;
 import io.corpora.spi.Chunk;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -66,7 +67,7 @@ final class McpTools {
                 + " numbered context block.", """
                 {"type": "object", "additionalProperties": false, "required": ["query"], "properties": {
                   "query": {"type": "string", "minLength": 1, "maxLength": 4096, "description": "What to search for"},
-                """ + retrievalProperties + "}}", false, call -> Json.retrieval(call.view().retrieve(command(call, "query"))));
+                """ + retrievalProperties + "}}", false, call -> RetrievalResult.of(call.view().retrieve(command(call, "query"))));
         add("ask", "Answer a question from the tenant's documents you may see, citing passages as [n]; says it does not know"
                 + " when no passage matches.", """
                 {"type": "object", "additionalProperties": false, "required": ["question"], "properties": {
@@ -161,7 +162,8 @@ final class McpTools {
             c.put("text", chunk.text());
             chunks.add(c);
         }
-        Map<String, Object> out = new LinkedHashMap<>(Json.document(record.get()));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> out = new LinkedHashMap<>(JSON.convertValue(DocumentView.of(record.get()), Map.class));
         out.put("chunks", chunks);
         return Optional.of(out);
     }

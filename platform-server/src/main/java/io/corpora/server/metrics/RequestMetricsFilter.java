@@ -1,5 +1,7 @@
 package io.corpora.server.metrics;
 
+import io.corpora.server.api.model.RetrievalBatchResult;
+import io.corpora.server.api.model.RetrievalResult;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -11,8 +13,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.MetricUnits;
@@ -65,28 +65,18 @@ public class RequestMetricsFilter implements ContainerRequestFilter, ContainerRe
         Tag routeTag = new Tag("route", route(request.getMethod()));
         registry.counter(REQUESTS, tenantTag, routeTag, new Tag("status", (status / 100) + "xx")).inc();
         registry.timer(DURATION, tenantTag, routeTag).update(Duration.ofNanos(System.nanoTime() - start));
-        if (status == 200 && response.getEntity() instanceof Map<?, ?> body) {
-            Object batch = body.get("results");
-            if (batch instanceof List<?> results) {
-                results.forEach(result -> recordRetrieval(result, tenantTag, routeTag));
-            } else if (body.containsKey("passages") && body.containsKey("diagnostics")) {
-                recordRetrieval(body, tenantTag, routeTag);
-            }
+        if (status == 200 && response.getEntity() instanceof RetrievalBatchResult batch) {
+            batch.results().forEach(result -> recordRetrieval(result, tenantTag, routeTag));
+        } else if (status == 200 && response.getEntity() instanceof RetrievalResult result) {
+            recordRetrieval(result, tenantTag, routeTag);
         }
     }
 
-    private void recordRetrieval(Object result, Tag tenant, Tag route) {
-        if (!(result instanceof Map<?, ?> body) || !(body.get("passages") instanceof List<?> passages)) {
-            return;
-        }
-        registry.histogram(PASSAGES, tenant, route).update(passages.size());
-        if (body.get("diagnostics") instanceof Map<?, ?> diagnostics) {
-            if (diagnostics.get("refusals") instanceof List<?> refusals) {
-                registry.counter(REFUSALS, tenant, route).inc(refusals.size());
-            }
-            if (Boolean.TRUE.equals(diagnostics.get("degraded"))) {
-                registry.counter(DEGRADED, tenant, route).inc();
-            }
+    private void recordRetrieval(RetrievalResult result, Tag tenant, Tag route) {
+        registry.histogram(PASSAGES, tenant, route).update(result.passages().size());
+        registry.counter(REFUSALS, tenant, route).inc(result.diagnostics().refusals().size());
+        if (result.diagnostics().degraded()) {
+            registry.counter(DEGRADED, tenant, route).inc();
         }
     }
 

@@ -3,7 +3,7 @@ package io.corpora.server.api;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.corpora.server.Poll;
+import io.corpora.testkit.Poll;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.time.Duration;

@@ -1,11 +1,12 @@
 package io.corpora.server.crash;
 
+import io.corpora.testkit.server.KillableLibertyServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.corpora.server.Poll;
+import io.corpora.testkit.Poll;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import io.corpora.server.api.TenantFixtures;

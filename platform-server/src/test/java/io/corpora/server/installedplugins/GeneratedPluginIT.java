@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
-import io.corpora.server.crash.KillableLibertyServer;
+import io.corpora.testkit.server.KillableLibertyServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -11,7 +11,7 @@ import io.corpora.security.TokenClaims;
 import io.corpora.security.TokenTrust;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
-import io.corpora.server.crash.KillableLibertyServer;
+import io.corpora.testkit.server.KillableLibertyServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package io.corpora.server;
+package io.corpora.testkit;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,8 +1,8 @@
-package io.corpora.server.crash;
+package io.corpora.testkit.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.corpora.server.Poll;
+import io.corpora.testkit.Poll;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -31,7 +31,8 @@ import java.util.stream.Stream;
  */
 public final class KillableLibertyServer implements AutoCloseable {
 
-    private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+    /** How long a start may take: -Dcorpora.liberty.start.timeout seconds (default 180; a loaded shared machine needs more). */
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(Long.getLong("corpora.liberty.start.timeout", 180));
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The JVM option that makes the server trust the development key, as the tests' tokens need. */
     public static final String DEVELOPMENT_MODE = "-Dcorpora.dev.mode=true";
@@ -140,7 +141,7 @@ public final class KillableLibertyServer implements AutoCloseable {
      * SIGKILLs the server's JVM (not the launch script): no shutdown hooks, no flush, no graceful close of Lucene or H2.
      * Returns once the JVM is gone.
      */
-    void killJvm() throws Exception {
+    public void killJvm() throws Exception {
         ProcessHandle java = serverJvm().orElseThrow(() -> new IllegalStateException("no java process under " + process.toHandle()));
         if (!java.destroyForcibly()) {
             throw new IllegalStateException("could not send SIGKILL to " + java.pid());
@@ -155,7 +156,7 @@ public final class KillableLibertyServer implements AutoCloseable {
     }
 
     /** The JVM running the server: the launch script's process itself if it exec'd java, else its java descendant. */
-    Optional<ProcessHandle> serverJvm() {
+    public Optional<ProcessHandle> serverJvm() {
         ProcessHandle launched = process.toHandle();
         return Stream.concat(Stream.of(launched), launched.descendants())
                 .filter(ProcessHandle::isAlive)
@@ -211,7 +212,10 @@ public final class KillableLibertyServer implements AutoCloseable {
 
     private boolean answers(String path) {
         try {
-            HttpRequest request = HttpRequest.newBuilder(baseUri().resolve(path)).timeout(Duration.ofSeconds(5)).GET().build();
+            // A long timeout, never a short one: the readiness check holds a server thread while its probes run, and
+            // requests the client gave up on keep theirs, so on a loaded machine short retries could starve the small
+            // default pool (2 x cores) until no probe can run at all.
+            HttpRequest request = HttpRequest.newBuilder(baseUri().resolve(path)).timeout(Duration.ofSeconds(120)).GET().build();
             return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
         } catch (IOException e) {
             return false;

@@ -1,0 +1,315 @@
+package io.corpora.client;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.corpora.client.model.CorpusStats;
+import io.corpora.client.model.DocumentChunks;
+import io.corpora.client.model.Document;
+import io.corpora.client.model.DocumentInput;
+import io.corpora.client.model.DocumentPage;
+import io.corpora.client.model.IngestOutcome;
+import io.corpora.client.model.Job;
+import io.corpora.client.model.JobList;
+import io.corpora.client.model.RetrievalBatchResult;
+import io.corpora.client.model.RetrievalResult;
+import io.corpora.client.model.RetrieveBatchRequest;
+import io.corpora.client.model.RetrieveRequest;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.StringJoiner;
+import java.util.function.Supplier;
+
+/**
+ * Corpora's data-plane API for one tenant: retrieve, documents, jobs, stats. Thread-safe; build one per tenant and
+ * token source and share it.
+ *
+ * <pre>{@code
+ * CorporaClient corpora = CorporaClient.builder(URI.create("https://corpora.example.com/"), "acme")
+ *         .token(() -> identityProvider.currentAccessToken())
+ *         .build();
+ * RetrievalResult result = corpora.retrieve(RetrieveRequest.of("how do I rotate keys?").withTopK(5));
+ * }</pre>
+ *
+ * <p>Every 4xx/5xx is a {@link CorporaProblemException}; a failure to reach the server is a {@link CorporaException}.
+ * Calls repeat only as {@link RetryPolicy} says. The token supplier is asked on every request (and every retry), so it
+ * can hand out refreshed tokens. Routes this class has no method for yet (e.g. {@code ask}, once the server serves it)
+ * go through {@link #call}, with the same authentication, problem decoding and retries.
+ */
+public final class CorporaClient {
+
+    private static final ObjectMapper JSON = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final Duration FIRST_POLL = Duration.ofMillis(100);
+    private static final Duration LONGEST_POLL = Duration.ofSeconds(2);
+
+    private final URI tenantBase;
+    private final String tenant;
+    private final Supplier<String> token;
+    private final HttpClient http;
+    private final RetryPolicy retries;
+    private final Duration requestTimeout;
+
+    private CorporaClient(Builder b) {
+        URI base = b.baseUri.toString().endsWith("/") ? b.baseUri : URI.create(b.baseUri + "/");
+        this.tenant = b.tenant;
+        this.tenantBase = base.resolve("api/v1/tenants/" + segment(b.tenant) + "/");
+        this.token = b.token;
+        this.http = b.http != null ? b.http : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        this.retries = b.retries;
+        this.requestTimeout = b.requestTimeout;
+    }
+
+    /** A client for {@code tenant} on the server at {@code baseUri} (the root the {@code api/v1/…} paths hang from). */
+    public static Builder builder(URI baseUri, String tenant) {
+        return new Builder(baseUri, tenant);
+    }
+
+    public String tenant() {
+        return tenant;
+    }
+
+    // --- retrieval ---------------------------------------------------------------------------------------------
+
+    /** Cited passages and a context block for a query, filtered by the caller's access. */
+    public RetrievalResult retrieve(RetrieveRequest request) {
+        return call("POST", "retrieve", request, RetrievalResult.class, true);
+    }
+
+    /** Up to 32 retrieves in one call, answered in order. */
+    public RetrievalBatchResult retrieveBatch(RetrieveBatchRequest request) {
+        return call("POST", "retrieve:batch", request, RetrievalBatchResult.class, true);
+    }
+
+    // --- documents ---------------------------------------------------------------------------------------------
+
+    /** Ingests one document (text, or a url the server fetches); answered once stored (or skipped when unchanged). */
+    public IngestOutcome ingest(DocumentInput document) {
+        return call("POST", "documents", document, IngestOutcome.class, false);
+    }
+
+    /** Ingests several text documents as a job; {@link #awaitJob} waits for it. */
+    public Job ingestBatch(List<DocumentInput> documents) {
+        return call("POST", "documents", documents, Job.class, false);
+    }
+
+    /** Uploads files (PDF, HTML, Markdown, text…; the server detects the type) as one job, into {@code partition} (or null). */
+    public Job upload(List<Path> files, String partition, Map<String, Object> metadata) {
+        Multipart form = new Multipart();
+        try {
+            for (Path file : files) {
+                form.file("file", file);
+            }
+            if (partition != null) {
+                form.field("partition", partition);
+            }
+            if (metadata != null && !metadata.isEmpty()) {
+                form.field("metadata", JSON.writeValueAsString(metadata));
+            }
+        } catch (IOException e) {
+            throw new CorporaException("cannot read the files to upload: " + e.getMessage(), e);
+        }
+        return send("POST", "documents", form.contentType(), form.body(), Job.class, false);
+    }
+
+    /** One page of the documents the caller may see, in id order; pass the page's {@code next} as {@code after}. */
+    public DocumentPage documents(String partition, String after, int limit) {
+        return call("GET", "documents" + query("partition", partition, "after", after, "limit", Integer.toString(limit)), null,
+                DocumentPage.class, true);
+    }
+
+    /** A document's registry entry; any id (it is sent as a query parameter). */
+    public Document document(String id, String partition) {
+        return call("GET", "document" + query("id", id, "partition", partition), null, Document.class, true);
+    }
+
+    /** The chunks of a document's active version. */
+    public DocumentChunks chunks(String id, String partition) {
+        return call("GET", "document/chunks" + query("id", id, "partition", partition), null, DocumentChunks.class, true);
+    }
+
+    /** Deletes a document and its chunks; a document the caller may not see is a 404 problem, like a missing one. */
+    public void delete(String id, String partition) {
+        call("DELETE", "document" + query("id", id, "partition", partition), null, Void.class, true);
+    }
+
+    // --- jobs and stats ----------------------------------------------------------------------------------------
+
+    public JobList jobs(int limit) {
+        return call("GET", "jobs" + query("limit", Integer.toString(limit)), null, JobList.class, true);
+    }
+
+    public Job job(String id) {
+        return call("GET", "jobs/" + segment(id), null, Job.class, true);
+    }
+
+    /**
+     * Polls the job until it finished (SUCCEEDED, PARTIALLY_FAILED or FAILED: check {@link Job#status()}), first after
+     * 100 ms, then doubling up to 2 s between polls; a {@link CorporaException} once {@code timeout} passed.
+     */
+    public Job awaitJob(String id, Duration timeout) {
+        Instant deadline = Instant.now().plus(timeout);
+        Duration pause = FIRST_POLL;
+        while (true) {
+            Job job = job(id);
+            if (job.finished()) {
+                return job;
+            }
+            Duration left = Duration.between(Instant.now(), deadline);
+            if (left.isNegative()) {
+                throw new CorporaException("job " + id + " not finished within " + timeout + ": " + job.status() + ", " + job.percent() + " %");
+            }
+            sleep(pause.compareTo(left) < 0 ? pause : left);
+            pause = pause.multipliedBy(2).compareTo(LONGEST_POLL) > 0 ? LONGEST_POLL : pause.multipliedBy(2);
+        }
+    }
+
+    /** Documents, chunks and bytes the caller may see. */
+    public CorpusStats stats() {
+        return call("GET", "stats", null, CorpusStats.class, true);
+    }
+
+    // --- the transport -----------------------------------------------------------------------------------------
+
+    /**
+     * Any route under {@code api/v1/tenants/{tenant}/}: {@code path} relative to it (query included, already encoded),
+     * {@code body} serialised as JSON (or none when null), the answer decoded as {@code type} ({@code Void.class} for none).
+     * {@code idempotent} says whether a 503 with Retry-After may be repeated (see {@link RetryPolicy}).
+     */
+    public <T> T call(String method, String path, Object body, Class<T> type, boolean idempotent) {
+        byte[] json;
+        try {
+            json = body == null ? null : JSON.writeValueAsBytes(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot serialise the request body: " + e.getMessage(), e);
+        }
+        return send(method, path, "application/json", json, type, idempotent);
+    }
+
+    private <T> T send(String method, String path, String contentType, byte[] body, Class<T> type, boolean idempotent) {
+        URI uri = URI.create(tenantBase + path); // not resolve(): "retrieve:batch" would parse as a URI scheme
+        for (int attempt = 0; ; attempt++) {
+            HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(requestTimeout).header("Accept", "application/json");
+            String bearer = token.get();
+            if (bearer != null) {
+                request.header("Authorization", "Bearer " + bearer);
+            }
+            request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+            if (body != null) {
+                request.header("Content-Type", contentType);
+            }
+            HttpResponse<byte[]> response;
+            try {
+                response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            } catch (IOException e) {
+                throw new CorporaException(method + " " + uri + " failed: " + e.getMessage(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CorporaException(method + " " + uri + " interrupted", e);
+            }
+            if (response.statusCode() < 400) {
+                return decode(response, type);
+            }
+            CorporaProblemException problem = Problems.decode(JSON, response);
+            long wait = retries.waitMillis(attempt, idempotent, problem);
+            if (wait < 0) {
+                throw problem;
+            }
+            sleep(Duration.ofMillis(wait));
+        }
+    }
+
+    private static <T> T decode(HttpResponse<byte[]> response, Class<T> type) {
+        if (type == Void.class || response.body().length == 0) {
+            return null;
+        }
+        try {
+            return JSON.readValue(response.body(), type);
+        } catch (IOException e) {
+            throw new CorporaException("the server's answer is not a " + type.getSimpleName() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String query(String... namesAndValues) {
+        StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            if (namesAndValues[i + 1] != null) {
+                query.add(namesAndValues[i] + "=" + URLEncoder.encode(namesAndValues[i + 1], StandardCharsets.UTF_8));
+            }
+        }
+        return query.toString();
+    }
+
+    /** One path segment, percent-encoded (URLEncoder's '+' for space is wrong in a path). */
+    private static String segment(String value) {
+        return URLEncoder.encode(Objects.requireNonNull(value), StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    private static void sleep(Duration pause) {
+        try {
+            Thread.sleep(Math.max(1, pause.toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CorporaException("interrupted while waiting", e);
+        }
+    }
+
+    /** Options of a {@link CorporaClient}; only the token is required. */
+    public static final class Builder {
+        private final URI baseUri;
+        private final String tenant;
+        private Supplier<String> token;
+        private HttpClient http;
+        private RetryPolicy retries = RetryPolicy.DEFAULT;
+        private Duration requestTimeout = Duration.ofSeconds(60);
+
+        private Builder(URI baseUri, String tenant) {
+            this.baseUri = Objects.requireNonNull(baseUri, "baseUri");
+            this.tenant = Objects.requireNonNull(tenant, "tenant");
+        }
+
+        /** The bearer token, asked for on every request (return a refreshed one when it nears expiry). */
+        public Builder token(Supplier<String> token) {
+            this.token = Objects.requireNonNull(token, "token");
+            return this;
+        }
+
+        /** A fixed bearer token (tests, short-lived jobs). */
+        public Builder token(String token) {
+            Objects.requireNonNull(token, "token");
+            return token(() -> token);
+        }
+
+        public Builder httpClient(HttpClient http) {
+            this.http = Objects.requireNonNull(http, "http");
+            return this;
+        }
+
+        public Builder retries(RetryPolicy retries) {
+            this.retries = Objects.requireNonNull(retries, "retries");
+            return this;
+        }
+
+        public Builder requestTimeout(Duration timeout) {
+            this.requestTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        public CorporaClient build() {
+            if (token == null) {
+                throw new IllegalStateException("a token (or token supplier) is required: every Corpora route needs a bearer token");
+            }
+            return new CorporaClient(this);
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package io.corpora.langchain4j;
+
+import dev.langchain4j.data.document.Metadata;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.rag.content.Content;
+import dev.langchain4j.rag.content.ContentMetadata;
+import dev.langchain4j.rag.content.retriever.ContentRetriever;
+import dev.langchain4j.rag.query.Query;
+import io.corpora.client.CorporaClient;
+import io.corpora.client.model.Passage;
+import io.corpora.client.model.RetrieveOptions;
+import io.corpora.client.model.RetrieveRequest;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * A Corpora tenant as a LangChain4j {@link ContentRetriever}: the query's text is retrieved (with the tenant's access
+ * rules applied to the client's token) and each passage becomes a {@link Content} whose segment text is the passage
+ * and whose metadata holds {@value #SOURCE}, {@value #DOCUMENT_ID}, {@value #HEADING_PATH} (headings joined by
+ * {@code " > "}), {@value #CHUNK_INDEX}, {@value #PASSAGE_ID}, {@value #SCORE} and the passage's own metadata; the
+ * score is also the content's {@link ContentMetadata#SCORE}.
+ *
+ * <pre>{@code
+ * ContentRetriever retriever = new CorporaContentRetriever(corpora, RetrieveOptions.DEFAULTS.withTopK(5));
+ * Assistant assistant = AiServices.builder(Assistant.class).chatModel(model).contentRetriever(retriever).build();
+ * }</pre>
+ *
+ * Errors are not swallowed: a problem the server answers surfaces as a {@code CorporaProblemException}, so an
+ * application never answers from an empty context because retrieval failed.
+ */
+public final class CorporaContentRetriever implements ContentRetriever {
+
+    public static final String SOURCE = "source";
+    public static final String DOCUMENT_ID = "documentId";
+    public static final String HEADING_PATH = "headingPath";
+    public static final String CHUNK_INDEX = "chunkIndex";
+    public static final String PASSAGE_ID = "passageId";
+    public static final String SCORE = "score";
+    public static final String PAGE = "page";
+
+    private final CorporaClient client;
+    private final Function<Query, RetrieveRequest> request;
+
+    /** Every query with the tenant's retrieval defaults. */
+    public CorporaContentRetriever(CorporaClient client) {
+        this(client, RetrieveOptions.DEFAULTS);
+    }
+
+    /** Every query with the same options, e.g. {@code RetrieveOptions.DEFAULTS.withTopK(5).withFilter(Map.of("lang", "en"))}. */
+    public CorporaContentRetriever(CorporaClient client, RetrieveOptions options) {
+        this(client, requestsWith(options));
+    }
+
+    /** The request for each query made by {@code request} (e.g. a filter from the query's chat memory id). */
+    public CorporaContentRetriever(CorporaClient client, Function<Query, RetrieveRequest> request) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.request = Objects.requireNonNull(request, "request");
+    }
+
+    private static Function<Query, RetrieveRequest> requestsWith(RetrieveOptions options) {
+        Objects.requireNonNull(options, "options");
+        return query -> options.request(query.text());
+    }
+
+    @Override
+    public List<Content> retrieve(Query query) {
+        return client.retrieve(request.apply(query)).passages().stream().map(CorporaContentRetriever::content).toList();
+    }
+
+    /** One passage as LangChain4j content. */
+    static Content content(Passage passage) {
+        Metadata metadata = new Metadata();
+        // The passage's own metadata first, so the citation's keys below always win a clash.
+        passage.metadata().forEach((key, value) -> put(metadata, key, value));
+        put(metadata, SOURCE, passage.source() != null ? passage.source() : passage.citation().source());
+        put(metadata, DOCUMENT_ID, passage.citation().documentId());
+        put(metadata, CHUNK_INDEX, passage.citation().chunkIndex());
+        put(metadata, PASSAGE_ID, passage.id());
+        put(metadata, SCORE, passage.score());
+        if (passage.citation().headingPath() != null) {
+            put(metadata, HEADING_PATH, String.join(" > ", passage.citation().headingPath()));
+        }
+        put(metadata, PAGE, passage.citation().page());
+        return Content.from(TextSegment.from(passage.text(), metadata), Map.of(ContentMetadata.SCORE, passage.score()));
+    }
+
+    /** LangChain4j metadata holds strings, UUIDs and numbers only; anything else (lists, objects) goes in as its text. */
+    private static void put(Metadata metadata, String key, Object value) {
+        if (value == null) {
+            return;
+        }
+        if (value instanceof Integer i) {
+            metadata.put(key, i);
+        } else if (value instanceof Long l) {
+            metadata.put(key, l);
+        } else if (value instanceof Double d) {
+            metadata.put(key, d);
+        } else if (value instanceof Float f) {
+            metadata.put(key, f);
+        } else if (value instanceof UUID u) {
+            metadata.put(key, u);
+        } else {
+            metadata.put(key, String.valueOf(value));
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package io.corpora.springai;
+
+import io.corpora.client.CorporaClient;
+import io.corpora.client.model.Passage;
+import io.corpora.client.model.RetrieveOptions;
+import io.corpora.client.model.RetrieveRequest;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import org.springframework.ai.document.Document;
+import org.springframework.ai.rag.Query;
+import org.springframework.ai.rag.retrieval.search.DocumentRetriever;
+
+/**
+ * A Corpora tenant as a Spring AI {@link DocumentRetriever}, for {@code RetrievalAugmentationAdvisor}: the query's text is
+ * retrieved (the tenant's access rules applied to the client's token) and each passage becomes a {@link Document} with the
+ * passage's id, text and score, and metadata {@value #SOURCE}, {@value #DOCUMENT_ID}, {@value #HEADING_PATH} (a list),
+ * {@value #CHUNK_INDEX} and the passage's own metadata.
+ *
+ * <pre>{@code
+ * Advisor rag = RetrievalAugmentationAdvisor.builder()
+ *         .documentRetriever(new CorporaDocumentRetriever(corpora, RetrieveOptions.DEFAULTS.withTopK(5)))
+ *         .build();
+ * String answer = chatClient.prompt().advisors(rag).user(question).call().content();
+ * }</pre>
+ *
+ * A problem the server answers surfaces as a {@code CorporaProblemException}, never as an empty context.
+ */
+public final class CorporaDocumentRetriever implements DocumentRetriever {
+
+    public static final String SOURCE = "source";
+    public static final String DOCUMENT_ID = "documentId";
+    public static final String HEADING_PATH = "headingPath";
+    public static final String CHUNK_INDEX = "chunkIndex";
+    public static final String PAGE = "page";
+
+    private final CorporaClient client;
+    private final Function<Query, RetrieveRequest> request;
+
+    /** Every query with the tenant's retrieval defaults. */
+    public CorporaDocumentRetriever(CorporaClient client) {
+        this(client, RetrieveOptions.DEFAULTS);
+    }
+
+    /** Every query with the same options, e.g. {@code RetrieveOptions.DEFAULTS.withTopK(5).withFilter(Map.of("lang", "en"))}. */
+    public CorporaDocumentRetriever(CorporaClient client, RetrieveOptions options) {
+        this(client, requestsWith(options));
+    }
+
+    /** The request for each query made by {@code request} (e.g. a filter from {@link Query#context()}). */
+    public CorporaDocumentRetriever(CorporaClient client, Function<Query, RetrieveRequest> request) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.request = Objects.requireNonNull(request, "request");
+    }
+
+    private static Function<Query, RetrieveRequest> requestsWith(RetrieveOptions options) {
+        Objects.requireNonNull(options, "options");
+        return query -> options.request(query.text());
+    }
+
+    @Override
+    public List<Document> retrieve(Query query) {
+        return client.retrieve(request.apply(query)).passages().stream().map(CorporaDocumentRetriever::document).toList();
+    }
+
+    static Document document(Passage passage) {
+        // Spring AI documents refuse null metadata values; the passage's own metadata first, the citation's keys win.
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        passage.metadata().forEach((key, value) -> {
+            if (value != null) {
+                metadata.put(key, value);
+            }
+        });
+        String source = passage.source() != null ? passage.source() : passage.citation().source();
+        if (source != null) {
+            metadata.put(SOURCE, source);
+        }
+        metadata.put(DOCUMENT_ID, passage.citation().documentId());
+        metadata.put(CHUNK_INDEX, passage.citation().chunkIndex());
+        if (passage.citation().headingPath() != null) {
+            metadata.put(HEADING_PATH, passage.citation().headingPath());
+        }
+        if (passage.citation().page() != null) {
+            metadata.put(PAGE, passage.citation().page());
+        }
+        return Document.builder().id(passage.id()).text(passage.text()).metadata(metadata).score(passage.score()).build();
+    }
+}

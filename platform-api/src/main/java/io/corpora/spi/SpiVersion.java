@@ -9,12 +9,13 @@ package io.corpora.spi;
  * server does not have). Minor versions only ever add: default methods, types, and record components whose older constructors stay.
  * 1.1 added {@code ConfigOption} minimum/maximum; 1.2 added {@code VectorStoreProvider.locationOptions},
  * {@code VectorStore.deleteTenant} and the generation SPI ({@code io.corpora.spi.generate}: {@code Generator},
- * {@code GeneratorProvider} and their value types).
+ * {@code GeneratorProvider} and their value types); 1.3 added {@code VectorStore.releaseTenant},
+ * {@code offloadTenant} and {@code restoreTenant} (tenant working sets and the OFFLOADED state).
  */
 public final class SpiVersion {
 
     public static final int MAJOR = 1;
-    public static final int MINOR = 2;
+    public static final int MINOR = 3;
     public static final String CURRENT = MAJOR + "." + MINOR;
     public static final String MANIFEST_ATTRIBUTE = "Corpora-SPI-Version";
 

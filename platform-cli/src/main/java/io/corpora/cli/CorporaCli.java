@@ -1,5 +1,6 @@
 package io.corpora.cli;
 
+import io.corpora.cli.bench.BenchCommand;
 import io.corpora.cli.eval.EvalCommand;
 import io.corpora.cli.ingest.IngestCommand;
 import java.io.PrintStream;
@@ -15,7 +16,7 @@ import java.util.Map;
 public final class CorporaCli {
 
     /** Every command, in the order {@code corpora help} lists them. */
-    static final List<Command> COMMANDS = List.of(new EvalCommand(), new IngestCommand(), new TokenCommand());
+    static final List<Command> COMMANDS = List.of(new BenchCommand(), new EvalCommand(), new IngestCommand(), new TokenCommand());
 
     private final Map<String, Command> commands = new LinkedHashMap<>();
 

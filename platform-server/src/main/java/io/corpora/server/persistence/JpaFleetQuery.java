@@ -4,6 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -52,10 +53,13 @@ public class JpaFleetQuery {
                 + " GREATEST(COALESCE(COALESCE(u.docs, 0) * 1.0 / NULLIF(t.quota_max_documents, 0), 0),"
                 + " COALESCE(COALESCE(u.chunk_sum, 0) * 1.0 / NULLIF(t.quota_max_chunks, 0), 0),"
                 + " COALESCE(COALESCE(u.byte_sum, 0) * 1.0 / NULLIF(t.quota_max_bytes, 0), 0)) AS quota_use"
-                + FROM + where(state, idPrefix)
-                + " ORDER BY " + orderBy + (descending ? " DESC" : " ASC") + ", t.id ASC LIMIT ?1 OFFSET ?2";
-        var query = em.createNativeQuery(sql).setParameter(1, limit).setParameter(2, offset);
-        bind(query, state, idPrefix);
+                + FROM;
+        List<Object> parameters = new ArrayList<>();
+        sql += where(state, idPrefix, parameters) + " ORDER BY " + orderBy + (descending ? " DESC" : " ASC") + ", t.id ASC"
+                + " LIMIT ?" + (parameters.size() + 1) + " OFFSET ?" + (parameters.size() + 2);
+        parameters.add(limit);
+        parameters.add(offset);
+        var query = bind(em.createNativeQuery(sql), parameters);
         @SuppressWarnings("unchecked")
         List<Object[]> rows = query.getResultList();
         return rows.stream().map(r -> new Row((String) r[0], (String) r[1], (String) r[2], number(r[3]), number(r[4]), number(r[5]),
@@ -63,27 +67,30 @@ public class JpaFleetQuery {
     }
 
     public long count(String state, String idPrefix) {
-        var query = em.createNativeQuery("SELECT COUNT(*) FROM tenants t" + where(state, idPrefix));
-        bind(query, state, idPrefix);
-        return number(query.getSingleResult());
+        List<Object> parameters = new ArrayList<>();
+        String sql = "SELECT COUNT(*) FROM tenants t" + where(state, idPrefix, parameters);
+        return number(bind(em.createNativeQuery(sql), parameters).getSingleResult());
     }
 
-    private static String where(String state, String idPrefix) {
-        String stateClause = state == null ? null : "t.state = ?3";
-        String idClause = idPrefix == null ? null : "t.id LIKE ?4 ESCAPE '!'";
-        if (stateClause == null && idClause == null) {
-            return "";
-        }
-        return " WHERE " + (stateClause == null ? idClause : idClause == null ? stateClause : stateClause + " AND " + idClause);
-    }
-
-    private static void bind(jakarta.persistence.Query query, String state, String idPrefix) {
+    /** The WHERE clause with positional parameters numbered in order of appearance, their values appended to {@code parameters}. */
+    private static String where(String state, String idPrefix, List<Object> parameters) {
+        List<String> clauses = new ArrayList<>();
         if (state != null) {
-            query.setParameter(3, state.toUpperCase(Locale.ROOT));
+            parameters.add(state.toUpperCase(Locale.ROOT));
+            clauses.add("t.state = ?" + parameters.size());
         }
         if (idPrefix != null) {
-            query.setParameter(4, idPrefix.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%");
+            parameters.add(idPrefix.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%");
+            clauses.add("t.id LIKE ?" + parameters.size() + " ESCAPE '!'");
         }
+        return clauses.isEmpty() ? "" : " WHERE " + String.join(" AND ", clauses);
+    }
+
+    private static jakarta.persistence.Query bind(jakarta.persistence.Query query, List<Object> parameters) {
+        for (int i = 0; i < parameters.size(); i++) {
+            query.setParameter(i + 1, parameters.get(i));
+        }
+        return query;
     }
 
     private static long number(Object value) {

@@ -50,7 +50,8 @@ public final class DensityBench {
     private final ProcessResources process;
     private final String prefix;
     private final int clients;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    /** HTTP/1.1: the JDK client's default h2c upgrade of a POST makes Liberty close the connection ("EOF reached while reading"). */
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(30)).build();
     private final String adminToken;
 
     public DensityBench(URI server, DevTokenMinter tokens, ProcessResources process, String prefix, int clients) {
@@ -153,12 +154,22 @@ public final class DensityBench {
     }
 
     private HttpRequest post(String path, String token, String json) {
-        return HttpRequest.newBuilder(server.resolve(path)).timeout(Duration.ofSeconds(60))
+        return HttpRequest.newBuilder(server.resolve(path)).timeout(Duration.ofSeconds(180))
                 .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build();
     }
 
+    /** Retries a dropped connection twice (a loaded server may close idle keep-alive connections as they are reused). */
     private HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
-        return http.send(request, HttpResponse.BodyHandlers.ofString());
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return http.send(request, HttpResponse.BodyHandlers.ofString());
+            } catch (IOException e) {
+                if (attempt == 3) {
+                    throw new IOException(request.method() + " " + request.uri() + ": " + e, e);
+                }
+                Thread.sleep(500L * attempt);
+            }
+        }
     }
 }

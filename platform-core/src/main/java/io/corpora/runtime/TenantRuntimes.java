@@ -26,10 +26,14 @@ import io.corpora.spi.rerank.RerankerProvider;
 import io.corpora.spi.store.VectorStore;
 import io.corpora.spi.store.VectorStoreProvider;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -42,6 +46,10 @@ import java.util.logging.Logger;
  * <p>A runtime never hands out the shared instances themselves: each is wrapped in a decorator bound to the tenant's own
  * {@link PluginGuards guard} (timeouts, retries, circuit breaker, bulkhead), so one tenant's hung or failing plugin trips
  * only that tenant's breaker and fills only that tenant's bulkhead, even when the instance is shared.
+ *
+ * <p>What a tenant holds open — its runtime, its guards, its namespaces in the stores — is bounded by the
+ * {@link TenantWorkingSet}: every store call leases the tenant, and a tenant idle past the timeout or least recently used
+ * beyond the bound is closed ({@link VectorStore#releaseTenant}) and reopened by its next call.
  */
 public final class TenantRuntimes implements AutoCloseable {
 
@@ -56,30 +64,66 @@ public final class TenantRuntimes implements AutoCloseable {
     private final QueryEmbeddingCache queryCache;
     private final Map<String, Object> instances = new ConcurrentHashMap<>();
     private final Map<String, TenantRuntime> runtimes = new ConcurrentHashMap<>();
+    private final TenantWorkingSet workingSet;
+    private final ScheduledExecutorService idleSweeper;
 
+    /** With the default working set ({@link WorkingSetPolicy#DEFAULT}). */
     public TenantRuntimes(PluginRegistry plugins, Path dataDirectory, Function<String, Optional<String>> configSource, PluginGuards guards) {
-        this(plugins, dataDirectory, configSource, guards, new QueryEmbeddingCache(0));
+        this(plugins, dataDirectory, configSource, guards, WorkingSetPolicy.DEFAULT, new QueryEmbeddingCache(0));
     }
 
     /** @param queryCache where each tenant's query vectors are remembered (its scope is the tenant id) */
     public TenantRuntimes(PluginRegistry plugins, Path dataDirectory, Function<String, Optional<String>> configSource, PluginGuards guards,
                           QueryEmbeddingCache queryCache) {
+        this(plugins, dataDirectory, configSource, guards, WorkingSetPolicy.DEFAULT, queryCache);
+    }
+
+    public TenantRuntimes(PluginRegistry plugins, Path dataDirectory, Function<String, Optional<String>> configSource, PluginGuards guards,
+                          WorkingSetPolicy workingSetPolicy) {
+        this(plugins, dataDirectory, configSource, guards, workingSetPolicy, new QueryEmbeddingCache(0));
+    }
+
+    /**
+     * @param workingSetPolicy how many tenants stay open, and for how long unused
+     * @param queryCache       where each tenant's query vectors are remembered (its scope is the tenant id)
+     */
+    public TenantRuntimes(PluginRegistry plugins, Path dataDirectory, Function<String, Optional<String>> configSource, PluginGuards guards,
+                          WorkingSetPolicy workingSetPolicy, QueryEmbeddingCache queryCache) {
         this.queryCache = java.util.Objects.requireNonNull(queryCache, "queryCache");
         this.plugins = plugins;
         this.dataDirectory = dataDirectory;
         this.configSource = configSource;
         this.guards = java.util.Objects.requireNonNull(guards, "guards");
+        this.workingSet = new TenantWorkingSet(workingSetPolicy.max(), workingSetPolicy.idleTimeout(), System::nanoTime, this::closeTenant);
+        this.idleSweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "corpora-tenant-idle-sweeper");
+            t.setDaemon(true);
+            return t;
+        });
+        long period = Math.max(1_000, Math.min(60_000, workingSetPolicy.idleTimeout().toMillis() / 10));
+        idleSweeper.scheduleWithFixedDelay(this::closeIdle, period, period, TimeUnit.MILLISECONDS);
     }
 
-    /** The runtime for this definition, rebuilt if the definition changed since it was cached. */
+    /**
+     * How many tenants may hold resources open at once, and how long an unused one keeps them.
+     * Server keys: {@code corpora.tenants.workingSet.max}, {@code corpora.tenants.idleTimeout}.
+     */
+    public record WorkingSetPolicy(int max, Duration idleTimeout) {
+        public static final WorkingSetPolicy DEFAULT = new WorkingSetPolicy(256, Duration.ofMinutes(10));
+    }
+
+    /** The runtime for this definition, rebuilt if the definition changed since it was cached; marks the tenant used. */
     public TenantRuntime runtime(TenantDefinition definition) {
-        TenantRuntime cached = runtimes.get(definition.id());
-        if (cached != null && cached.definition().equals(definition)) {
-            return cached;
+        // the lease makes the tenant a working-set member and waits out a close of it in progress
+        try (TenantWorkingSet.Lease lease = workingSet.lease(definition.id())) {
+            TenantRuntime cached = runtimes.get(definition.id());
+            if (cached != null && cached.definition().equals(definition)) {
+                return cached;
+            }
+            TenantRuntime built = build(definition);
+            runtimes.put(definition.id(), built);
+            return built;
         }
-        TenantRuntime built = build(definition);
-        runtimes.put(definition.id(), built);
-        return built;
     }
 
     /** Forgets a tenant's runtime (shared plugin instances stay for other tenants). */
@@ -87,10 +131,73 @@ public final class TenantRuntimes implements AutoCloseable {
         runtimes.remove(tenantId);
     }
 
+    /**
+     * A tenant that stopped serving (INACTIVE, OFFLOADED, DELETING): closes everything it holds open — its namespaces in
+     * every store, its runtime, its breakers and bulkheads — now, or when its calls in flight end.
+     */
+    public void deactivate(String tenantId) {
+        runtimes.remove(tenantId);
+        workingSet.close(tenantId);
+        guards.forget(tenantId);
+    }
+
+    /**
+     * Offloads a tenant that no longer serves (the caller refused its traffic first): waits for its calls in flight,
+     * closes everything it holds, then asks its store to move its data aside. False when the store cannot offload.
+     */
+    public boolean offload(TenantDefinition definition) {
+        VectorStore store = storeOf(definition);
+        boolean[] offloaded = new boolean[1];
+        workingSet.runExclusive(definition.id(), () -> {
+            closeTenant(definition.id());
+            offloaded[0] = store.offloadTenant(definition.id());
+        });
+        return offloaded[0];
+    }
+
+    /** Brings an offloaded tenant's data back into its store (before it serves again). */
+    public void restore(TenantDefinition definition) {
+        VectorStore store = storeOf(definition);
+        workingSet.runExclusive(definition.id(), () -> {
+            closeTenant(definition.id());
+            store.restoreTenant(definition.id());
+        });
+    }
+
+    private VectorStore storeOf(TenantDefinition definition) {
+        return instance(PluginKind.VECTOR_STORE, VectorStoreProvider.class, definition.store(), storeLocation(definition.store()).directoryName());
+    }
+
     /** Forgets a deleted tenant: its runtime and its breakers and bulkheads. */
     public void forget(String tenantId) {
         runtimes.remove(tenantId);
+        workingSet.close(tenantId);
         guards.forget(tenantId);
+    }
+
+    public TenantWorkingSet workingSet() {
+        return workingSet;
+    }
+
+    /** Closes the tenants idle past the timeout (also run periodically). */
+    public int closeIdle() {
+        try {
+            return workingSet.closeIdle();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "closing idle tenants failed", e);
+            return 0;
+        }
+    }
+
+    /** The working set's closer: no call on the tenant is in flight. Every store instance, since a tenant may have used several. */
+    private void closeTenant(String tenantId) {
+        runtimes.remove(tenantId);
+        guards.forget(tenantId);
+        for (Object instance : instances.values()) {
+            if (instance instanceof VectorStore store) {
+                store.releaseTenant(tenantId);
+            }
+        }
     }
 
     public PluginGuards guards() {
@@ -135,7 +242,8 @@ public final class TenantRuntimes implements AutoCloseable {
         }
         String tenant = definition.id();
         return new TenantRuntime(definition,
-                new GuardedVectorStore(store, guards.guard(tenant, CallKind.STORE, definition.store().provider())),
+                new GuardedVectorStore(new WorkingSetVectorStore(store, workingSet, tenant),
+                        guards.guard(tenant, CallKind.STORE, definition.store().provider())),
                 // The cache sits outside the guard: a hit costs no guarded call.
                 queryCache.wrap(tenant, new GuardedEmbedder(embedder, guards.guard(tenant, CallKind.EMBEDDER, definition.embedder().provider()))),
                 reranker == null ? null : new GuardedReranker(reranker, guards.guard(tenant, CallKind.RERANKER, definition.reranker().provider())),
@@ -167,6 +275,7 @@ public final class TenantRuntimes implements AutoCloseable {
 
     @Override
     public void close() {
+        idleSweeper.shutdownNow();
         runtimes.clear();
         instances.forEach((key, instance) -> {
             if (instance instanceof AutoCloseable closeable) {

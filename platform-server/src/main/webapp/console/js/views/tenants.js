@@ -1,9 +1,30 @@
-// Tenants (platform-admin): a paginated list, create from a tenant document, edit a definition, change state.
+// Tenants (platform-admin): the fleet (state, sizes, quota bars, rate, p95; sortable, paginated, filterable by id), create
+// from a tenant document, edit a definition, change state (ACTIVE, INACTIVE, OFFLOADED).
 import {request, problemView} from '../api.js';
 import {h, show, field, table} from '../dom.js';
 import * as session from '../session.js';
 
 const PAGE = 20;
+// Column header, and the fleet sort key it toggles (null: not sortable).
+const COLUMNS = [['id', 'Id'], [null, 'Name'], ['state', 'State'], ['documents', 'Documents'], ['chunks', 'Chunks'], ['bytes', 'Bytes'],
+  ['quota', 'Quota use'], [null, 'Requests/min'], [null, 'p95 ms'], [null, 'Resources'], [null, '']];
+// The list's sort, page and filter outlive a re-render of the view (returning from another view keeps them).
+const view = {sort: 'created', order: 'desc', page: 0, filter: ''};
+
+function bytes(n) {
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let value = n / 1024, unit = 0;
+  while (value >= 1024 && unit < units.length - 1) { value /= 1024; unit++; }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+function quotaBar(what, use) {
+  const percent = Math.round(Math.min(1, use.fraction) * 100);
+  return h('div', {class: 'quota'},
+    h('progress', {max: 100, value: percent, 'aria-label': `${what} quota ${percent}% used`}),
+    h('span', {class: 'hint'}, ` ${what} ${percent}%`));
+}
 // Fields the server adds to a tenant (GET) that are not part of a tenant document (PUT body).
 const RUNTIME_FIELDS = ['activeEmbedder', 'created', 'updated', 'revision', 'state'];
 
@@ -19,31 +40,51 @@ function template(id) {
 export default async function render(root, ctx) {
   const list = h('div', {id: 'tenant-list'});
   const editor = h('div', {id: 'tenant-editor'});
-  const pages = [null]; // the 'after' cursor of every page seen, for Previous
-  let page = 0;
 
   async function load() {
     show(list, h('p', {}, 'Loading tenants…'));
     try {
-      const body = await request('GET', '/admin/v1/tenants', {query: {limit: PAGE, after: pages[page]}});
+      const body = await request('GET', '/admin/v1/fleet',
+        {query: {sort: view.sort, order: view.order, page: view.page, size: PAGE, q: view.filter || undefined}});
       if (!ctx.isCurrent()) return;
-      if (body.next && pages.length === page + 1) pages.push(body.next);
+      const pages = Math.max(1, Math.ceil(body.total / PAGE));
       const rows = body.tenants.map(t => h('tr', {'data-tenant': t.id},
         h('td', {}, h('code', {}, t.id)),
         h('td', {}, t.displayName || ''),
         h('td', {class: 'state'}, t.state || ''),
-        h('td', {}, `${t.store?.provider || ''} / ${t.embedder?.provider || ''}`),
-        h('td', {}, t.updated || ''),
+        h('td', {class: 'num'}, String(t.documents)),
+        h('td', {class: 'num'}, String(t.chunks)),
+        h('td', {class: 'num'}, bytes(t.bytes)),
+        h('td', {}, quotaBar('documents', t.documentsQuota), quotaBar('chunks', t.chunksQuota), quotaBar('bytes', t.bytesQuota)),
+        h('td', {class: 'num'}, t.requestsPerMinute == null ? '–' : String(t.requestsPerMinute)),
+        h('td', {class: 'num'}, t.p95Millis == null ? '–' : t.p95Millis.toFixed(1)),
+        h('td', {}, t.open ? 'open' : 'closed'),
         h('td', {}, h('button', {type: 'button', class: 'secondary', onclick: () => edit(t.id),
           'aria-label': `Edit tenant ${t.id}`}, 'Edit'))));
+      const filter = h('input', {id: 'tenant-filter', type: 'search', value: view.filter, autocomplete: 'off', placeholder: 'id starts with…'});
       show(list,
-        table(`Tenants, page ${page + 1}`, ['Id', 'Name', 'State', 'Store / embedder', 'Updated', ''], rows),
+        h('form', {class: 'row', role: 'search', onsubmit: event => { event.preventDefault(); view.filter = filter.value.trim(); view.page = 0; load(); }},
+          field('Find tenants', filter), h('button', {type: 'submit', id: 'tenant-filter-apply', class: 'secondary'}, 'Find')),
+        h('p', {class: 'hint', id: 'fleet-summary'}, `${body.total} tenant(s) · ${body.workingSet} of at most ${body.workingSetMax} open now · `
+          + 'rate and p95 over the last minute'),
+        table(`Tenants, page ${view.page + 1} of ${pages}, by ${view.sort} (${view.order})`,
+          COLUMNS.map(([key, title]) => key ? sortButton(key, title) : title), rows),
         h('div', {class: 'row'},
-          h('button', {type: 'button', class: 'secondary', disabled: page === 0, onclick: () => { page--; load(); }}, 'Previous page'),
-          h('button', {type: 'button', class: 'secondary', disabled: !body.next, onclick: () => { page++; load(); }}, 'Next page')));
+          h('button', {type: 'button', class: 'secondary', disabled: view.page === 0, onclick: () => { view.page--; load(); }}, 'Previous page'),
+          h('button', {type: 'button', class: 'secondary', disabled: view.page + 1 >= pages, onclick: () => { view.page++; load(); }}, 'Next page')));
     } catch (e) {
       show(list, problemView(e));
     }
+  }
+
+  function sortButton(key, title) {
+    const current = view.sort === key;
+    return h('button', {type: 'button', class: 'link', 'data-sort': key, 'aria-pressed': String(current),
+      'aria-label': `Sort by ${title}${current ? (view.order === 'asc' ? ', ascending' : ', descending') : ''}`,
+      onclick: () => {
+        view.order = current ? (view.order === 'asc' ? 'desc' : 'asc') : (key === 'id' || key === 'state' ? 'asc' : 'desc');
+        view.sort = key; view.page = 0; load();
+      }}, title + (current ? (view.order === 'asc' ? ' ▲' : ' ▼') : ''));
   }
 
   async function edit(id) {
@@ -54,7 +95,7 @@ export default async function render(root, ctx) {
       const text = h('textarea', {id: 'edit-tenant-json', rows: 16, spellcheck: 'false'});
       text.value = JSON.stringify(documentOnly, null, 2);
       const result = h('div', {id: 'edit-tenant-result', 'aria-live': 'polite'});
-      const state = h('select', {id: 'tenant-state'}, ['ACTIVE', 'INACTIVE'].map(s => h('option', {value: s, selected: tenant.state === s}, s)));
+      const state = h('select', {id: 'tenant-state'}, ['ACTIVE', 'INACTIVE', 'OFFLOADED'].map(s => h('option', {value: s, selected: tenant.state === s}, s)));
       const deletion = tenant.state === 'DELETING'
         ? h('button', {type: 'button', class: 'danger', id: 'purge-tenant', onclick: async () => {
           if (!window.confirm(`Purge tenant ${id}? Its documents and chunks are removed for good.`)) return;
@@ -120,7 +161,7 @@ export default async function render(root, ctx) {
     try {
       const created = await request('POST', '/admin/v1/tenants', {json: newDocument.value});
       show(createResult, h('p', {class: 'success', id: 'tenant-created'}, `Created tenant ${created.id} (${created.state}).`));
-      pages.length = 1; page = 0;
+      view.page = 0;
       await load();
     } catch (e) {
       show(createResult, problemView(e));

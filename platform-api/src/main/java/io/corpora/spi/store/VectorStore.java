@@ -60,6 +60,27 @@ public interface VectorStore extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Closes what this store holds open for the tenant (index writers and readers, file handles, caches), keeping every
+     * durable write: the next call on any of its namespaces reopens them and sees all of it. The platform calls this when
+     * the tenant leaves its working set (idle, least recently used, or INACTIVE), with no call on the tenant in flight
+     * and none started until this returns. A store with nothing per tenant to close keeps the default, which does
+     * nothing. Since SPI 1.3.
+     */
+    default void releaseTenant(String tenantId) {}
+
+    /**
+     * Moves the tenant's data out of the serving location into the store's offload location (e.g. compressed), holding
+     * nothing of it open; returns false, having changed nothing, when this store cannot offload. The platform calls it with
+     * no call on the tenant in flight and none started until {@link #restoreTenant} has run. Since SPI 1.3.
+     */
+    default boolean offloadTenant(String tenantId) {
+        return false;
+    }
+
+    /** Brings an offloaded tenant's data back where calls find it; does nothing when none is offloaded. Since SPI 1.3. */
+    default void restoreTenant(String tenantId) {}
+
     /** Chunks of one document, by index. */
     List<Chunk> documentChunks(Namespace namespace, String documentId);
 

@@ -63,7 +63,7 @@ public final class BenchCommand implements Command {
     public String usage() {
         return """
                 usage: corpora bench [--quick | --profile quick|medium|full] [options]
-                       corpora bench density      (tenant density: joins when the DensityBench lands)
+                       corpora bench density --pid PID [options]   (tenant density of a running server; --help for its options)
                   --quick              the quick profile (200 tenants, ~29k chunks; under 3 minutes)
                   --profile NAME       quick | medium (2,000 tenants, ~250k chunks) | full (10,000 tenants, ~1M chunks); default quick
                   --dataset DIR        a BEIR dataset whose passages and queries are embedded (default ../shared/datasets/scifact)
@@ -75,9 +75,7 @@ public final class BenchCommand implements Command {
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
         if (!args.isEmpty() && args.get(0).equals("density")) {
-            err.println("bench density: the tenant-density benchmark (open files, threads, RSS, live heap at 0/1k/5k/10k tenants) is"
-                    + " DensityBench, which is not on this build yet");
-            return 3;
+            return new DensityCommand().run(args, out, err);
         }
         Options options = Options.parse(args, Set.of("profile", "dataset", "out", "cache", "plugins"), Set.of("quick"));
         Profile profile;

@@ -146,19 +146,19 @@ public class TenantsResource {
     @POST
     @Path(TENANT_ID + "/state")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Set a tenant ACTIVE or INACTIVE")
+    @Operation(summary = "Set a tenant ACTIVE, INACTIVE or OFFLOADED (store data moved aside; where the store supports it)")
     public Response setState(@PathParam("id") String id, String body) {
         TenantState state;
         try {
             JsonNode value = parse(body).get("state");
             if (value == null || !value.isTextual()) {
-                throw new IllegalArgumentException("body must be {\"state\": \"ACTIVE\" | \"INACTIVE\"}");
+                throw new IllegalArgumentException("body must be {\"state\": \"ACTIVE\" | \"INACTIVE\" | \"OFFLOADED\"}");
             }
             state = TenantState.valueOf(value.asText().toUpperCase(Locale.ROOT));
         } catch (InvalidTenantDefinitionException e) {
             return TenantViews.invalid(e.problems());
         } catch (IllegalArgumentException e) {
-            String reason = e.getMessage().startsWith("No enum constant") ? "state must be ACTIVE or INACTIVE" : e.getMessage();
+            String reason = e.getMessage().startsWith("No enum constant") ? "state must be ACTIVE, INACTIVE or OFFLOADED" : e.getMessage();
             lifecycle.recordRefusal(actor(), id, "tenant.state", reason);
             return TenantViews.badRequest(reason);
         }

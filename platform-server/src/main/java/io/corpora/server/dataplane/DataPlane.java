@@ -137,6 +137,16 @@ public class DataPlane {
     @ConfigProperty(name = "corpora.retrieve.maxFilterValues", defaultValue = "1024")
     int maxFilterValues;
 
+    /** At most this many tenants hold their namespaces, runtime and guards open; the least recently used beyond it close. */
+    @Inject
+    @ConfigProperty(name = "corpora.tenants.workingSet.max", defaultValue = "256")
+    int workingSetMax;
+
+    /** A tenant unused this long (ISO-8601 duration) closes what it holds; its next call reopens it. */
+    @Inject
+    @ConfigProperty(name = "corpora.tenants.idleTimeout", defaultValue = "PT10M")
+    String idleTimeout;
+
     private volatile RetrieveLimits retrieveLimits;
 
     /**
@@ -175,7 +185,7 @@ public class DataPlane {
                             GuardContext.system(pluginCalls, pluginCallMetrics));
                     io.corpora.engine.embed.QueryEmbeddingCache queryCache = new io.corpora.engine.embed.QueryEmbeddingCache(queryCacheEntries);
                     queryCacheMetrics.register(queryCache);
-                    TenantRuntimes runtimes = new TenantRuntimes(plugins.registry(), data, config, guards, queryCache);
+                    TenantRuntimes runtimes = new TenantRuntimes(plugins.registry(), data, config, guards, workingSetPolicy(), queryCache);
                     DocumentLoaders loaders = new DocumentLoaders(plugins.registry(), data);
                     IngestLimits limits = new IngestLimits(maxDocumentBytes, maxChunksPerDocument, IngestLimits.DEFAULT.embedBatchSize(),
                             guards.policy(CallKind.LOADER).timeout(), maxMetadataKeys, maxMetadataBytes);
@@ -188,6 +198,20 @@ public class DataPlane {
             }
         }
         return current;
+    }
+
+    private TenantRuntimes.WorkingSetPolicy workingSetPolicy() {
+        java.time.Duration idle;
+        try {
+            idle = java.time.Duration.parse(idleTimeout);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new IllegalArgumentException("corpora.tenants.idleTimeout must be an ISO-8601 duration such as PT10M, got '" + idleTimeout + "'", e);
+        }
+        if (workingSetMax < 1 || idle.isNegative() || idle.isZero()) {
+            throw new IllegalArgumentException("corpora.tenants.workingSet.max must be >= 1 and corpora.tenants.idleTimeout positive, got "
+                    + workingSetMax + " and " + idleTimeout);
+        }
+        return new TenantRuntimes.WorkingSetPolicy(workingSetMax, idle);
     }
 
     private static java.util.concurrent.ThreadFactory pluginCallThreads() {
@@ -239,7 +263,7 @@ public class DataPlane {
         Tenant tenant = tenants().find(tenantId).orElseThrow(() -> new ProblemException(404, "tenant-not-found", "Tenant not found",
                 "tenant '" + tenantId + "' does not exist"));
         if (tenant.state() != TenantState.ACTIVE) {
-            services().runtimes().release(tenantId);
+            services().runtimes().deactivate(tenantId);
             throw new ProblemException(409, "tenant-not-active", "Tenant not active",
                     "tenant '" + tenantId + "' is " + tenant.state() + "; its data-plane calls are refused until it is ACTIVE again");
         }

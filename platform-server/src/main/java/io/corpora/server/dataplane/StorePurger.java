@@ -1,6 +1,7 @@
 package io.corpora.server.dataplane;
 
 import io.corpora.controlplane.Tenant;
+import io.corpora.controlplane.TenantState;
 import io.corpora.runtime.TenantStorePurge;
 import io.corpora.server.tenants.TenantChanged;
 import io.corpora.server.tenants.TenantPurger;
@@ -41,7 +42,12 @@ public class StorePurger implements TenantPurger {
                 + (oneByOne.isEmpty() ? "" : " (namespace by namespace: " + oneByOne + ")"));
     }
 
+    /** A definition change drops the cached runtime; a tenant that stops serving closes everything it holds open. */
     void onTenantChanged(@Observes TenantChanged change) {
-        dataPlane.runtimes().release(change.tenantId());
+        if (change.state() == null || change.state() == TenantState.ACTIVE) {
+            dataPlane.runtimes().release(change.tenantId());
+        } else {
+            dataPlane.runtimes().deactivate(change.tenantId());
+        }
     }
 }

@@ -44,6 +44,9 @@ public class RequestMetricsFilter implements ContainerRequestFilter, ContainerRe
     @Inject
     MetricRegistry registry;
 
+    @Inject
+    FleetTraffic fleet;
+
     @Context
     ResourceInfo resource;
 
@@ -64,7 +67,11 @@ public class RequestMetricsFilter implements ContainerRequestFilter, ContainerRe
         Tag tenantTag = new Tag("tenant", tenant);
         Tag routeTag = new Tag("route", route(request.getMethod()));
         registry.counter(REQUESTS, tenantTag, routeTag, new Tag("status", (status / 100) + "xx")).inc();
-        registry.timer(DURATION, tenantTag, routeTag).update(Duration.ofNanos(System.nanoTime() - start));
+        long elapsed = System.nanoTime() - start;
+        registry.timer(DURATION, tenantTag, routeTag).update(Duration.ofNanos(elapsed));
+        if (!"-".equals(tenant)) {
+            fleet.traffic().record(tenant, elapsed);
+        }
         if (status == 200 && response.getEntity() instanceof RetrievalBatchResult batch) {
             batch.results().forEach(result -> recordRetrieval(result, tenantTag, routeTag));
         } else if (status == 200 && response.getEntity() instanceof RetrievalResult result) {

@@ -81,7 +81,7 @@ public class ProblemResponsesFilter implements OASFilter {
         if (!admin) {
             add(responses, "404", path.contains("{id}") ? "The tenant, or the document or job with this id, does not exist"
                     : "The tenant does not exist");
-            add(responses, "409", "The tenant is not ACTIVE (INACTIVE or being deleted)");
+            add(responses, "409", "The tenant is not ACTIVE (INACTIVE, OFFLOADED or being deleted)");
             add503(responses);
         }
     }

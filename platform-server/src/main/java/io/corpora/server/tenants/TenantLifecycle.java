@@ -42,6 +42,9 @@ public class TenantLifecycle {
     @Inject
     Instance<TenantUpdateGuard> guards;
 
+    @Inject
+    Instance<TenantOffloader> offloader;
+
     /** A change the tenant's current state does not allow (409). */
     public static class IllegalTenantTransition extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -68,6 +71,10 @@ public class TenantLifecycle {
             Tenant current = require(definition.id());
             refuseWhileDeleting(current, "updated");
             TenantDefinition next = keepState ? definition.withState(current.state()) : definition;
+            if (current.state() == TenantState.OFFLOADED && next.state() != TenantState.OFFLOADED) {
+                throw new IllegalTenantTransition("tenant '" + current.id() + "' is OFFLOADED; bring it back with POST /admin/v1/tenants/"
+                        + current.id() + "/state {\"state\": \"ACTIVE\"}, which restores its data, before changing its state by an update");
+            }
             if (next.state() == TenantState.DELETING) {
                 throw new IllegalArgumentException("state DELETING is set by DELETE /admin/v1/tenants/" + definition.id() + ", not by an update");
             }
@@ -80,7 +87,11 @@ public class TenantLifecycle {
         });
     }
 
-    /** ACTIVE ⇄ INACTIVE. DELETING is entered only through {@link #markDeleting} and left only through {@link #purge}. */
+    /**
+     * ACTIVE ⇄ INACTIVE ⇄ OFFLOADED (and ACTIVE → OFFLOADED). Offloading first refuses the tenant's traffic (INACTIVE),
+     * then moves its store data aside; a store that cannot offload leaves it in its former state (409). Leaving OFFLOADED
+     * restores the data first. DELETING is entered only through {@link #markDeleting} and left only through {@link #purge}.
+     */
     public Tenant setState(String actor, String tenantId, TenantState state) {
         return audited(actor, tenantId, "tenant.state", Map.of("state", String.valueOf(state)), () -> {
             if (state == TenantState.DELETING) {
@@ -88,10 +99,56 @@ public class TenantLifecycle {
             }
             Tenant current = require(tenantId);
             refuseWhileDeleting(current, "given a new state");
+            if (state == current.state()) {
+                return current;
+            }
+            if (state == TenantState.OFFLOADED) {
+                return offload(current);
+            }
+            if (current.state() == TenantState.OFFLOADED) {
+                offloader().restore(current);
+            }
             Tenant changed = tenants.setState(tenantId, state);
             changes.fire(new TenantChanged(tenantId, state, "state"));
             return changed;
         });
+    }
+
+    private Tenant offload(Tenant current) {
+        String tenantId = current.id();
+        if (current.state() == TenantState.ACTIVE) {
+            tenants.setState(tenantId, TenantState.INACTIVE); // no new call starts; the offload waits out those in flight
+            changes.fire(new TenantChanged(tenantId, TenantState.INACTIVE, "state"));
+        }
+        boolean offloaded;
+        try {
+            offloaded = offloader().offload(current);
+        } catch (RuntimeException e) {
+            restoreState(current);
+            throw e;
+        }
+        if (!offloaded) {
+            restoreState(current);
+            throw new IllegalTenantTransition("tenant '" + tenantId + "' uses store '" + current.definition().store().provider()
+                    + "', which cannot offload; set it INACTIVE instead (it then holds nothing open either)");
+        }
+        Tenant changed = tenants.setState(tenantId, TenantState.OFFLOADED);
+        changes.fire(new TenantChanged(tenantId, TenantState.OFFLOADED, "state"));
+        return changed;
+    }
+
+    private void restoreState(Tenant before) {
+        if (before.state() == TenantState.ACTIVE) {
+            tenants.setState(before.id(), TenantState.ACTIVE);
+            changes.fire(new TenantChanged(before.id(), TenantState.ACTIVE, "state"));
+        }
+    }
+
+    private TenantOffloader offloader() {
+        if (!offloader.isResolvable()) {
+            throw new IllegalStateException("no tenant offloader is available");
+        }
+        return offloader.get();
     }
 
     /** Step one of deletion: data-plane calls stop, nothing is removed yet. Repeating it is harmless. */

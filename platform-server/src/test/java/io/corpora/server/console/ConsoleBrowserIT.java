@@ -148,6 +148,11 @@ class ConsoleBrowserIT {
         replaceText(document, valid);
         driver.findElement(By.id("create-tenant")).click();
         waitForText(By.id("tenant-created"), "Created tenant " + tenant);
+        // Leftover tenants of earlier runs (the H2 data survives a build without clean) must not push this one off the
+        // page: find it by id; the filter stays while the console is open.
+        replaceText(waitFor(By.id("tenant-filter")), tenant);
+        driver.findElement(By.id("tenant-filter-apply")).click();
+        waitForText(By.id("fleet-summary"), "1 tenant(s)");
         waitFor(By.cssSelector("#tenant-list tr[data-tenant='" + tenant + "']"));
         assertEquals("ACTIVE", driver.findElement(By.cssSelector("#tenant-list tr[data-tenant='" + tenant + "'] td.state")).getText());
         screenshot("03-tenant-created");
@@ -255,6 +260,17 @@ class ConsoleBrowserIT {
         driver.findElement(By.xpath("//button[normalize-space()='Save definition']")).click();
         waitForText(By.id("edit-tenant-result"), "Saved " + tenant);
         waitForText(By.cssSelector("#tenant-list tr[data-tenant='" + tenant + "']"), "Axolotl keepers");
+        // The fleet row: the uploaded document counted, its quota bar, the tenant open, and sorting by chunks.
+        WebElement row = driver.findElement(By.cssSelector("#tenant-list tr[data-tenant='" + tenant + "']"));
+        List<WebElement> cells = row.findElements(By.tagName("td"));
+        assertEquals("1", cells.get(3).getText(), "documents");
+        assertTrue(Integer.parseInt(cells.get(4).getText()) >= 1, "chunks: " + cells.get(4).getText());
+        assertEquals(3, row.findElements(By.cssSelector(".quota progress")).size(), "a bar per quota");
+        assertEquals("open", cells.get(9).getText(), "it served calls moments ago: in the working set");
+        driver.findElement(By.cssSelector("#tenant-list button[data-sort='chunks']")).click();
+        waitFor(By.cssSelector("#tenant-list button[data-sort='chunks'][aria-pressed='true']"));
+        waitFor(By.cssSelector("#tenant-list tr[data-tenant='" + tenant + "']"));
+        screenshot("07b-fleet-sorted-by-chunks");
         new Select(driver.findElement(By.id("tenant-state"))).selectByValue("INACTIVE");
         driver.findElement(By.xpath("//button[normalize-space()='Set state']")).click();
         waitForText(By.id("edit-tenant-result"), "set to INACTIVE");

@@ -28,6 +28,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -60,8 +62,9 @@ import org.apache.lucene.util.BytesRef;
 
 /**
  * The Lucene {@link VectorStore}: one index per namespace under {@code <directory>/<tenant>/<partition>}, opened
- * on first use and kept open until {@link #close()}. A namespace is a separate index, so no query can reach
- * another namespace's chunks whatever its filter.
+ * on first use and kept open until the platform releases its tenant ({@link #releaseTenant}, when the tenant leaves
+ * the working set) or {@link #close()}. A namespace is a separate index, so no query can reach another namespace's
+ * chunks whatever its filter. Opening one namespace never waits for another's open (no map lock is held meanwhile).
  *
  * <p>Several instances (different search or build options) may share one directory: the server gives every instance
  * with the same {@code directory} option the same data directory, so an option change keeps a tenant on its indexes.
@@ -71,6 +74,8 @@ import org.apache.lucene.util.BytesRef;
 public final class LuceneVectorStore implements VectorStore {
 
     static final String TRASH = ".trash";
+    /** Offloaded tenants, one compressed archive each (tenant ids never start with a dot). */
+    static final String OFFLOADED = ".offloaded";
     static final int MAX_PAGE = 10_000;
     /** How long a hand-over waits for the holding instance's calls in flight before giving up. */
     static final long HANDOVER_WAIT_SECONDS = 30;
@@ -86,6 +91,8 @@ public final class LuceneVectorStore implements VectorStore {
     private final VectorSearch vectorSearch;
     private final KeywordSearch keywordSearch;
     private final Map<Namespace, NamespaceIndex> indexes = new ConcurrentHashMap<>();
+    /** Opens in progress, one per namespace: a second caller waits for the first's, callers on other namespaces wait for none. */
+    private final Map<Namespace, CompletableFuture<NamespaceIndex>> opening = new ConcurrentHashMap<>();
     /** Read-held by every operation; write-held to delete a namespace or close the store. */
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private final ScheduledExecutorService committer;
@@ -222,25 +229,93 @@ public final class LuceneVectorStore implements VectorStore {
         try {
             ensureOpen();
             Path tenantPath = settings.directory().resolve(tenantId);
-            Path tenantKey = key(tenantPath);
-            for (Path held : List.copyOf(HOLDERS.keySet())) {
-                if (held.startsWith(tenantKey)) {
-                    takeOver(held);
-                }
-            }
-            for (Namespace namespace : List.copyOf(indexes.keySet())) {
-                if (namespace.tenant().equals(tenantId)) {
-                    indexes.remove(namespace).close();
-                }
-            }
-            HOLDERS.entrySet().removeIf(held -> held.getKey().startsWith(tenantKey) && held.getValue() == this);
+            closeTenantIndexes(tenantId, tenantPath);
             moveAsideAndDelete(tenantPath, tenantId);
+            Files.deleteIfExists(offloadArchive(tenantId));
             return true;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete the indexes of tenant '" + tenantId + "'", e);
         } finally {
             lifecycle.writeLock().unlock();
         }
+    }
+
+    /**
+     * Closes the tenant's indexes and moves its directory into {@code .offloaded/<tenant>.zip} (deflated, written to a
+     * temporary file and renamed, so a crash leaves either the directory or a whole archive), then deletes the directory.
+     */
+    @Override
+    public boolean offloadTenant(String tenantId) {
+        lifecycle.writeLock().lock();
+        try {
+            ensureOpen();
+            Path tenantPath = settings.directory().resolve(tenantId);
+            closeTenantIndexes(tenantId, tenantPath);
+            if (!Files.isDirectory(tenantPath)) {
+                return true; // nothing written yet: nothing to move
+            }
+            Path archive = offloadArchive(tenantId);
+            if (Files.exists(archive)) {
+                throw new IllegalStateException("tenant '" + tenantId + "' has both live indexes and an offloaded archive " + archive
+                        + "; restore it first");
+            }
+            Files.createDirectories(archive.getParent());
+            Path partial = archive.resolveSibling(archive.getFileName() + ".partial");
+            TreeArchive.zip(tenantPath, partial);
+            Files.move(partial, archive, StandardCopyOption.ATOMIC_MOVE);
+            moveAsideAndDelete(tenantPath, tenantId);
+            logger.info(() -> "offloaded tenant " + tenantId + " to " + archive);
+            return true;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot offload the indexes of tenant '" + tenantId + "'", e);
+        } finally {
+            lifecycle.writeLock().unlock();
+        }
+    }
+
+    /** Unpacks the tenant's archive beside its directory and renames it into place; then removes the archive. */
+    @Override
+    public void restoreTenant(String tenantId) {
+        lifecycle.writeLock().lock();
+        try {
+            ensureOpen();
+            Path archive = offloadArchive(tenantId);
+            if (!Files.exists(archive)) {
+                return;
+            }
+            Path tenantPath = settings.directory().resolve(tenantId);
+            if (!Files.isDirectory(tenantPath)) {
+                Path unpacked = settings.directory().resolve(TRASH).resolve("restore-" + tenantId + "-" + System.nanoTime());
+                TreeArchive.unzip(archive, unpacked);
+                Files.move(unpacked, tenantPath, StandardCopyOption.ATOMIC_MOVE);
+            } // else an offload stopped after writing the archive: the directory is still whole
+            Files.delete(archive);
+            logger.info(() -> "restored tenant " + tenantId + " from " + archive);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot restore the offloaded indexes of tenant '" + tenantId + "'", e);
+        } finally {
+            lifecycle.writeLock().unlock();
+        }
+    }
+
+    private Path offloadArchive(String tenantId) {
+        return settings.directory().resolve(OFFLOADED).resolve(tenantId + ".zip");
+    }
+
+    /** Under the write lock: takes the tenant's indexes over from other instances and closes this one's. */
+    private void closeTenantIndexes(String tenantId, Path tenantPath) throws IOException {
+        Path tenantKey = key(tenantPath);
+        for (Path held : List.copyOf(HOLDERS.keySet())) {
+            if (held.startsWith(tenantKey)) {
+                takeOver(held);
+            }
+        }
+        for (Namespace namespace : List.copyOf(indexes.keySet())) {
+            if (namespace.tenant().equals(tenantId)) {
+                indexes.remove(namespace).close();
+            }
+        }
+        HOLDERS.entrySet().removeIf(held -> held.getKey().startsWith(tenantKey) && held.getValue() == this);
     }
 
     private void moveAsideAndDelete(Path path, String label) throws IOException {
@@ -400,7 +475,7 @@ public final class LuceneVectorStore implements VectorStore {
                 if (!create && !Files.isDirectory(pathOf(namespace))) {
                     return absent;
                 }
-                index = indexes.computeIfAbsent(namespace, this::openIndex);
+                index = openOnce(namespace);
             }
             try {
                 return action.apply(index);
@@ -417,6 +492,70 @@ public final class LuceneVectorStore implements VectorStore {
                 discard(failed);
             }
         }
+    }
+
+    /** The namespace's index, opened by this caller or by the one already opening it. */
+    private NamespaceIndex openOnce(Namespace namespace) {
+        CompletableFuture<NamespaceIndex> mine = new CompletableFuture<>();
+        CompletableFuture<NamespaceIndex> other = opening.putIfAbsent(namespace, mine);
+        if (other != null) {
+            try {
+                return other.join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
+        }
+        try {
+            NamespaceIndex index = indexes.get(namespace);
+            if (index == null) {
+                index = openIndex(namespace);
+                indexes.put(namespace, index);
+            }
+            mine.complete(index);
+            return index;
+        } catch (RuntimeException | Error e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            opening.remove(namespace, mine);
+        }
+    }
+
+    /**
+     * Closes (committing) every open index of the tenant; the next call reopens it from disk. The platform guarantees no
+     * call on the tenant is in flight; other namespaces keep serving meanwhile (only the shared read lock is held).
+     */
+    @Override
+    public void releaseTenant(String tenantId) {
+        lifecycle.readLock().lock();
+        try {
+            if (closed) {
+                return;
+            }
+            for (Namespace namespace : List.copyOf(indexes.keySet())) {
+                if (!namespace.tenant().equals(tenantId)) {
+                    continue;
+                }
+                NamespaceIndex index = indexes.remove(namespace);
+                if (index == null) {
+                    continue;
+                }
+                try {
+                    index.close();
+                } catch (IOException | RuntimeException e) {
+                    logger.log(Level.WARNING, "closing the index of namespace '" + namespace + "' failed; it reopens from its last commit", e);
+                } finally {
+                    HOLDERS.remove(key(pathOf(namespace)), this);
+                }
+            }
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    /** How many namespace indexes this instance holds open (tests, benchmarks). */
+    int openNamespaces() {
+        return indexes.size();
     }
 
     private NamespaceIndex openIndex(Namespace namespace) {

@@ -98,6 +98,63 @@ class LuceneVectorStoreTest {
     }
 
     @Test
+    void releasingATenantClosesItsIndexesOnlyAndTheNextCallReopensThemWithEveryWrite() {
+        float[] v = new TestVectors(4, 8).next();
+        // background commits: the release itself must commit what the interval has not yet
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of("commitInterval", "1h"))) {
+            Namespace acmeEu = Namespace.of("acme", "eu");
+            Namespace other = Namespace.of("globex");
+            store.upsert(NS, List.of(chunk("a", "kept across release", v)));
+            store.upsert(acmeEu, List.of(chunk("e", "eu partition", v)));
+            store.upsert(other, List.of(chunk("g", "other tenant", v)));
+            assertEquals(3, store.openNamespaces());
+
+            store.releaseTenant("acme");
+
+            assertEquals(1, store.openNamespaces(), "both partitions of acme closed, globex still open");
+            assertEquals(1, store.count(NS, MetadataFilter.all()), "reopened on the next call with the uncommitted write");
+            assertEquals(1, store.count(acmeEu, MetadataFilter.all()));
+            assertEquals("a", store.search(NS, SearchRequest.keyword("release", 1, MetadataFilter.all(), null, null)).get(0).chunk().id());
+            store.releaseTenant("nobody"); // a tenant with nothing open: nothing happens
+            assertEquals(3, store.openNamespaces());
+        }
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of())) {
+            assertEquals(1, store.count(NS, MetadataFilter.all()), "durable: the release committed");
+        }
+    }
+
+    @Test
+    void anOffloadedTenantIsOneArchiveAndHoldsNothingOpenUntilRestored() {
+        float[] v = new TestVectors(5, 8).next();
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of())) {
+            Namespace eu = Namespace.of("acme", "eu");
+            store.upsert(NS, List.of(chunk("a", "offloaded and back", v)));
+            store.upsert(eu, List.of(chunk("e", "eu", v), chunk("f", "eu too", v)));
+            store.upsert(Namespace.of("globex"), List.of(chunk("g", "stays", v)));
+
+            assertTrue(store.offloadTenant("acme"));
+
+            assertFalse(Files.exists(data.resolve("acme")), "the live directory is gone");
+            assertTrue(Files.isRegularFile(data.resolve(LuceneVectorStore.OFFLOADED).resolve("acme.zip")));
+            assertEquals(1, store.openNamespaces(), "only globex is open");
+            assertEquals(1, store.count(Namespace.of("globex"), MetadataFilter.all()));
+
+            store.restoreTenant("acme");
+
+            assertFalse(Files.exists(data.resolve(LuceneVectorStore.OFFLOADED).resolve("acme.zip")));
+            assertEquals(1, store.count(NS, MetadataFilter.all()));
+            assertEquals(2, store.count(eu, MetadataFilter.all()));
+            assertEquals("a", store.search(NS, SearchRequest.vector(v, 1, MetadataFilter.all(), null, null)).get(0).chunk().id());
+            store.restoreTenant("acme"); // nothing offloaded: nothing happens
+            assertEquals(1, store.count(NS, MetadataFilter.all()));
+
+            assertTrue(store.offloadTenant("acme"));
+            assertTrue(store.deleteTenant("acme"));
+            assertFalse(Files.exists(data.resolve(LuceneVectorStore.OFFLOADED).resolve("acme.zip")), "a purge deletes the archive too");
+        }
+    }
+
+    @Test
     void reopeningAnIndexWithAnotherMetricFailsNamingBoth() {
         try (LuceneVectorStore store = StoreFixtures.open(data, Map.of("metric", "cosine"))) {
             store.upsert(NS, List.of(chunk("a", "t", new TestVectors(3, 8).next())));

@@ -1,0 +1,175 @@
+package io.corpora.cli.bench;
+
+import io.corpora.security.DevTokenMinter;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Tenant density: how open files, threads, RSS and live heap of a running server grow with the number of provisioned
+ * tenants, each holding one short document, and how long the first query of a cold tenant takes.
+ *
+ * <p>It provisions tenants {@code <prefix>00001…} through the admin and data APIs (skipping those that exist, so a run
+ * can grow an earlier one), and at every checkpoint reads the server process ({@link ProcessResources}) and times a
+ * retrieval on the first tenant provisioned (by then the least recently used, so cold when the working set is bounded)
+ * and the same retrieval again (warm). Reusable: {@code bin/corpora bench density} runs it, a wider benchmark calls
+ * {@link #run}.
+ */
+public final class DensityBench {
+
+    /** One checkpoint. Latencies in milliseconds; -1 when there was no tenant to query. */
+    public record Row(int tenants, ProcessResources.Sample resources, double coldQueryMs, double warmQueryMs) {
+
+        static final String CSV_HEADER = "tenants,open_files,threads,rss_mb,live_heap_mb,cold_first_query_ms,warm_query_ms";
+
+        String csv() {
+            return String.format(Locale.ROOT, "%d,%d,%d,%.1f,%.1f,%.1f,%.1f", tenants, resources.openFiles(), resources.threads(),
+                    resources.rssBytes() / 1048576.0, resources.liveHeapBytes() / 1048576.0, coldQueryMs, warmQueryMs);
+        }
+    }
+
+    private static final String DOCUMENT = "Tenant %s keeps one short note: the quarterly report covers revenue, churn and the"
+            + " roadmap for the search product, with a section on hybrid retrieval.";
+
+    private final URI server;
+    private final DevTokenMinter tokens;
+    private final ProcessResources process;
+    private final String prefix;
+    private final int clients;
+    /** HTTP/1.1: the JDK client's default h2c upgrade of a POST makes Liberty close the connection ("EOF reached while reading"). */
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(30)).build();
+    private final String adminToken;
+
+    public DensityBench(URI server, DevTokenMinter tokens, ProcessResources process, String prefix, int clients) {
+        this.server = server.toString().endsWith("/") ? server : URI.create(server + "/");
+        this.tokens = tokens;
+        this.process = process;
+        this.prefix = prefix;
+        this.clients = clients;
+        this.adminToken = tokens.mint("density-bench", null, List.of("platform-admin"), Duration.ofHours(6), Map.of());
+    }
+
+    /** Provisions up to each checkpoint in turn and measures there; rows are printed as they come and returned. */
+    public List<Row> run(List<Integer> checkpoints, PrintStream progress) throws IOException, InterruptedException {
+        List<Row> rows = new ArrayList<>();
+        int provisioned = 0;
+        for (int target : checkpoints) {
+            long start = System.nanoTime();
+            provision(provisioned, target);
+            provisioned = Math.max(provisioned, target);
+            progress.printf(Locale.ROOT, "density: %d tenants provisioned (%.0f s); measuring …%n", provisioned, (System.nanoTime() - start) / 1e9);
+            double cold = provisioned == 0 ? -1 : retrieveMillis(tenantId(1));
+            double warm = provisioned == 0 ? -1 : retrieveMillis(tenantId(1));
+            Row row = new Row(provisioned, process.sample(), cold, warm);
+            progress.println("density: " + Row.CSV_HEADER + "\ndensity: " + row.csv());
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    public static void writeCsv(List<Row> rows, Path file) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        List<String> lines = new ArrayList<>();
+        lines.add(Row.CSV_HEADER);
+        rows.forEach(r -> lines.add(r.csv()));
+        Files.write(file, lines);
+    }
+
+    public ProcessResources process() {
+        return process;
+    }
+
+    String tenantId(int n) {
+        return String.format(Locale.ROOT, "%s%05d", prefix, n);
+    }
+
+    /** Tenants {@code from+1 .. to}, by {@code clients} threads. */
+    private void provision(int from, int to) throws InterruptedException, IOException {
+        if (to <= from) {
+            return;
+        }
+        AtomicInteger next = new AtomicInteger(from + 1);
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        try {
+            List<Future<Void>> workers = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                workers.add(pool.submit(() -> {
+                    for (int n = next.getAndIncrement(); n <= to; n = next.getAndIncrement()) {
+                        provisionOne(tenantId(n));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<Void> worker : workers) {
+                try {
+                    worker.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw new IOException("provisioning failed: " + e.getCause().getMessage(), e.getCause());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private void provisionOne(String tenant) throws IOException, InterruptedException {
+        String definition = "{\"id\":\"" + tenant + "\",\"displayName\":\"Density " + tenant + "\","
+                + "\"store\":{\"provider\":\"lucene\"},\"embedder\":{\"provider\":\"onnx\"}}";
+        HttpResponse<String> created = send(post("admin/v1/tenants", adminToken, definition));
+        if (created.statusCode() != 201 && created.statusCode() != 409) {
+            throw new IOException("creating tenant " + tenant + ": HTTP " + created.statusCode() + " " + created.body());
+        }
+        String writer = tokens.mint("density-bench", tenant, List.of("writer"), Duration.ofMinutes(10), Map.of());
+        String document = "{\"id\":\"note\",\"text\":\"" + String.format(DOCUMENT, tenant) + "\"}";
+        HttpResponse<String> ingested = send(post("api/v1/tenants/" + tenant + "/documents", writer, document));
+        if (ingested.statusCode() != 201 && ingested.statusCode() != 200) {
+            throw new IOException("ingesting into tenant " + tenant + ": HTTP " + ingested.statusCode() + " " + ingested.body());
+        }
+    }
+
+    /** One hybrid retrieval (query embedding included), timed from the client. */
+    double retrieveMillis(String tenant) throws IOException, InterruptedException {
+        String reader = tokens.mint("density-bench", tenant, List.of("reader"), Duration.ofMinutes(10), Map.of());
+        long start = System.nanoTime();
+        HttpResponse<String> response = send(post("api/v1/tenants/" + tenant + "/retrieve", reader, "{\"query\":\"quarterly revenue report\"}"));
+        double millis = (System.nanoTime() - start) / 1e6;
+        if (response.statusCode() != 200 || !response.body().contains("\"note")) {
+            throw new IOException("retrieve on tenant " + tenant + ": HTTP " + response.statusCode() + " " + response.body());
+        }
+        return millis;
+    }
+
+    private HttpRequest post(String path, String token, String json) {
+        return HttpRequest.newBuilder(server.resolve(path)).timeout(Duration.ofSeconds(180))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build();
+    }
+
+    /** Retries a dropped connection twice (a loaded server may close idle keep-alive connections as they are reused). */
+    private HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return http.send(request, HttpResponse.BodyHandlers.ofString());
+            } catch (IOException e) {
+                if (attempt == 3) {
+                    throw new IOException(request.method() + " " + request.uri() + ": " + e, e);
+                }
+                Thread.sleep(500L * attempt);
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.corpora.cli.bench;
+
+import io.corpora.cli.Command;
+import io.corpora.cli.Options;
+import io.corpora.cli.UsageException;
+import io.corpora.security.DevTokenMinter;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * {@code corpora bench density}: tenant density of a live server ({@link DensityBench}), printed as a table and
+ * written as CSV. Reached through {@link BenchCommand}.
+ */
+final class DensityCommand implements Command {
+
+    @Override
+    public String name() {
+        return "bench";
+    }
+
+    @Override
+    public String summary() {
+        return "tenant density of a running server";
+    }
+
+    @Override
+    public String usage() {
+        return """
+                usage: corpora bench density --pid PID [options]
+                  --server URL         the server; default http://localhost:9080/
+                  --pid PID            the server's JVM (open files, threads, RSS from /proc; live heap by jcmd)
+                  --tenants N1,N2,…    checkpoints of provisioned tenants; default 0,1000,5000,10000
+                  --clients N          provisioning clients; default 4
+                  --prefix P           tenant id prefix; default density-
+                  --out FILE           CSV; default bench-results/density.csv
+                  --histogram N        print the top N rows of the class histogram at the end
+                  --key FILE           the development private key (the server must be in development mode)
+                Tenants that exist are kept, so a run can continue an earlier one.""";
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        if (args.isEmpty() || !args.get(0).equals("density")) {
+            throw new UsageException("name a measurement: density");
+        }
+        Options options = Options.parse(args.subList(1, args.size()),
+                Set.of("server", "pid", "tenants", "clients", "prefix", "out", "histogram", "key"), Set.of());
+        long pid = Long.parseLong(options.requireString("pid"));
+        List<Integer> checkpoints = Arrays.stream(options.string("tenants", "0,1000,5000,10000").split(","))
+                .map(String::trim).map(Integer::parseInt).sorted().toList();
+        Path key = Path.of(options.string("key", System.getProperty("corpora.dev.jwt.private.key", "platform-server/dev-jwt/private.pem")));
+        if (!Files.isRegularFile(key)) {
+            throw new UsageException("development key " + key + " not found; pass --key");
+        }
+        DensityBench bench = new DensityBench(URI.create(options.string("server", "http://localhost:9080/")), DevTokenMinter.fromPem(key),
+                new ProcessResources(pid), options.string("prefix", "density-"), options.integer("clients", 4, 1, 64));
+        out.printf(Locale.ROOT, "uptime: %s%n", Files.readString(Path.of("/proc/loadavg")).trim());
+        List<DensityBench.Row> rows = bench.run(checkpoints, err);
+        Path csv = options.path("out", Path.of("bench-results", "density.csv"));
+        DensityBench.writeCsv(rows, csv);
+        out.println("| tenants | open files | threads | RSS MB | live heap MB | cold first query ms | warm query ms |");
+        out.println("|---|---|---|---|---|---|---|");
+        for (DensityBench.Row r : rows) {
+            out.printf(Locale.ROOT, "| %d | %d | %d | %.0f | %.1f | %.1f | %.1f |%n", r.tenants(), r.resources().openFiles(), r.resources().threads(),
+                    r.resources().rssBytes() / 1048576.0, r.resources().liveHeapBytes() / 1048576.0, r.coldQueryMs(), r.warmQueryMs());
+        }
+        out.println("CSV: " + csv.toAbsolutePath());
+        int histogram = options.integer("histogram", 0, 0, 1000);
+        if (histogram > 0) {
+            bench.process().histogram(histogram).forEach(out::println);
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,198 @@
+package io.corpora.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.corpora.controlplane.PluginChoice;
+import io.corpora.controlplane.TenantDefinition;
+import io.corpora.plugin.loader.PluginManager;
+import io.corpora.plugin.loader.PluginRegistry;
+import io.corpora.runtime.guard.GuardContext;
+import io.corpora.runtime.guard.GuardPolicy;
+import io.corpora.runtime.guard.PluginCallObserver;
+import io.corpora.runtime.guard.PluginGuards;
+import io.corpora.spi.Chunk;
+import io.corpora.spi.EmbeddedChunk;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.store.SearchRequest;
+import io.corpora.spi.store.ScoredChunk;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The working set on the real Lucene store: tenants beyond the bound or idle are closed (their index files released, as
+ * the process's own open file table shows) and reopened by their next call with every acknowledged write, while other
+ * threads keep reading and writing them.
+ */
+class TenantRuntimesWorkingSetTest {
+
+    private static PluginRegistry plugins;
+
+    @TempDir
+    Path data;
+
+    private final ExecutorService pluginCalls = Executors.newCachedThreadPool();
+    private TenantRuntimes runtimes;
+
+    @BeforeAll
+    static void load() {
+        plugins = PluginManager.load(Path.of(System.getProperty("corpora.test.plugins.dir", "target/plugins")));
+    }
+
+    @AfterEach
+    void close() {
+        if (runtimes != null) {
+            runtimes.close();
+        }
+        pluginCalls.shutdownNow();
+    }
+
+    @Test
+    void closeAndReopenUnderConcurrentReadsAndWritesLosesNothingAndHonoursTheBound() throws Exception {
+        int max = 3;
+        runtimes = runtimes(max);
+        int tenants = 8;
+        int writesPerTenant = 10;
+        Map<String, AtomicInteger> acknowledged = new ConcurrentHashMap<>();
+        AtomicInteger readFailures = new AtomicInteger();
+        ExecutorService clients = Executors.newFixedThreadPool(6);
+        List<Future<?>> work = new ArrayList<>();
+        for (int t = 0; t < tenants; t++) {
+            String tenant = "t" + t;
+            acknowledged.put(tenant, new AtomicInteger());
+            work.add(clients.submit(() -> {
+                for (int i = 0; i < writesPerTenant; i++) {
+                    runtimes.runtime(tenant(tenant)).store().upsert(Namespace.of(tenant), List.of(chunk(tenant + ":" + i, "note " + i + " of " + tenant)));
+                    acknowledged.get(tenant).incrementAndGet();
+                }
+                return null;
+            }));
+            work.add(clients.submit(() -> {
+                for (int i = 0; i < writesPerTenant; i++) {
+                    TenantRuntime runtime = runtimes.runtime(tenant(tenant));
+                    long before = acknowledged.get(tenant).get();
+                    long seen = runtime.store().count(Namespace.of(tenant), MetadataFilter.all());
+                    List<ScoredChunk> hits = runtime.store().search(Namespace.of(tenant), SearchRequest.vector(vector(tenant + ":0"), 3, MetadataFilter.all(), null, null));
+                    if (seen < before || hits.stream().anyMatch(h -> !h.chunk().id().startsWith(tenant + ":"))) {
+                        readFailures.incrementAndGet(); // an acknowledged write went missing, or another tenant's chunk showed
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : work) {
+            try {
+                f.get(300, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                Thread.getAllStackTraces().forEach((thread, stack) -> System.err.println(thread + "\n  " + java.util.Arrays.toString(stack)));
+                throw e;
+            }
+        }
+        clients.shutdown();
+
+        assertEquals(0, readFailures.get(), "every read saw every write acknowledged before it, and only its own tenant");
+        assertTrue(runtimes.workingSet().size() <= max, "working set within its bound: " + runtimes.workingSet().size());
+        assertTrue(openFilesUnder(data) <= max, "at most one index (its write lock) open per tenant in the set: " + openFilesUnder(data));
+        for (int t = 0; t < tenants; t++) {
+            String tenant = "t" + t;
+            assertEquals(writesPerTenant, runtimes.runtime(tenant(tenant)).store().count(Namespace.of(tenant), MetadataFilter.all()),
+                    tenant + " reopened with all its writes");
+        }
+    }
+
+    @Test
+    void aDeactivatedTenantReleasesItsFilesAndReopensWithItsData() throws IOException {
+        runtimes = runtimes(10);
+        for (String tenant : List.of("a", "b")) {
+            runtimes.runtime(tenant(tenant)).store().upsert(Namespace.of(tenant), List.of(chunk(tenant + ":0", "kept")));
+        }
+        assertTrue(openFilesUnder(data.resolve("vector-store")) >= 2, "both indexes open");
+        long openForB = openFilesUnder(tenantDir("b"));
+        assertTrue(openForB > 0);
+
+        runtimes.deactivate("a");
+
+        assertEquals(0, openFilesUnder(tenantDir("a")), "nothing of the inactive tenant stays open");
+        assertEquals(openForB, openFilesUnder(tenantDir("b")), "the other tenant is untouched");
+        assertEquals(1, runtimes.workingSet().size());
+        assertEquals(1, runtimes.runtime(tenant("a")).store().count(Namespace.of("a"), MetadataFilter.all()), "reactivated with its data");
+    }
+
+    @Test
+    void idleTenantsCloseAndTheirNextCallReopensThem() throws Exception {
+        runtimes = new TenantRuntimes(plugins, data, key -> java.util.Optional.empty(), guards(),
+                new TenantRuntimes.WorkingSetPolicy(100, Duration.ofMillis(1)));
+        runtimes.runtime(tenant("a")).store().upsert(Namespace.of("a"), List.of(chunk("a:0", "kept")));
+        Thread.sleep(5);
+
+        assertEquals(1, runtimes.closeIdle());
+        assertEquals(0, openFilesUnder(data), "the idle tenant's index is closed");
+        assertEquals(1, runtimes.runtime(tenant("a")).store().count(Namespace.of("a"), MetadataFilter.all()));
+    }
+
+    private Path tenantDir(String tenant) throws IOException {
+        try (Stream<Path> stores = Files.list(data.resolve("vector-store"))) {
+            return stores.filter(Files::isDirectory).findFirst().orElseThrow().resolve(tenant);
+        }
+    }
+
+    /** File descriptors of this process open on files under {@code root} (the Lucene write locks, mainly). */
+    static long openFilesUnder(Path root) throws IOException {
+        Path real = root.toRealPath();
+        long count = 0;
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : fds.toList()) {
+                try {
+                    if (Files.readSymbolicLink(fd).startsWith(real)) {
+                        count++;
+                    }
+                } catch (IOException gone) {
+                    // closed meanwhile
+                }
+            }
+        }
+        return count;
+    }
+
+    private TenantRuntimes runtimes(int max) {
+        return new TenantRuntimes(plugins, data, key -> java.util.Optional.empty(), guards(),
+                new TenantRuntimes.WorkingSetPolicy(max, Duration.ofHours(1)));
+    }
+
+    private PluginGuards guards() {
+        return new PluginGuards(GuardPolicy::defaults, GuardContext.system(pluginCalls, PluginCallObserver.NONE));
+    }
+
+    private static TenantDefinition tenant(String id) {
+        return new TenantDefinition(id, null, null, new PluginChoice("lucene", Map.of()), new PluginChoice("onnx", Map.of()),
+                null, null, null, null, null);
+    }
+
+    private static float[] vector(String id) {
+        float[] vector = new float[384];
+        vector[Math.floorMod(id.hashCode(), 384)] = 1;
+        vector[(Math.floorMod(id.hashCode(), 384) + 1) % 384] = 0.5f;
+        return vector;
+    }
+
+    private static EmbeddedChunk chunk(String id, String text) {
+        return new EmbeddedChunk(new Chunk(id, "doc-" + id, 0, text, List.of(), Map.of()), vector(id));
+    }
+}

@@ -1,0 +1,199 @@
+package io.corpora.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The working set's bound, idle timeout and leases, with a manual clock and a closer that records what it closed. */
+class TenantWorkingSetTest {
+
+    private final AtomicLong clock = new AtomicLong();
+    private final List<String> closed = new CopyOnWriteArrayList<>();
+
+    private TenantWorkingSet workingSet(int max, Duration idle) {
+        return new TenantWorkingSet(max, idle, clock::get, closed::add);
+    }
+
+    private void advance(Duration by) {
+        clock.addAndGet(by.toNanos());
+    }
+
+    @Test
+    void theLeastRecentlyUsedTenantBeyondTheBoundIsClosed() {
+        TenantWorkingSet set = workingSet(3, Duration.ofHours(1));
+        for (String tenant : List.of("a", "b", "c")) {
+            set.lease(tenant).close();
+            advance(Duration.ofSeconds(1));
+        }
+        set.lease("a").close(); // a is now the most recently used; b the least
+        advance(Duration.ofSeconds(1));
+
+        set.lease("d").close();
+
+        assertEquals(List.of("b"), closed);
+        assertEquals(3, set.size());
+        assertFalse(set.isOpen("b"));
+        assertTrue(set.isOpen("a") && set.isOpen("c") && set.isOpen("d"));
+    }
+
+    @Test
+    void aTenantInUseIsNeverEvictedAndTheBoundIsRestoredWhenItIsReleased() {
+        TenantWorkingSet set = workingSet(1, Duration.ofHours(1));
+        TenantWorkingSet.Lease a = set.lease("a");
+        advance(Duration.ofSeconds(1));
+        TenantWorkingSet.Lease b = set.lease("b");
+
+        assertEquals(List.of(), closed, "both in use: the bound waits");
+        assertEquals(2, set.size());
+
+        a.close();
+        assertEquals(List.of("a"), closed, "released while over the bound: the idle one closes");
+        b.close();
+        assertEquals(1, set.size());
+    }
+
+    @Test
+    void idleTenantsCloseAfterTheTimeoutOnly() {
+        TenantWorkingSet set = workingSet(100, Duration.ofMinutes(10));
+        set.lease("old").close();
+        advance(Duration.ofMinutes(6));
+        set.lease("recent").close();
+        TenantWorkingSet.Lease busy = set.lease("busy");
+        advance(Duration.ofMinutes(5));
+
+        assertEquals(1, set.closeIdle());
+        assertEquals(List.of("old"), closed);
+
+        advance(Duration.ofMinutes(20));
+        assertEquals(1, set.closeIdle(), "a tenant with a lease out is not idle, however long the lease");
+        assertEquals(List.of("old", "recent"), closed);
+        busy.close();
+    }
+
+    @Test
+    void anExplicitCloseOfATenantInUseHappensAtItsLastRelease() {
+        TenantWorkingSet set = workingSet(10, Duration.ofHours(1));
+        TenantWorkingSet.Lease first = set.lease("t");
+        TenantWorkingSet.Lease second = set.lease("t");
+
+        set.close("t");
+        assertEquals(List.of(), closed);
+        first.close();
+        first.close(); // releasing twice counts once
+        assertEquals(List.of(), closed);
+        second.close();
+        assertEquals(List.of("t"), closed);
+        assertFalse(set.isOpen("t"));
+    }
+
+    @Test
+    void aLeaseOnATenantBeingClosedWaitsForTheCloseAndOthersDoNot() throws Exception {
+        CountDownLatch closing = new CountDownLatch(1);
+        CountDownLatch finishClose = new CountDownLatch(1);
+        TenantWorkingSet set = new TenantWorkingSet(10, Duration.ofHours(1), clock::get, tenant -> {
+            closing.countDown();
+            await(finishClose);
+            closed.add(tenant);
+        });
+        set.lease("slow").close();
+        set.lease("other").close();
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try {
+            Future<?> closer = threads.submit(() -> set.close("slow"));
+            assertTrue(closing.await(5, TimeUnit.SECONDS));
+
+            Future<Boolean> sameTenant = threads.submit(() -> {
+                try (TenantWorkingSet.Lease lease = set.lease("slow")) {
+                    return closed.contains("slow"); // must see the close finished
+                }
+            });
+            try (TenantWorkingSet.Lease lease = set.lease("other")) {
+                assertTrue(set.isOpen("other"), "another tenant is served while one closes");
+            }
+            Thread.sleep(100);
+            assertFalse(sameTenant.isDone(), "the same tenant waits for its close");
+
+            finishClose.countDown();
+            closer.get(5, TimeUnit.SECONDS);
+            assertTrue(sameTenant.get(5, TimeUnit.SECONDS), "the lease was granted after the close, on a reopened tenant");
+            assertTrue(set.isOpen("slow"));
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /**
+     * Many threads lease random tenants while the bound and an idle sweep close them: the closer never runs on a tenant with
+     * a lease out, every lease is matched, and the set ends within its bound.
+     */
+    @Test
+    void underConcurrencyACloseNeverOverlapsAUseOfTheSameTenant() throws Exception {
+        Map<String, AtomicInteger> inUse = new ConcurrentHashMap<>();
+        AtomicInteger violations = new AtomicInteger();
+        AtomicInteger closes = new AtomicInteger();
+        TenantWorkingSet set = new TenantWorkingSet(4, Duration.ofNanos(1), System::nanoTime, tenant -> {
+            if (inUse.computeIfAbsent(tenant, t -> new AtomicInteger()).get() != 0) {
+                violations.incrementAndGet();
+            }
+            closes.incrementAndGet();
+        });
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        List<Future<?>> workers = new ArrayList<>();
+        for (int w = 0; w < 8; w++) {
+            workers.add(threads.submit(() -> {
+                for (int i = 0; i < 5_000; i++) {
+                    String tenant = "t" + ThreadLocalRandom.current().nextInt(16);
+                    try (TenantWorkingSet.Lease lease = set.lease(tenant)) {
+                        AtomicInteger count = inUse.computeIfAbsent(tenant, t -> new AtomicInteger());
+                        count.incrementAndGet();
+                        Thread.onSpinWait();
+                        count.decrementAndGet();
+                    }
+                    if (i % 100 == 0) {
+                        set.closeIdle();
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> worker : workers) {
+            worker.get(60, TimeUnit.SECONDS);
+        }
+        threads.shutdown();
+
+        assertEquals(0, violations.get(), "a tenant was closed while in use");
+        assertTrue(closes.get() > 0, "the bound made the set close tenants");
+        assertTrue(set.size() <= 4, "within the bound once idle: " + set.size());
+    }
+
+    @Test
+    void aBoundOrTimeoutThatCannotWorkIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> workingSet(0, Duration.ofMinutes(1)));
+        assertThrows(IllegalArgumentException.class, () -> workingSet(1, Duration.ZERO));
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -8,7 +8,7 @@ package io.corpora.spi;
  * {@link #MAJOR}, or whose minor version is newer than {@link #MINOR} (it may call methods this
  * server does not have). Minor versions only ever add: default methods, types, and record components whose older constructors stay.
  * 1.1 added {@code ConfigOption} minimum/maximum; 1.2 added {@code VectorStoreProvider.locationOptions},
- * {@code VectorStore.deleteTenant} and the generation SPI ({@code io.corpora.spi.generate}: {@code Generator},
+ * {@code VectorStore.deleteTenant}, {@code Embedder.maxQueryTokens} and the generation SPI ({@code io.corpora.spi.generate}: {@code Generator},
  * {@code GeneratorProvider} and their value types).
  */
 public final class SpiVersion {

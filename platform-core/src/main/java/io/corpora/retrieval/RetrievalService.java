@@ -3,6 +3,7 @@ package io.corpora.retrieval;
 import io.corpora.controlplane.RetrievalDefaults;
 import io.corpora.controlplane.Tenant;
 import io.corpora.engine.retriever.ContextBlock;
+import io.corpora.engine.retriever.FusionSpec;
 import io.corpora.engine.retriever.HybridRetriever;
 import io.corpora.engine.retriever.KeywordRetriever;
 import io.corpora.engine.retriever.MmrRetriever;
@@ -79,7 +80,7 @@ public final class RetrievalService {
 
         IsolationGuard guard = new IsolationGuard(runtime.store(), namespace, overFetch, ids -> activeVersions.of(namespace, ids));
         boolean rerank = command.rerank() != null ? command.rerank() : defaults.rerank();
-        Retriever retriever = compose(mode, rerank, command, runtime, guard, namespace, activeEmbedder);
+        Retriever retriever = compose(mode, rerank, command, runtime, guard, namespace, activeEmbedder, defaults.fusion());
         RetrievalResult result = retriever.retrieve(command.query(), options);
 
         List<Passage> verified = new ArrayList<>();
@@ -126,14 +127,14 @@ public final class RetrievalService {
     }
 
     private static Retriever compose(String mode, boolean rerank, RetrieveCommand command, TenantRuntime runtime, IsolationGuard guard,
-                                     Namespace namespace, String embedderId) {
+                                     Namespace namespace, String embedderId, FusionSpec fusion) {
         VectorRetriever vector = new VectorRetriever(guard, namespace, runtime.embedder(), embedderId);
         Retriever retriever = switch (mode) {
             case "vector" -> command.mmrLambda() != null
                     ? new MmrRetriever(vector, command.mmrLambda(), RerankingRetriever.DEFAULT_FETCH_TOP_K) : vector;
             case "keyword" -> new KeywordRetriever(guard, namespace, embedderId);
-            case "hybrid" -> new HybridRetriever(List.of(HybridRetriever.Leg.of("vector", vector),
-                    HybridRetriever.Leg.of("keyword", new KeywordRetriever(guard, namespace, embedderId))));
+            case "hybrid" -> HybridRetriever.of(fusion, vector, new KeywordRetriever(guard, namespace, embedderId),
+                    HybridRetriever.DEFAULT_FETCH_TOP_K);
             default -> throw new IllegalArgumentException("mode must be vector, keyword or hybrid, got '" + mode + "'");
         };
         if (command.mmrLambda() != null && !mode.equals("vector")) {

@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A test input: hashed bag-of-words vectors, so texts sharing words are near; counts how often it is called. */
-final class BagOfWordsEmbedder implements Embedder {
+class BagOfWordsEmbedder implements Embedder {
 
     static final int DIMENSION = 64;
     final AtomicInteger documentCalls = new AtomicInteger();

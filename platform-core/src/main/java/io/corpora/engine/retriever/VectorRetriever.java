@@ -1,5 +1,6 @@
 package io.corpora.engine.retriever;
 
+import io.corpora.engine.embed.QueryWindows;
 import io.corpora.spi.Namespace;
 import io.corpora.spi.RetrieveOptions;
 import io.corpora.spi.embed.Embedder;
@@ -48,12 +49,20 @@ public final class VectorRetriever implements Retriever {
         return leg.run(request(vector, options), options, diagnostics);
     }
 
-    /** The query vector, timed as the {@code embed} stage. */
+    /**
+     * The query vector, timed as the {@code embed} stage; a query longer than the embedder's window is embedded in
+     * pooled windows ({@link QueryWindows}), never refused for its length.
+     */
     float[] embedQuery(String query, RetrievalDiagnostics.Builder diagnostics) {
         long start = System.nanoTime();
-        float[] vector = embedder.embedQuery(query);
-        diagnostics.leg("embed", 1, start);
-        return vector;
+        QueryWindows.Embedded embedded = QueryWindows.embed(embedder, query);
+        diagnostics.leg("embed", embedded.windows(), start);
+        diagnostics.queryWindows(embedded.windows(), embedded.truncated());
+        if (embedded.windows() > 1) {
+            diagnostics.note("query longer than the embedder's window: " + embedded.windows() + " windows embedded and mean-pooled"
+                    + (embedded.truncated() ? ", the tail beyond " + QueryWindows.MAX_WINDOWS + " windows not embedded" : ""));
+        }
+        return embedded.vector();
     }
 
     SearchRequest request(float[] vector, RetrieveOptions options) {

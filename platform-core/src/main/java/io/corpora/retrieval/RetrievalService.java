@@ -59,6 +59,14 @@ public final class RetrievalService {
     }
 
     public RetrievalResponse retrieve(AccessDecision access, TenantRuntime runtime, RetrieveCommand command) {
+        return retrieve(access, runtime, command, null);
+    }
+
+    /**
+     * A retrieval whose hybrid fusion is {@code fusion} instead of the tenant's configured one (null: the tenant's):
+     * how an evaluation measures a candidate configuration on the tenant's real path without changing its config.
+     */
+    public RetrievalResponse retrieve(AccessDecision access, TenantRuntime runtime, RetrieveCommand command, FusionSpec fusion) {
         Tenant tenant = access.tenant();
         Namespace namespace = access.namespace();
         if (!tenant.id().equals(runtime.tenantId())) {
@@ -80,7 +88,8 @@ public final class RetrievalService {
 
         IsolationGuard guard = new IsolationGuard(runtime.store(), namespace, overFetch, ids -> activeVersions.of(namespace, ids));
         boolean rerank = command.rerank() != null ? command.rerank() : defaults.rerank();
-        Retriever retriever = compose(mode, rerank, command, runtime, guard, namespace, activeEmbedder, defaults.fusion());
+        Retriever retriever = compose(mode, rerank, command, runtime, guard, namespace, activeEmbedder,
+                fusion != null ? fusion : defaults.fusion());
         RetrievalResult result = retriever.retrieve(command.query(), options);
 
         List<Passage> verified = new ArrayList<>();

@@ -5,6 +5,7 @@ import io.corpora.engine.chunk.ChunkingOptions;
 import io.corpora.engine.index.ChunkIndexer;
 import io.corpora.engine.index.HeadingContextualizer;
 import io.corpora.engine.retriever.FusionSpec;
+import io.corpora.retrieval.evaluation.RetrievalMetrics;
 import io.corpora.engine.retriever.HybridRetriever;
 import io.corpora.engine.retriever.KeywordRetriever;
 import io.corpora.engine.retriever.RerankingRetriever;

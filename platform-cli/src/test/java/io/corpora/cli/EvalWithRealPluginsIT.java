@@ -104,7 +104,7 @@ class EvalWithRealPluginsIT {
     @Test
     void bm25ThroughTheLucenePlugin() throws IOException {
         JsonNode line = eval("bm25");
-        assertEquals(3, line.get("queries").asInt());
+        assertEquals(4, line.get("queries").asInt());
         assertTrue(line.get("mrr@10").asDouble() >= 0.66, line.toString());
     }
 

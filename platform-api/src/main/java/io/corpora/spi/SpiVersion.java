@@ -9,7 +9,7 @@ package io.corpora.spi;
  * server does not have). Minor versions only ever add: default methods, types, and record components whose older constructors stay.
  * 1.1 added {@code ConfigOption} minimum/maximum; 1.2 added {@code VectorStoreProvider.locationOptions},
  * {@code VectorStore.deleteTenant} and the generation SPI ({@code io.corpora.spi.generate}: {@code Generator},
- * {@code GeneratorProvider} and their value types); 1.3 added the failure contract ({@code PluginException},
+ * {@code GeneratorProvider} and their value types); 1.3 added {@code Embedder.maxQueryTokens}, the failure contract ({@code PluginException},
  * {@code FailureKind}, {@code ClassifiedFailure}), {@code ConfigOption.aliases} (older spellings of a renamed option) and
  * {@code VectorStore.releaseTenant}, {@code offloadTenant} and {@code restoreTenant} (tenant working sets, OFFLOADED).
  */

@@ -46,25 +46,65 @@ class EvalWithRealPluginsIT {
                 {"_id":"q1","text":"how does lava come out of a volcano"}
                 {"_id":"q2","text":"birds breeding on antarctic ice"}
                 {"_id":"q3","text":"why does dough rise"}
-                """);
-        Files.writeString(dataset.resolve("qrels.tsv"), "query-id\tcorpus-id\tscore\nq1\tvolcano\t1\nq2\tpenguin\t1\nq3\tbread\t1\n");
+                {"_id":"q4","text":"%s"}
+                """.formatted(LONG_QUERY));
+        Files.writeString(dataset.resolve("qrels.tsv"),
+                "query-id\tcorpus-id\tscore\nq1\tvolcano\t1\nq2\tpenguin\t1\nq3\tbread\t1\nq4\tcomet\t1\n");
     }
 
+    /** A pasted question far over bge-small's 510-token window (about 900 tokens), about comets. */
+    static final String LONG_QUERY = "what is the icy body with a tail that points away from the sun called, ".repeat(60).strip();
+
     private JsonNode eval(String mode) throws IOException {
+        List<JsonNode> lines = evalLines(mode);
+        return lines.get(lines.size() - 1);
+    }
+
+    /** The JSON line of every report the run printed. */
+    private List<JsonNode> evalLines(String mode, String... extra) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = new CorporaCli(CorporaCli.COMMANDS).run(List.of("eval", "--dataset", dataset.toString(), "--mode", mode,
-                        "--plugins", PLUGINS.toString(), "--cache", cache.toString(), "--json"),
+        List<String> args = new java.util.ArrayList<>(List.of("eval", "--dataset", dataset.toString(), "--mode", mode,
+                "--plugins", PLUGINS.toString(), "--cache", cache.toString(), "--json"));
+        args.addAll(List.of(extra));
+        int code = new CorporaCli(CorporaCli.COMMANDS).run(args,
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
-        String[] lines = out.toString(StandardCharsets.UTF_8).strip().split("\n");
-        return new ObjectMapper().readTree(lines[lines.length - 1]);
+        List<JsonNode> lines = new java.util.ArrayList<>();
+        for (String line : out.toString(StandardCharsets.UTF_8).strip().split("\n")) {
+            if (line.startsWith("{")) {
+                lines.add(new ObjectMapper().readTree(line));
+            }
+        }
+        return lines;
+    }
+
+    @Test
+    void aQueryOverTheEmbeddersWindowIsEmbeddedInWindowsNotRefused() throws IOException {
+        JsonNode vector = eval("vector");
+        assertEquals(4, vector.get("queries").asInt());
+        assertEquals(0, vector.get("failed").asInt(), "the 900-token query is embedded in pooled windows: " + vector);
+        assertEquals(1.0, vector.get("mrr@10").asDouble(), 1e-9, "and finds its document first: " + vector);
+    }
+
+    @Test
+    void oneHybridRunMeasuresTheLegsAndEveryFusionOverOneIndex() throws IOException {
+        List<JsonNode> lines = evalLines("hybrid", "--with-legs", "--fusion", "rrf,rrf:10:2:1,convex-minmax:0.7,convex-zscore:0.5");
+        assertEquals(List.of("bm25", "vector", "hybrid", "hybrid", "hybrid", "hybrid"), lines.stream().map(l -> l.get("mode").asText()).toList());
+        assertTrue(lines.get(4).get("configuration").asText().endsWith("fusion convex(minmax,alpha=0.7)"), lines.get(4).toString());
+        for (JsonNode line : lines) {
+            assertEquals(4, line.get("queries").asInt(), line.toString());
+            assertEquals(0, line.get("failed").asInt(), line.toString());
+        }
+        for (JsonNode fused : lines.subList(2, lines.size())) {
+            assertEquals(1.0, fused.get("recall@100").asDouble(), 1e-9, fused.toString());
+        }
     }
 
     @Test
     void bm25ThroughTheLucenePlugin() throws IOException {
         JsonNode line = eval("bm25");
-        assertEquals(3, line.get("queries").asInt());
+        assertEquals(4, line.get("queries").asInt());
         assertTrue(line.get("mrr@10").asDouble() >= 0.66, line.toString());
     }
 

@@ -1,5 +1,6 @@
 package io.corpora.retrieval;
 
+import io.corpora.engine.embed.QueryWindows;
 import io.corpora.engine.embed.ForwardingEmbedder;
 import io.corpora.spi.embed.Embedder;
 import java.util.HashMap;
@@ -9,6 +10,8 @@ import java.util.Map;
 /**
  * An embedder whose query vectors for a batch were computed in one {@link Embedder#embedQueries} call, so a batch of
  * retrievals embeds its queries together; anything else goes to the wrapped embedder. Same fingerprint, same vectors.
+ * Only queries known to fit the embedder's window are batched: a longer one is embedded in windows by the retriever
+ * ({@link QueryWindows}), so one long query never fails the batch.
  */
 final class PrecomputedQueries extends ForwardingEmbedder {
 
@@ -16,7 +19,7 @@ final class PrecomputedQueries extends ForwardingEmbedder {
 
     PrecomputedQueries(Embedder delegate, List<String> queries) {
         super(delegate);
-        List<String> distinct = queries.stream().distinct().toList();
+        List<String> distinct = queries.stream().distinct().filter(q -> QueryWindows.fits(delegate, q)).toList();
         List<float[]> embedded = delegate.embedQueries(distinct);
         for (int i = 0; i < distinct.size(); i++) {
             vectors.put(distinct.get(i), embedded.get(i));

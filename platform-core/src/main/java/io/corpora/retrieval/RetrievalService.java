@@ -3,6 +3,7 @@ package io.corpora.retrieval;
 import io.corpora.controlplane.RetrievalDefaults;
 import io.corpora.controlplane.Tenant;
 import io.corpora.engine.retriever.ContextBlock;
+import io.corpora.engine.retriever.FusionSpec;
 import io.corpora.engine.retriever.HybridRetriever;
 import io.corpora.engine.retriever.IsolationReport;
 import io.corpora.engine.retriever.KeywordRetriever;
@@ -68,6 +69,14 @@ public final class RetrievalService {
     }
 
     public RetrievalResponse retrieve(AccessDecision access, TenantRuntime runtime, RetrieveCommand command) {
+        return retrieve(access, runtime, command, null);
+    }
+
+    /**
+     * A retrieval whose hybrid fusion is {@code fusion} instead of the tenant's configured one (null: the tenant's):
+     * how an evaluation measures a candidate configuration on the tenant's real path without changing its config.
+     */
+    public RetrievalResponse retrieve(AccessDecision access, TenantRuntime runtime, RetrieveCommand command, FusionSpec fusion) {
         Tenant tenant = access.tenant();
         Namespace namespace = access.namespace();
         if (!tenant.id().equals(runtime.tenantId())) {
@@ -89,7 +98,8 @@ public final class RetrievalService {
 
         IsolationGuard guard = new IsolationGuard(runtime.store(), namespace, overFetch, ids -> activeVersions.of(namespace, ids));
         boolean rerank = command.rerank() != null ? command.rerank() : defaults.rerank();
-        Retriever retriever = compose(mode, rerank, command, runtime, guard, namespace, activeEmbedder);
+        Retriever retriever = compose(mode, rerank, command, runtime, guard, namespace, activeEmbedder,
+                fusion != null ? fusion : defaults.fusion());
         RetrievalResult result = retriever.retrieve(command.query(), options);
 
         List<Passage> verified = new ArrayList<>();
@@ -133,14 +143,14 @@ public final class RetrievalService {
     }
 
     private Retriever compose(String mode, boolean rerank, RetrieveCommand command, TenantRuntime runtime, IsolationGuard guard,
-                              Namespace namespace, String embedderId) {
+                              Namespace namespace, String embedderId, FusionSpec fusion) {
         VectorRetriever vector = new VectorRetriever(guard, namespace, runtime.embedder(), embedderId, prefetcher);
         Retriever retriever = switch (mode) {
             case "vector" -> command.mmrLambda() != null
                     ? new MmrRetriever(vector, command.mmrLambda(), RerankingRetriever.DEFAULT_FETCH_TOP_K) : vector;
             case "keyword" -> new KeywordRetriever(guard, namespace, embedderId);
-            case "hybrid" -> new HybridRetriever(List.of(HybridRetriever.Leg.of("vector", vector),
-                    HybridRetriever.Leg.of("keyword", new KeywordRetriever(guard, namespace, embedderId))));
+            case "hybrid" -> HybridRetriever.of(fusion, vector, new KeywordRetriever(guard, namespace, embedderId),
+                    HybridRetriever.DEFAULT_FETCH_TOP_K);
             default -> throw new IllegalArgumentException("mode must be vector, keyword or hybrid, got '" + mode + "'");
         };
         if (command.mmrLambda() != null && !mode.equals("vector")) {

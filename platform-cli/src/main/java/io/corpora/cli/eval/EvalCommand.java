@@ -4,6 +4,7 @@ import io.corpora.cli.Command;
 import io.corpora.cli.Options;
 import io.corpora.cli.UsageException;
 import io.corpora.engine.chunk.ChunkingOptions;
+import io.corpora.engine.retriever.FusionSpec;
 import io.corpora.plugin.loader.PluginManager;
 import io.corpora.plugin.loader.PluginRegistry;
 import io.corpora.spi.config.PluginContext;
@@ -34,8 +35,8 @@ public final class EvalCommand implements Command {
     static final Path DEFAULT_CACHE = Path.of(System.getProperty("user.home"), ".cache", "corpora", "embeddings");
 
     private static final Set<String> VALUED = Set.of("dataset", "split", "mode", "plugins", "k1", "b", "reranker", "limit-queries",
-            "store", "embedder", "chunk-size", "overlap", "depth", "rerank-depth", "cache");
-    private static final Set<String> FLAGS = Set.of("json", "no-cache");
+            "store", "embedder", "chunk-size", "overlap", "depth", "rerank-depth", "cache", "fusion", "doc-chunks");
+    private static final Set<String> FLAGS = Set.of("json", "no-cache", "with-legs");
 
     @Override
     public String name() {
@@ -65,6 +66,11 @@ public final class EvalCommand implements Command {
                   --overlap N           chunk overlap in characters (default 100)
                   --depth N             chunks retrieved per query and per hybrid leg (default 300, for 100 distinct documents)
                   --rerank-depth N      chunks the reranker reorders (default 20); deeper ranks keep the hybrid order
+                  --fusion LIST         hybrid fusions to measure, comma-separated, over one index and the same leg
+                                        results: rrf | rrf:K | rrf:K:VW:KW | convex-minmax:ALPHA | convex-zscore:ALPHA
+                                        (ALPHA = vector weight); default rrf (k 60, equal weights)
+                  --with-legs           in hybrid modes, also report bm25 and vector alone from the same leg results
+                  --doc-chunks N        a document scores the sum of its best N chunks (default 1: its best chunk)
                   --limit-queries N     evaluate only the first N queries that have qrels
                   --cache DIR           embedding cache (default ~/.cache/corpora/embeddings), keyed by fingerprint + text hash
                   --no-cache            embed everything afresh""";
@@ -115,14 +121,17 @@ public final class EvalCommand implements Command {
             }
             String configuration = describe(storeName, storeConfig, embedder, options, chunking, depth, rerankDepth, mode);
             err.println("eval: " + mode.label() + " on " + datasetDir + " (" + split + "), " + configuration);
-            EvalRun.Settings settings = new EvalRun.Settings(mode, chunking, depth, rerankDepth, limit, configuration);
-            EvalReport report = new EvalRun(settings, new EvalRun.Components(store, embedder, reranker), err).run(dataset);
+            EvalRun.Settings settings = new EvalRun.Settings(mode, chunking, depth, rerankDepth, limit, configuration, fusions(options),
+                    options.flag("with-legs"), options.integer("doc-chunks", 1, 1, 10));
+            List<EvalReport> reports = new EvalRun(settings, new EvalRun.Components(store, embedder, reranker), err).runAll(dataset);
             if (embedder instanceof CachingEmbedder cache) {
                 err.printf("embedding cache: %d hits, %d misses%n", cache.hits(), cache.misses());
             }
-            out.println(report.toTable());
+            for (int i = 0; i < reports.size(); i++) {
+                out.println((i > 0 ? System.lineSeparator() : "") + reports.get(i).toTable());
+            }
             if (options.flag("json")) {
-                out.println(report.toJson());
+                reports.forEach(r -> out.println(r.toJson()));
             }
             return 0;
         } finally {
@@ -130,6 +139,15 @@ public final class EvalCommand implements Command {
             closeQuietly(embedder, err);
             closeQuietly(store, err);
             deleteRecursively(work);
+        }
+    }
+
+    private static List<FusionSpec> fusions(Options options) {
+        String list = options.string("fusion", FusionSpec.RRF);
+        try {
+            return java.util.Arrays.stream(list.split(",")).filter(f -> !f.isBlank()).map(FusionSpec::parse).toList();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--fusion: " + e.getMessage());
         }
     }
 
@@ -156,6 +174,9 @@ public final class EvalCommand implements Command {
         }
         if (mode.needsReranker()) {
             b.append(", reranker ").append(options.string("reranker", "maxsim")).append(" over top ").append(rerankDepth);
+        }
+        if (options.integer("doc-chunks", 1, 1, 10) > 1) {
+            b.append(", document = sum of best ").append(options.integer("doc-chunks", 1, 1, 10)).append(" chunks");
         }
         return b.append(", chunks ").append(chunking.chunkSize()).append('/').append(chunking.overlap())
                 .append(", depth ").append(depth).toString();

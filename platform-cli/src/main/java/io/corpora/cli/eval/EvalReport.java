@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -11,10 +12,25 @@ import java.util.Map;
  * The outcome of one evaluation: averages over every query that has qrels, index build time and query latency.
  *
  * @param degradedQueries queries whose reranker failed and which were answered in base order
+ * @param failedQueries   queries that failed (scored zero, the run went on)
+ * @param failures        the first {@value #MAX_LISTED_FAILURES} failures, "query-id: error"
  */
 public record EvalReport(String dataset, String split, String mode, String configuration, int documents, int chunks, int queries,
                          double ndcg10, double recall100, double mrr10, double ingestSeconds, double p50Millis, double p99Millis,
-                         int degradedQueries) {
+                         int degradedQueries, int failedQueries, List<String> failures) {
+
+    public static final int MAX_LISTED_FAILURES = 10;
+
+    public EvalReport {
+        failures = failures == null ? List.of() : List.copyOf(failures);
+    }
+
+    public EvalReport(String dataset, String split, String mode, String configuration, int documents, int chunks, int queries,
+                      double ndcg10, double recall100, double mrr10, double ingestSeconds, double p50Millis, double p99Millis,
+                      int degradedQueries) {
+        this(dataset, split, mode, configuration, documents, chunks, queries, ndcg10, recall100, mrr10, ingestSeconds, p50Millis,
+                p99Millis, degradedQueries, 0, List.of());
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -36,6 +52,9 @@ public record EvalReport(String dataset, String split, String mode, String confi
         line.put("recall@100", round(recall100));
         line.put("mrr@10", round(mrr10));
         line.put("queries", queries);
+        line.put("failed", failedQueries);
+        line.put("mode", mode);
+        line.put("configuration", configuration);
         line.put("ingest_seconds", Math.round(ingestSeconds * 100) / 100.0);
         line.put("p50_ms", Math.round(p50Millis * 100) / 100.0);
         line.put("p99_ms", Math.round(p99Millis * 100) / 100.0);
@@ -56,6 +75,10 @@ public record EvalReport(String dataset, String split, String mode, String confi
         b.append(String.format(Locale.ROOT, "MRR@10      %.4f%n", mrr10));
         b.append(String.format(Locale.ROOT, "ingest      %.1f s%n", ingestSeconds));
         b.append(String.format(Locale.ROOT, "latency     p50 %.1f ms, p99 %.1f ms", p50Millis, p99Millis));
+        if (failedQueries > 0) {
+            b.append(String.format(Locale.ROOT, "%nWARNING     %d queries failed and scored 0:", failedQueries));
+            failures.forEach(f -> b.append(String.format(Locale.ROOT, "%n            %s", f)));
+        }
         if (degradedQueries > 0) {
             b.append(String.format(Locale.ROOT, "%nWARNING     %d queries degraded (reranker failed; base order used)", degradedQueries));
         }

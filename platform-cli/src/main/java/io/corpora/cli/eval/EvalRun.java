@@ -4,6 +4,8 @@ import io.corpora.engine.chunk.Chunkers;
 import io.corpora.engine.chunk.ChunkingOptions;
 import io.corpora.engine.index.ChunkIndexer;
 import io.corpora.engine.index.HeadingContextualizer;
+import io.corpora.engine.retriever.FusionSpec;
+import io.corpora.retrieval.evaluation.RetrievalMetrics;
 import io.corpora.engine.retriever.HybridRetriever;
 import io.corpora.engine.retriever.KeywordRetriever;
 import io.corpora.engine.retriever.RerankingRetriever;
@@ -39,16 +41,27 @@ public final class EvalRun {
      * @param rerankDepth chunks the reranker reorders (the rest keep the base order)
      * @param maxQueries  evaluate only the first N queries with qrels (0: all)
      */
-    public record Settings(EvalMode mode, ChunkingOptions chunking, int depth, int rerankDepth, int maxQueries, String configuration) {
+    public record Settings(EvalMode mode, ChunkingOptions chunking, int depth, int rerankDepth, int maxQueries, String configuration,
+                           List<FusionSpec> fusions, boolean withLegs, int documentChunks) {
+        /**
+         * @param fusions  the hybrid fusions to measure, each over the same index and the same leg results (hybrid modes)
+         * @param withLegs in hybrid mode, also report the keyword (bm25) and vector legs alone, from the same leg results
+         * @param documentChunks a document scores the sum of its best N chunks (1: its best chunk's)
+         */
         public Settings {
             Objects.requireNonNull(mode, "mode");
             Objects.requireNonNull(chunking, "chunking");
+            fusions = fusions == null || fusions.isEmpty() ? List.of(FusionSpec.STANDARD) : List.copyOf(fusions);
             if (depth < 100 || depth > RetrieveOptions.MAX_TOP_K) {
                 throw new IllegalArgumentException("depth must be 100.." + RetrieveOptions.MAX_TOP_K + " chunks, got " + depth);
             }
             if (rerankDepth < 1 || rerankDepth > depth) {
                 throw new IllegalArgumentException("rerank depth must be 1..depth, got " + rerankDepth);
             }
+        }
+
+        public Settings(EvalMode mode, ChunkingOptions chunking, int depth, int rerankDepth, int maxQueries, String configuration) {
+            this(mode, chunking, depth, rerankDepth, maxQueries, configuration, List.of(FusionSpec.STANDARD), false, 1);
         }
     }
 
@@ -79,6 +92,17 @@ public final class EvalRun {
     }
 
     public EvalReport run(BeirDataset dataset) {
+        return runAll(dataset).get(0);
+    }
+
+    /**
+     * Indexes once and measures every candidate: each fusion of the settings (hybrid modes; the legs run once per query
+     * and every fusion merges the same leg results, so only the first candidate's latency includes the legs), and with
+     * {@code withLegs} the legs alone. A query that fails
+     * (an exception from a plugin or the engine) does not abort the run: it scores zero, is counted, and the first
+     * failures are reported.
+     */
+    public List<EvalReport> runAll(BeirDataset dataset) {
         double ingestSeconds = index(dataset);
         Map<String, Map<String, Integer>> qrels = dataset.qrels();
         List<BeirDataset.Query> queries = new ArrayList<>(dataset.queries().stream().filter(q -> qrels.containsKey(q.id())).toList());
@@ -88,31 +112,76 @@ public final class EvalRun {
         if (queries.isEmpty()) {
             throw new IllegalArgumentException("no query of split '" + dataset.split() + "' has qrels");
         }
-        QueryRunner runner = queryRunner();
-        runner.rank(queries.get(0)); // warm-up, not timed: the first query pays class loading and JIT
-        double ndcg = 0;
-        double recall = 0;
-        double mrr = 0;
-        double[] latencies = new double[queries.size()];
-        int degraded = 0;
+        List<Candidate> candidates = candidates();
+        List<Tally> tallies = new ArrayList<>();
+        for (Candidate candidate : candidates) {
+            tallies.add(new Tally(queries.size()));
+            safely(candidate.runner(), queries.get(0)); // warm-up, not timed: the first query pays class loading and JIT
+        }
+        // queries outer, candidates inner: the memoised legs hold one query's results at a time
         for (int i = 0; i < queries.size(); i++) {
             BeirDataset.Query query = queries.get(i);
-            long start = System.nanoTime();
-            Ranked ranked = runner.rank(query);
-            latencies[i] = (System.nanoTime() - start) / 1e6;
             Map<String, Integer> relevance = qrels.get(query.id());
-            ndcg += RetrievalMetrics.ndcg(ranked.documents(), relevance, 10);
-            recall += RetrievalMetrics.recall(ranked.documents(), relevance, 100);
-            mrr += RetrievalMetrics.reciprocalRank(ranked.documents(), relevance, 10);
-            degraded += ranked.degraded() ? 1 : 0;
+            for (int c = 0; c < candidates.size(); c++) {
+                tallies.get(c).measure(i, query, candidates.get(c).runner(), relevance);
+            }
             if ((i + 1) % 100 == 0) {
                 progress.printf("  %d/%d queries%n", i + 1, queries.size());
             }
         }
+        List<EvalReport> reports = new ArrayList<>();
         int n = queries.size();
-        return new EvalReport(dataset.directory().toString(), dataset.split(), settings.mode().label(), settings.configuration(),
-                documentCount, chunkCount, n, ndcg / n, recall / n, mrr / n, ingestSeconds,
-                EvalReport.percentile(latencies, 50), EvalReport.percentile(latencies, 99), degraded);
+        for (int c = 0; c < candidates.size(); c++) {
+            Candidate candidate = candidates.get(c);
+            Tally t = tallies.get(c);
+            String configuration = settings.configuration() + (candidate.fusion() == null ? "" : ", fusion " + candidate.fusion().describe());
+            reports.add(new EvalReport(dataset.directory().toString(), dataset.split(), candidate.label(), configuration,
+                    documentCount, chunkCount, n, t.ndcg / n, t.recall / n, t.mrr / n, ingestSeconds,
+                    EvalReport.percentile(t.latencies, 50), EvalReport.percentile(t.latencies, 99), t.degraded, t.failed, t.failures));
+        }
+        return reports;
+    }
+
+    /** One candidate's running sums; a failed query scores zero and is counted. */
+    private static final class Tally {
+        final double[] latencies;
+        final List<String> failures = new ArrayList<>();
+        double ndcg;
+        double recall;
+        double mrr;
+        int degraded;
+        int failed;
+
+        Tally(int queries) {
+            latencies = new double[queries];
+        }
+
+        void measure(int i, BeirDataset.Query query, QueryRunner runner, Map<String, Integer> relevance) {
+            long start = System.nanoTime();
+            Ranked ranked;
+            try {
+                ranked = runner.rank(query);
+            } catch (RuntimeException e) {
+                failed++;
+                if (failures.size() < EvalReport.MAX_LISTED_FAILURES) {
+                    failures.add(query.id() + ": " + e);
+                }
+                ranked = new Ranked(List.of(), false);
+            }
+            latencies[i] = (System.nanoTime() - start) / 1e6;
+            ndcg += RetrievalMetrics.ndcg(ranked.documents(), relevance, 10);
+            recall += RetrievalMetrics.recall(ranked.documents(), relevance, 100);
+            mrr += RetrievalMetrics.reciprocalRank(ranked.documents(), relevance, 10);
+            degraded += ranked.degraded() ? 1 : 0;
+        }
+    }
+
+    private static void safely(QueryRunner runner, BeirDataset.Query query) {
+        try {
+            runner.rank(query);
+        } catch (RuntimeException ignored) {
+            // measured (and reported) with the other queries
+        }
     }
 
     /** Chunks, contextualizes, embeds (modes with vectors) and upserts the corpus; returns the seconds it took. */
@@ -156,18 +225,42 @@ public final class EvalRun {
         Ranked rank(BeirDataset.Query query);
     }
 
-    private QueryRunner queryRunner() {
+    /** One measured configuration: its report label, the fusion it used (null for a single leg), how it ranks. */
+    private record Candidate(String label, FusionSpec fusion, QueryRunner runner) {}
+
+    private List<Candidate> candidates() {
         RetrieveOptions options = RetrieveOptions.topK(settings.depth());
-        Retriever base = switch (settings.mode()) {
-            case BM25 -> new KeywordRetriever(components.store(), NAMESPACE);
-            case VECTOR -> vectorRetriever();
-            case HYBRID, HYBRID_RERANK -> new HybridRetriever(List.of(
-                    new HybridRetriever.Leg("keyword", keywordOverEmbedded(), 1.0, settings.depth()),
-                    new HybridRetriever.Leg("vector", vectorRetriever(), 1.0, settings.depth())));
-        };
-        if (settings.mode() != EvalMode.HYBRID_RERANK) {
-            return query -> new Ranked(DocumentRanking.of(base.retrieve(query.text(), options).passages(), query.id()), false);
+        List<Candidate> candidates = new ArrayList<>();
+        switch (settings.mode()) {
+            case BM25 -> candidates.add(single(EvalMode.BM25.label(), new KeywordRetriever(components.store(), NAMESPACE), options));
+            case VECTOR -> candidates.add(single(EvalMode.VECTOR.label(), vectorRetriever(), options));
+            case HYBRID, HYBRID_RERANK -> {
+                // the legs run once per query; every fusion (and the legs alone) reuses their results
+                Retriever keyword = new MemoRetriever(keywordOverEmbedded());
+                Retriever vector = new MemoRetriever(vectorRetriever());
+                if (settings.withLegs()) {
+                    candidates.add(single(EvalMode.BM25.label(), keyword, options));
+                    candidates.add(single(EvalMode.VECTOR.label(), vector, options));
+                }
+                for (FusionSpec fusion : settings.fusions()) {
+                    Retriever hybrid = HybridRetriever.of(fusion, vector, keyword, settings.depth());
+                    candidates.add(new Candidate(settings.mode().label(), fusion, settings.mode() == EvalMode.HYBRID_RERANK
+                            ? reranked(hybrid, options) : query -> new Ranked(documents(hybrid.retrieve(query.text(), options), query), false)));
+                }
+            }
         }
+        return candidates;
+    }
+
+    private Candidate single(String label, Retriever retriever, RetrieveOptions options) {
+        return new Candidate(label, null, query -> new Ranked(documents(retriever.retrieve(query.text(), options), query), false));
+    }
+
+    private List<String> documents(RetrievalResult result, BeirDataset.Query query) {
+        return DocumentRanking.of(result.passages(), query.id(), settings.documentChunks());
+    }
+
+    private QueryRunner reranked(Retriever base, RetrieveOptions options) {
         return query -> {
             RetrievalResult deep = base.retrieve(query.text(), options);
             // rerank the head of the fused ranking; the replay hands the reranker the same candidates without a second search

@@ -71,8 +71,46 @@ class EvalRunTest {
         JsonNode line = new ObjectMapper().readTree(report.toJson());
         List<String> keys = new ArrayList<>();
         line.fieldNames().forEachRemaining(keys::add);
-        assertEquals(List.of("ndcg@10", "recall@100", "mrr@10", "queries", "ingest_seconds", "p50_ms", "p99_ms"), keys);
+        assertEquals(List.of("ndcg@10", "recall@100", "mrr@10", "queries", "failed", "mode", "configuration", "ingest_seconds", "p50_ms", "p99_ms"), keys);
+        assertEquals(0, line.get("failed").asInt());
         assertEquals(4, line.get("queries").asInt());
+    }
+
+    @Test
+    void aFailingQueryScoresZeroIsCountedAndTheRunGoesOn() throws IOException {
+        writeDataset();
+        ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, DIMENSION);
+        // an embedder that refuses one query the way a failing model would
+        io.corpora.spi.embed.Embedder failing = new io.corpora.engine.embed.ForwardingEmbedder(TestEmbedder.ofDimension(DIMENSION)) {
+            @Override
+            public float[] embedQuery(String query) {
+                if (query.contains("antarctic")) {
+                    throw new IllegalStateException("model crashed");
+                }
+                return super.embedQuery(query);
+            }
+        };
+        EvalRun.Settings settings = new EvalRun.Settings(EvalMode.VECTOR, ChunkingOptions.of(300, 50), 100, 20, 0, "test");
+        EvalReport report = new EvalRun(settings, new EvalRun.Components(store, failing, null),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run(BeirDataset.open(dir, "test"));
+        assertEquals(4, report.queries());
+        assertEquals(1, report.failedQueries());
+        assertTrue(report.failures().get(0).startsWith("q1: java.lang.IllegalStateException: model crashed"), report.failures().toString());
+        assertEquals(0.5, report.ndcg10(), 1e-9, "q0 and q4 score 1, q1 (failed) and q2 (judged document missing) 0");
+        assertTrue(report.toTable().contains("1 queries failed and scored 0"), report.toTable());
+    }
+
+    @Test
+    void documentsCanScoreTheSumOfTheirBestChunks() {
+        Passage a1 = new Passage("a:0", "t", 0.9, "", Map.of("_document", "a"));
+        Passage b1 = new Passage("b:0", "t", 0.8, "", Map.of("_document", "b"));
+        Passage b2 = new Passage("b:1", "t", 0.7, "", Map.of("_document", "b"));
+        Passage b3 = new Passage("b:2", "t", 0.6, "", Map.of("_document", "b"));
+        Passage a2 = new Passage("a:1", "t", 0.1, "", Map.of("_document", "a"));
+        List<Passage> ranking = List.of(a1, b1, b2, b3, a2);
+        assertEquals(List.of("a", "b"), DocumentRanking.of(ranking, "q", 1), "best chunk: a 0.9 over b 0.8");
+        assertEquals(List.of("b", "a"), DocumentRanking.of(ranking, "q", 2), "best two: b 1.5 over a 1.0");
+        assertEquals(List.of("b", "a"), DocumentRanking.of(ranking, "q", 3), "best three: b 2.1 over a 1.0");
     }
 
     @Test

@@ -35,6 +35,11 @@ public abstract class ForwardingEmbedder implements Embedder {
     }
 
     @Override
+    public final int maxQueryTokens() {
+        return delegate.maxQueryTokens();
+    }
+
+    @Override
     public final Optional<TokenCounter> tokenCounter() {
         return delegate.tokenCounter();
     }

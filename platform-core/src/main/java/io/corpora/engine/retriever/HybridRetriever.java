@@ -4,17 +4,17 @@ import io.corpora.spi.Passage;
 import io.corpora.spi.RankFusion;
 import io.corpora.spi.RetrieveOptions;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
- * Reciprocal rank fusion ({@link RankFusion}) over any number of retrievers: each leg fetches its own
- * {@code fetchTopK}, ranks are fused with per-leg weights and the constant {@code k}, and passages are
+ * Fusion over any number of retrievers: each leg fetches its own {@code fetchTopK}, and the legs' rankings are merged
+ * by a {@link Fusion} with per-leg weights — reciprocal rank fusion ({@link ReciprocalRankFusion}, the default, with
+ * the constant {@code k}) or a convex combination of normalised scores ({@link ConvexFusion}). Passages are
  * deduplicated by id so a chunk found by several legs is reinforced.
  *
- * <p>A fused score is a rank statistic, not a similarity, so {@link RetrieveOptions#minScore()} cannot apply to it:
+ * <p>A fused score is a rank statistic or a blend of normalised scores, not a similarity, so
+ * {@link RetrieveOptions#minScore()} cannot apply to it:
  * asking for it is an {@link IllegalArgumentException}, not a silent no-op. Put a floor on a leg instead, or
  * rerank and floor the reranker's scores.
  */
@@ -26,7 +26,7 @@ public final class HybridRetriever implements Retriever {
      * One fused retriever.
      *
      * @param name      names the leg in diagnostics
-     * @param weight    its RRF weight, &gt;= 0
+     * @param weight    its fusion weight, &gt;= 0
      * @param fetchTopK how many candidates it contributes (at least the request's topK)
      */
     public record Leg(String name, Retriever retriever, double weight, int fetchTopK) {
@@ -48,17 +48,24 @@ public final class HybridRetriever implements Retriever {
     }
 
     private final List<Leg> legs;
-    private final double k;
+    private final Fusion fusion;
 
-    public HybridRetriever(List<Leg> legs, double k) {
+    public HybridRetriever(List<Leg> legs, Fusion fusion) {
         if (legs == null || legs.isEmpty()) {
             throw new IllegalArgumentException("a hybrid retriever needs at least one leg");
         }
         this.legs = List.copyOf(legs);
-        if (!(k > 0) || !Double.isFinite(k)) {
-            throw new IllegalArgumentException("RRF k must be a positive finite number, got " + k);
-        }
-        this.k = k;
+        this.fusion = Objects.requireNonNull(fusion, "fusion");
+    }
+
+    public HybridRetriever(List<Leg> legs, double k) {
+        this(legs, new ReciprocalRankFusion(k));
+    }
+
+    /** Legs weighted as the tenant's fusion says ({@link FusionSpec#weight}), fused by its method. */
+    public static HybridRetriever of(FusionSpec spec, Retriever vector, Retriever keyword, int fetchTopK) {
+        return new HybridRetriever(List.of(new Leg(VectorRetriever.LEG, vector, spec.weight(VectorRetriever.LEG), fetchTopK),
+                new Leg(KeywordRetriever.LEG, keyword, spec.weight(KeywordRetriever.LEG), fetchTopK)), spec.fusion());
     }
 
     public HybridRetriever(List<Leg> legs) {
@@ -68,8 +75,9 @@ public final class HybridRetriever implements Retriever {
     @Override
     public RetrievalResult retrieve(String query, RetrieveOptions options) {
         if (options.minScore() != null) {
-            throw new IllegalArgumentException("minScore " + options.minScore() + " cannot apply to a hybrid (RRF) retrieval: "
-                    + "a fused score is a rank statistic, not a similarity. Remove minScore, floor a single leg, or rerank.");
+            throw new IllegalArgumentException("minScore " + options.minScore() + " cannot apply to a hybrid retrieval: "
+                    + "a fused score (" + fusion.describe() + ") is " + (fusion.rankBased() ? "a rank statistic" : "a blend of normalised scores")
+                    + ", not a similarity. Remove minScore, floor a single leg, or rerank.");
         }
         // Legs that started background work (a query embedding) run last, so the others run beside it; results are
         // fused and reported in the declared order whatever the order they ran in.
@@ -89,23 +97,16 @@ public final class HybridRetriever implements Retriever {
             results[i] = runLeg(legs.get(i), query, options);
         }
         RetrievalDiagnostics.Builder diagnostics = RetrievalDiagnostics.builder();
-        List<List<String>> rankings = new ArrayList<>();
+        List<List<Passage>> rankings = new ArrayList<>();
         double[] weights = new double[legs.size()];
-        Map<String, Passage> byId = new HashMap<>();
         for (int i = 0; i < legs.size(); i++) {
             RetrievalResult result = results[i];
             diagnostics.absorb(result.diagnostics());
-            rankings.add(result.ids());
+            rankings.add(result.passages());
             weights[i] = legs.get(i).weight();
-            for (Passage p : result.passages()) {
-                byId.putIfAbsent(p.id(), p);
-            }
         }
         long fuseStart = System.nanoTime();
-        List<Passage> fused = new ArrayList<>();
-        for (RankFusion.Fused f : RankFusion.reciprocalRank(rankings, weights, k)) {
-            fused.add(byId.get(f.id()).withScore(f.score()));
-        }
+        List<Passage> fused = fusion.fuse(rankings, weights);
         diagnostics.leg("fusion", fused.size(), fuseStart);
         List<Passage> shaped = ResultShaper.shape(fused, options, false, diagnostics);
         return new RetrievalResult(shaped, diagnostics.build());

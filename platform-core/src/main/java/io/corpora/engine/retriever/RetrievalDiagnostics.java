@@ -17,10 +17,14 @@ import java.util.List;
  * @param notes          other facts a caller should know (e.g. minScore pushed into the store)
  * @param isolation      the server's fail-closed post-verification counts; null until the server fills them
  * @param corpusEmpty    whether the namespace holds no chunks at all; null when not checked (the server checks)
+ * @param queryWindows   how many windows of the query were embedded and pooled (1: the query fit the embedder's
+ *                       window; null: no embedding), see {@link io.corpora.engine.embed.QueryWindows}
+ * @param queryTruncated whether part of the query was not embedded (beyond the window cap); the keyword leg always
+ *                       reads the whole query
  */
 public record RetrievalDiagnostics(List<LegReport> legs, int examined, int rejected, double totalMillis, String embedderId,
                                    List<Refusal> refusals, boolean degraded, String degradedReason, List<String> notes,
-                                   IsolationReport isolation, Boolean corpusEmpty) {
+                                   IsolationReport isolation, Boolean corpusEmpty, Integer queryWindows, boolean queryTruncated) {
 
     public static final int MAX_LISTED_REFUSALS = 100;
 
@@ -30,14 +34,22 @@ public record RetrievalDiagnostics(List<LegReport> legs, int examined, int rejec
         notes = List.copyOf(notes);
     }
 
+    /** The constructor before the query-window components: no embedding reported. */
+    public RetrievalDiagnostics(List<LegReport> legs, int examined, int rejected, double totalMillis, String embedderId,
+                                List<Refusal> refusals, boolean degraded, String degradedReason, List<String> notes,
+                                IsolationReport isolation, Boolean corpusEmpty) {
+        this(legs, examined, rejected, totalMillis, embedderId, refusals, degraded, degradedReason, notes, isolation, corpusEmpty,
+                null, false);
+    }
+
     public RetrievalDiagnostics withIsolation(IsolationReport report) {
         return new RetrievalDiagnostics(legs, examined, rejected, totalMillis, embedderId, refusals, degraded, degradedReason,
-                notes, report, corpusEmpty);
+                notes, report, corpusEmpty, queryWindows, queryTruncated);
     }
 
     public RetrievalDiagnostics withCorpusEmpty(boolean empty) {
         return new RetrievalDiagnostics(legs, examined, rejected, totalMillis, embedderId, refusals, degraded, degradedReason,
-                notes, isolation, empty);
+                notes, isolation, empty, queryWindows, queryTruncated);
     }
 
     /** The report of the named stage, if it ran. */
@@ -64,6 +76,8 @@ public record RetrievalDiagnostics(List<LegReport> legs, int examined, int rejec
         private String embedderId;
         private boolean degraded;
         private String degradedReason;
+        private Integer queryWindows;
+        private boolean queryTruncated;
 
         Builder leg(String name, int candidates, long sinceNanos) {
             legs.add(new LegReport(name, candidates, (System.nanoTime() - sinceNanos) / 1e6));
@@ -98,6 +112,12 @@ public record RetrievalDiagnostics(List<LegReport> legs, int examined, int rejec
             return this;
         }
 
+        Builder queryWindows(int windows, boolean truncated) {
+            this.queryWindows = windows;
+            this.queryTruncated |= truncated;
+            return this;
+        }
+
         Builder note(String note) {
             notes.add(note);
             return this;
@@ -111,6 +131,9 @@ public record RetrievalDiagnostics(List<LegReport> legs, int examined, int rejec
                 degraded(inner.degradedReason());
             }
             notes.addAll(inner.notes());
+            if (inner.queryWindows() != null) {
+                queryWindows(inner.queryWindows(), inner.queryTruncated());
+            }
             for (Refusal refusal : inner.refusals()) {
                 if (refusal.reason() == Refusal.Reason.BELOW_FLOOR) {
                     refuse(refusal);
@@ -121,7 +144,7 @@ public record RetrievalDiagnostics(List<LegReport> legs, int examined, int rejec
 
         RetrievalDiagnostics build() {
             return new RetrievalDiagnostics(legs, examined, rejected, (System.nanoTime() - startNanos) / 1e6, embedderId,
-                    refusals, degraded, degradedReason, notes, null, null);
+                    refusals, degraded, degradedReason, notes, null, null, queryWindows, queryTruncated);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.corpora.engine.retriever;
 
+import io.corpora.engine.embed.QueryWindows;
 import io.corpora.spi.Namespace;
 import io.corpora.spi.RetrieveOptions;
 import io.corpora.spi.embed.Embedder;
@@ -28,7 +29,7 @@ public final class VectorRetriever implements Retriever {
     private final String embedderId;
     private final Executor prefetcher;
     /** Query embeddings started by {@link #prefetch}, taken by the retrieval of the same query. */
-    private final Map<String, CompletableFuture<float[]>> prefetched = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<QueryWindows.Embedded>> prefetched = new ConcurrentHashMap<>();
 
     /**
      * @param embedderId the fingerprint id the corpus generation was embedded with (the server passes the tenant's
@@ -68,23 +69,29 @@ public final class VectorRetriever implements Retriever {
         if (prefetcher == null || query == null || query.isBlank()) {
             return false;
         }
-        prefetched.computeIfAbsent(query, q -> CompletableFuture.supplyAsync(() -> embedder.embedQuery(q), prefetcher));
+        prefetched.computeIfAbsent(query, q -> CompletableFuture.supplyAsync(() -> QueryWindows.embed(embedder, q), prefetcher));
         return true;
     }
 
     /**
      * The query vector, timed as the {@code embed} stage (for a prefetched query: the time spent waiting for it, which is
-     * what the embedding still cost this retrieval).
+     * what the embedding still cost this retrieval); a query longer than the embedder's window is embedded in pooled
+     * windows ({@link QueryWindows}), never refused for its length.
      */
     float[] embedQuery(String query, RetrievalDiagnostics.Builder diagnostics) {
         long start = System.nanoTime();
-        CompletableFuture<float[]> pending = prefetched.remove(query);
-        float[] vector = pending == null ? embedder.embedQuery(query) : join(pending);
-        diagnostics.leg("embed", 1, start);
-        return vector;
+        CompletableFuture<QueryWindows.Embedded> pending = prefetched.remove(query);
+        QueryWindows.Embedded embedded = pending == null ? QueryWindows.embed(embedder, query) : join(pending);
+        diagnostics.leg("embed", embedded.windows(), start);
+        diagnostics.queryWindows(embedded.windows(), embedded.truncated());
+        if (embedded.windows() > 1) {
+            diagnostics.note("query longer than the embedder's window: " + embedded.windows() + " windows embedded and mean-pooled"
+                    + (embedded.truncated() ? ", the tail beyond " + QueryWindows.MAX_WINDOWS + " windows not embedded" : ""));
+        }
+        return embedded.vector();
     }
 
-    private static float[] join(CompletableFuture<float[]> pending) {
+    private static QueryWindows.Embedded join(CompletableFuture<QueryWindows.Embedded> pending) {
         try {
             return pending.join();
         } catch (CompletionException e) {

@@ -9,6 +9,7 @@ import io.corpora.controlplane.IngestPolicy;
 import io.corpora.controlplane.PluginChoice;
 import io.corpora.controlplane.Quotas;
 import io.corpora.controlplane.RetrievalDefaults;
+import io.corpora.engine.retriever.FusionSpec;
 import io.corpora.controlplane.TenantDefinition;
 import io.corpora.controlplane.TenantState;
 import java.util.ArrayList;
@@ -76,6 +77,17 @@ public final class TenantDefinitionCodec {
             retrieval.put("maxChars", r.maxChars());
         }
         retrieval.put("rerank", r.rerank());
+        if (!r.fusion().equals(FusionSpec.STANDARD)) {
+            FusionSpec f = r.fusion();
+            ObjectNode fusion = retrieval.putObject("fusion");
+            fusion.put("method", f.method());
+            fusion.put("k", f.k());
+            ObjectNode weights = fusion.putObject("weights");
+            weights.put("vector", f.vectorWeight());
+            weights.put("keyword", f.keywordWeight());
+            fusion.put("alpha", f.alpha());
+            fusion.put("normalization", f.normalization());
+        }
         Quotas q = definition.quotas();
         ObjectNode quotas = out.putObject("quotas");
         quotas.put("maxDocuments", q.maxDocuments());
@@ -149,7 +161,24 @@ public final class TenantDefinitionCodec {
                 node.has("topK") ? node.get("topK").asInt() : standard.topK(),
                 node.has("minScore") ? nullableDouble(node.get("minScore")) : standard.minScore(),
                 node.has("maxChars") ? nullableInt(node.get("maxChars")) : standard.maxChars(),
-                node.has("rerank") ? node.get("rerank").asBoolean() : standard.rerank());
+                node.has("rerank") ? node.get("rerank").asBoolean() : standard.rerank(),
+                fusion(node.get("fusion")));
+    }
+
+    /** {@code retrieval.fusion}: absent fields keep the standard's values. */
+    static FusionSpec fusion(JsonNode node) {
+        FusionSpec standard = FusionSpec.STANDARD;
+        if (node == null || node.isNull()) {
+            return standard;
+        }
+        JsonNode weights = node.path("weights");
+        return new FusionSpec(
+                node.has("method") ? node.get("method").asText() : standard.method(),
+                node.has("k") ? node.get("k").asDouble() : standard.k(),
+                weights.has("vector") ? weights.get("vector").asDouble() : standard.vectorWeight(),
+                weights.has("keyword") ? weights.get("keyword").asDouble() : standard.keywordWeight(),
+                node.has("alpha") ? node.get("alpha").asDouble() : standard.alpha(),
+                node.has("normalization") ? node.get("normalization").asText() : standard.normalization());
     }
 
     private static AnswerPolicy answers(JsonNode node) {

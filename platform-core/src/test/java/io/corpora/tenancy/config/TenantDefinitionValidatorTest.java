@@ -56,6 +56,37 @@ class TenantDefinitionValidatorTest {
     }
 
     @Test
+    void aFusionRoundTripsAndBadValuesNameTheirField() throws Exception {
+        TenantDefinition tenant = validator.parse("f.yaml", yaml("""
+                id: f
+                store: {provider: lucene}
+                embedder: {provider: onnx}
+                retrieval: {mode: hybrid, fusion: {method: convex, alpha: 0.7, normalization: zscore}}
+                """));
+        assertEquals(io.corpora.engine.retriever.FusionSpec.convex("zscore", 0.7), tenant.retrieval().fusion());
+        JsonNode written = TenantDefinitionCodec.toJson(tenant);
+        assertEquals(List.of(), validator.validate("f.json", written));
+        assertEquals(tenant, TenantDefinitionCodec.fromJson(written));
+        assertEquals(io.corpora.engine.retriever.FusionSpec.STANDARD,
+                validator.parse("d.yaml", yaml("id: d\nstore: {provider: lucene}\nembedder: {provider: onnx}\n")).retrieval().fusion());
+
+        List<TenantFileProblem> problems = validator.validate("bad.yaml", yaml("""
+                id: bad
+                store: {provider: lucene}
+                embedder: {provider: onnx}
+                retrieval: {fusion: {method: borda, alpha: 1.5, k: 0, weights: {vector: -1}, normalization: l2}}
+                """));
+        assertProblem(problems, "/retrieval/fusion/method", "enum");
+        assertProblem(problems, "/retrieval/fusion/alpha", "maximum");
+        assertProblem(problems, "/retrieval/fusion/k", "minimum");
+        assertProblem(problems, "/retrieval/fusion/weights/vector", "minimum");
+        assertProblem(problems, "/retrieval/fusion/normalization", "enum");
+        InvalidTenantDefinitionException bothZero = assertThrows(InvalidTenantDefinitionException.class, () -> validator.parse("z.yaml",
+                yaml("id: z\nstore: {provider: lucene}\nembedder: {provider: onnx}\nretrieval: {fusion: {weights: {vector: 0, keyword: 0}}}\n")));
+        assertTrue(bothZero.getMessage().contains("fusion.weights"), bothZero.getMessage());
+    }
+
+    @Test
     void missingAndUnknownFieldsNameTheirPointer() throws Exception {
         List<TenantFileProblem> problems = validator.validate("bad.yaml", yaml("""
                 id: bad

@@ -6,6 +6,7 @@ import io.corpora.controlplane.IngestPolicy;
 import io.corpora.controlplane.PluginChoice;
 import io.corpora.controlplane.Quotas;
 import io.corpora.controlplane.RetrievalDefaults;
+import io.corpora.engine.retriever.FusionSpec;
 import io.corpora.controlplane.Tenant;
 import io.corpora.controlplane.TenantDefinition;
 import io.corpora.controlplane.TenantRepository;
@@ -16,6 +17,7 @@ import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -158,6 +160,7 @@ public class JpaTenantRepository implements TenantRepository {
         row.retrievalMinScore = r.minScore();
         row.retrievalMaxChars = r.maxChars();
         row.retrievalRerank = r.rerank();
+        row.retrievalFusion = fusionJson(r.fusion());
         Quotas q = d.quotas();
         row.quotaMaxDocuments = q.maxDocuments();
         row.quotaMaxChunks = q.maxChunks();
@@ -188,12 +191,36 @@ public class JpaTenantRepository implements TenantRepository {
                 Boolean.TRUE.equals(json.get("hyde")), maxTokens instanceof Number n ? n.intValue() : null);
     }
 
+    static String fusionJson(FusionSpec f) {
+        if (f.equals(FusionSpec.STANDARD)) {
+            return null;
+        }
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("method", f.method());
+        json.put("k", f.k());
+        json.put("vectorWeight", f.vectorWeight());
+        json.put("keywordWeight", f.keywordWeight());
+        json.put("alpha", f.alpha());
+        json.put("normalization", f.normalization());
+        return JsonText.write(json);
+    }
+
+    static FusionSpec fusionOf(String json) {
+        if (json == null) {
+            return FusionSpec.STANDARD;
+        }
+        Map<String, Object> m = JsonText.objectMap(json);
+        return new FusionSpec((String) m.get("method"), ((Number) m.get("k")).doubleValue(), ((Number) m.get("vectorWeight")).doubleValue(),
+                ((Number) m.get("keywordWeight")).doubleValue(), ((Number) m.get("alpha")).doubleValue(), (String) m.get("normalization"));
+    }
+
     static Tenant toTenant(TenantEntity row) {
         TenantDefinition definition = new TenantDefinition(row.id, row.displayName, TenantState.valueOf(row.state),
                 new PluginChoice(row.storeProvider, JsonText.stringMap(row.storeConfig)),
                 new PluginChoice(row.embedderProvider, JsonText.stringMap(row.embedderConfig)),
                 row.rerankerProvider == null ? null : new PluginChoice(row.rerankerProvider, JsonText.stringMap(row.rerankerConfig)),
-                new RetrievalDefaults(row.retrievalMode, row.retrievalTopK, row.retrievalMinScore, row.retrievalMaxChars, row.retrievalRerank),
+                new RetrievalDefaults(row.retrievalMode, row.retrievalTopK, row.retrievalMinScore, row.retrievalMaxChars, row.retrievalRerank,
+                        fusionOf(row.retrievalFusion)),
                 new Quotas(row.quotaMaxDocuments, row.quotaMaxChunks, row.quotaMaxBytes, row.quotaRequestsPerMinute, row.quotaIngestsPerMinute),
                 new AccessPolicy(row.filterHookProvider == null ? null : new PluginChoice(row.filterHookProvider, JsonText.stringMap(row.filterHookConfig)),
                         JsonText.stringList(row.partitions)),

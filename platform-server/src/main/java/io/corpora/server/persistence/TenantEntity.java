@@ -58,6 +58,9 @@ public class TenantEntity {
     Integer retrievalMaxChars;
     @Column(name = "retrieval_rerank", nullable = false)
     boolean retrievalRerank;
+    /** The hybrid fusion as JSON (method, k, vectorWeight, keywordWeight, alpha, normalization); null: the standard. */
+    @Column(name = "retrieval_fusion", length = 1000)
+    String retrievalFusion;
     @Column(name = "quota_max_documents", nullable = false)
     long quotaMaxDocuments;
     @Column(name = "quota_max_chunks", nullable = false)

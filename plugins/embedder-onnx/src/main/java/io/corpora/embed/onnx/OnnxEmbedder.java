@@ -63,6 +63,13 @@ final class OnnxEmbedder implements Embedder {
         return encoder.spec().maxSequenceTokens();
     }
 
+    /** The content window less the query instruction, which {@link BiEncoder#embedQuery} prepends. */
+    @Override
+    public int maxQueryTokens() {
+        String instruction = encoder.spec().queryInstruction();
+        return encoder.spec().maxContentTokens() - (instruction.isEmpty() ? 0 : encoder.countTokens(instruction));
+    }
+
     @Override
     public Optional<TokenCounter> tokenCounter() {
         return Optional.of(encoder::countTokens);

@@ -1,4 +1,4 @@
-package io.corpora.cli.eval;
+package io.corpora.retrieval.evaluation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -34,10 +34,19 @@ class RetrievalMetricsTest {
     }
 
     @Test
-    void percentilesAreNearestRank() {
-        double[] values = {5, 1, 4, 2, 3};
-        assertEquals(3, EvalReport.percentile(values, 50));
-        assertEquals(5, EvalReport.percentile(values, 99));
-        assertEquals(0, EvalReport.percentile(new double[0], 50));
+    void tiedGradesAndMissingQrels() {
+        // two grade-2 documents tie in the ideal order; either order of them is ideal
+        Map<String, Integer> ties = Map.of("a", 2, "b", 2, "c", 1);
+        assertEquals(1.0, RetrievalMetrics.ndcg(List.of("b", "a", "c"), ties, 10), 1e-12);
+        assertEquals(1.0, RetrievalMetrics.ndcg(List.of("a", "b", "c"), ties, 10), 1e-12);
+        // c first: DCG = 1 + 2/log2(3) + 2/log2(4) = 1 + 1.26186 + 1; IDCG = 2 + 2/log2(3) + 1/log2(4) = 2 + 1.26186 + 0.5
+        double log3 = Math.log(3) / Math.log(2);
+        assertEquals((1 + 2 / log3 + 1) / (2 + 2 / log3 + 0.5), RetrievalMetrics.ndcg(List.of("c", "a", "b"), ties, 10), 1e-12);
+        // a query whose qrels judge nothing relevant (only grade 0, or none) scores 0 everywhere, never NaN
+        assertEquals(0.0, RetrievalMetrics.ndcg(List.of("x"), Map.of("x", 0), 10));
+        assertEquals(0.0, RetrievalMetrics.recall(List.of("x"), Map.of(), 100));
+        assertEquals(0.0, RetrievalMetrics.reciprocalRank(List.of("x"), Map.of(), 10));
+        // an unjudged retrieved document counts as not relevant
+        assertEquals(0.5, RetrievalMetrics.reciprocalRank(List.of("unjudged", "a"), ties, 10), 1e-12);
     }
 }

@@ -1,4 +1,4 @@
-package io.corpora.cli.eval;
+package io.corpora.retrieval.evaluation;
 
 import java.util.List;
 import java.util.Map;

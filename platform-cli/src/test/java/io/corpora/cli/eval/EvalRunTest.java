@@ -81,13 +81,24 @@ class EvalRunTest {
         writeDataset();
         ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, DIMENSION);
         // an embedder that refuses one query the way a failing model would
-        io.corpora.spi.embed.Embedder failing = new io.corpora.engine.embed.ForwardingEmbedder(TestEmbedder.ofDimension(DIMENSION)) {
+        TestEmbedder words = TestEmbedder.ofDimension(DIMENSION);
+        io.corpora.spi.embed.Embedder failing = new io.corpora.spi.embed.Embedder() {
+            @Override
+            public io.corpora.spi.EmbedderFingerprint fingerprint() {
+                return words.fingerprint();
+            }
+
+            @Override
+            public List<float[]> embedDocuments(List<String> texts) {
+                return words.embedDocuments(texts);
+            }
+
             @Override
             public float[] embedQuery(String query) {
                 if (query.contains("antarctic")) {
                     throw new IllegalStateException("model crashed");
                 }
-                return super.embedQuery(query);
+                return words.embedQuery(query);
             }
         };
         EvalRun.Settings settings = new EvalRun.Settings(EvalMode.VECTOR, ChunkingOptions.of(300, 50), 100, 20, 0, "test");

@@ -19,6 +19,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import io.corpora.testkit.TestEmbedder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,12 +30,12 @@ class PrefetchedHybridTest {
     private static final Namespace ACME = Namespace.of("acme");
 
     private final ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, 2);
-    private final TableEmbedder table = new TableEmbedder("table-2d", 2);
+    private final TestEmbedder table = TestEmbedder.table("table-2d", 2)
+            .put("east", 1, 0).put("north-east", 1, 1).put("north", 0, 1).put("q-east", 1, 0.05f).build();
     private final ExecutorService prefetcher = Executors.newFixedThreadPool(2);
 
     @BeforeEach
     void index() {
-        table.put("east", 1, 0).put("north-east", 1, 1).put("north", 0, 1).put("q-east", 1, 0.05f);
         new ChunkIndexer(store, ACME, table, new HeadingContextualizer()).index(List.of(chunk("e", "east"), chunk("ne", "north-east"),
                 chunk("n", "north")));
     }

@@ -13,10 +13,12 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  */
 @Schema(name = "Diagnostics")
 @JsonbPropertyOrder({"legs", "totalMillis", "embedder", "examined", "rejected", "returned", "recall", "corpusEmpty", "refusals",
-        "degraded", "degradedReason", "notes"})
+        "degraded", "degradedReason", "notes", "queryWindows", "queryTruncated"})
 public record Diagnostics(@Schema List<Leg> legs, @Schema double totalMillis, @Schema @JsonbNillable String embedder, @Schema Integer examined, @Schema Integer rejected,
                           @Schema Integer returned, @Schema(description = "complete, or potentially-reduced when a bounded over-fetch was needed") String recall,
-                          @Schema @JsonbNillable Boolean corpusEmpty, @Schema List<Refusal> refusals, @Schema boolean degraded, @Schema String degradedReason, @Schema List<String> notes) {
+                          @Schema @JsonbNillable Boolean corpusEmpty, @Schema List<Refusal> refusals, @Schema boolean degraded, @Schema String degradedReason, @Schema List<String> notes,
+                          @Schema(description = "windows of a query longer than the embedder's window, embedded and mean-pooled; null when no query was embedded") Integer queryWindows,
+                          @Schema(description = "whether a tail of the query beyond the window cap was not embedded (the keyword leg reads it all)") boolean queryTruncated) {
 
     /** One retrieval leg (e.g. dense, lexical). */
     @Schema(name = "RetrievalLeg")
@@ -29,13 +31,13 @@ public record Diagnostics(@Schema List<Leg> legs, @Schema double totalMillis, @S
     public record Refusal(@Schema String passageId, @Schema String reason, @Schema double score, @Schema int chars, @Schema int charsUsed) {}
 
     public static Diagnostics of(RetrievalDiagnostics d) {
-        RetrievalDiagnostics.IsolationReport i = d.isolation();
+        io.corpora.engine.retriever.IsolationReport i = d.isolation();
         return new Diagnostics(
                 d.legs().stream().map(l -> new Leg(l.name(), l.candidates(), l.millis())).toList(),
                 d.totalMillis(), d.embedderId(),
                 i == null ? null : i.examined(), i == null ? null : i.rejected(), i == null ? null : i.returned(), i == null ? null : i.recall(),
                 d.corpusEmpty(),
                 d.refusals().stream().map(r -> new Refusal(r.passageId(), r.reason().name(), r.score(), r.chars(), r.charsUsed())).toList(),
-                d.degraded(), d.degradedReason(), d.notes());
+                d.degraded(), d.degradedReason(), d.notes(), d.queryWindows(), d.queryTruncated());
     }
 }

@@ -7,6 +7,7 @@ import dev.langchain4j.rag.content.ContentMetadata;
 import dev.langchain4j.rag.content.retriever.ContentRetriever;
 import dev.langchain4j.rag.query.Query;
 import io.corpora.client.CorporaClient;
+import io.corpora.client.PassageMetadata;
 import io.corpora.client.model.Passage;
 import io.corpora.client.model.RetrieveOptions;
 import io.corpora.client.model.RetrieveRequest;
@@ -33,13 +34,13 @@ import java.util.function.Function;
  */
 public final class CorporaContentRetriever implements ContentRetriever {
 
-    public static final String SOURCE = "source";
-    public static final String DOCUMENT_ID = "documentId";
-    public static final String HEADING_PATH = "headingPath";
-    public static final String CHUNK_INDEX = "chunkIndex";
-    public static final String PASSAGE_ID = "passageId";
-    public static final String SCORE = "score";
-    public static final String PAGE = "page";
+    public static final String SOURCE = PassageMetadata.SOURCE;
+    public static final String DOCUMENT_ID = PassageMetadata.DOCUMENT_ID;
+    public static final String HEADING_PATH = PassageMetadata.HEADING_PATH;
+    public static final String CHUNK_INDEX = PassageMetadata.CHUNK_INDEX;
+    public static final String PASSAGE_ID = PassageMetadata.PASSAGE_ID;
+    public static final String SCORE = PassageMetadata.SCORE;
+    public static final String PAGE = PassageMetadata.PAGE;
 
     private final CorporaClient client;
     private final Function<Query, RetrieveRequest> request;
@@ -73,17 +74,11 @@ public final class CorporaContentRetriever implements ContentRetriever {
     /** One passage as LangChain4j content. */
     static Content content(Passage passage) {
         Metadata metadata = new Metadata();
-        // The passage's own metadata first, so the citation's keys below always win a clash.
-        passage.metadata().forEach((key, value) -> put(metadata, key, value));
-        put(metadata, SOURCE, passage.source() != null ? passage.source() : passage.citation().source());
-        put(metadata, DOCUMENT_ID, passage.citation().documentId());
-        put(metadata, CHUNK_INDEX, passage.citation().chunkIndex());
+        PassageMetadata.of(passage).forEach((key, value) -> put(metadata, key,
+                // LangChain4j metadata holds no lists: the heading path as one string, outermost first
+                key.equals(HEADING_PATH) && value instanceof List<?> headings ? String.join(" > ", headings.stream().map(String::valueOf).toList()) : value));
         put(metadata, PASSAGE_ID, passage.id());
         put(metadata, SCORE, passage.score());
-        if (passage.citation().headingPath() != null) {
-            put(metadata, HEADING_PATH, String.join(" > ", passage.citation().headingPath()));
-        }
-        put(metadata, PAGE, passage.citation().page());
         return Content.from(TextSegment.from(passage.text(), metadata), Map.of(ContentMetadata.SCORE, passage.score()));
     }
 

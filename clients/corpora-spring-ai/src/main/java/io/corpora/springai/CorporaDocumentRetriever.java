@@ -1,6 +1,7 @@
 package io.corpora.springai;
 
 import io.corpora.client.CorporaClient;
+import io.corpora.client.PassageMetadata;
 import io.corpora.client.model.Passage;
 import io.corpora.client.model.RetrieveOptions;
 import io.corpora.client.model.RetrieveRequest;
@@ -30,11 +31,11 @@ import org.springframework.ai.rag.retrieval.search.DocumentRetriever;
  */
 public final class CorporaDocumentRetriever implements DocumentRetriever {
 
-    public static final String SOURCE = "source";
-    public static final String DOCUMENT_ID = "documentId";
-    public static final String HEADING_PATH = "headingPath";
-    public static final String CHUNK_INDEX = "chunkIndex";
-    public static final String PAGE = "page";
+    public static final String SOURCE = PassageMetadata.SOURCE;
+    public static final String DOCUMENT_ID = PassageMetadata.DOCUMENT_ID;
+    public static final String HEADING_PATH = PassageMetadata.HEADING_PATH;
+    public static final String CHUNK_INDEX = PassageMetadata.CHUNK_INDEX;
+    public static final String PAGE = PassageMetadata.PAGE;
 
     private final CorporaClient client;
     private final Function<Query, RetrieveRequest> request;
@@ -66,25 +67,8 @@ public final class CorporaDocumentRetriever implements DocumentRetriever {
     }
 
     static Document document(Passage passage) {
-        // Spring AI documents refuse null metadata values; the passage's own metadata first, the citation's keys win.
-        Map<String, Object> metadata = new LinkedHashMap<>();
-        passage.metadata().forEach((key, value) -> {
-            if (value != null) {
-                metadata.put(key, value);
-            }
-        });
-        String source = passage.source() != null ? passage.source() : passage.citation().source();
-        if (source != null) {
-            metadata.put(SOURCE, source);
-        }
-        metadata.put(DOCUMENT_ID, passage.citation().documentId());
-        metadata.put(CHUNK_INDEX, passage.citation().chunkIndex());
-        if (passage.citation().headingPath() != null) {
-            metadata.put(HEADING_PATH, passage.citation().headingPath());
-        }
-        if (passage.citation().page() != null) {
-            metadata.put(PAGE, passage.citation().page());
-        }
+        // Spring AI documents refuse null metadata values: PassageMetadata leaves them out.
+        Map<String, Object> metadata = PassageMetadata.of(passage);
         return Document.builder().id(passage.id()).text(passage.text()).metadata(metadata).score(passage.score()).build();
     }
 }

@@ -143,7 +143,7 @@ final class McpTools {
         int limit = a.hasNonNull("limit") ? a.get("limit").asInt() : 20;
         TenantView.DocumentPage page = call.view().documents(text(a, "after"), limit, d -> true);
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("documents", page.documents().stream().map(Json::document).toList());
+        out.put("documents", page.documents().stream().map(DocumentView::of).toList());
         out.put("next", page.next());
         return out;
     }

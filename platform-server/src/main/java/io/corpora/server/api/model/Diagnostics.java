@@ -29,7 +29,7 @@ public record Diagnostics(@Schema List<Leg> legs, @Schema double totalMillis, @S
     public record Refusal(@Schema String passageId, @Schema String reason, @Schema double score, @Schema int chars, @Schema int charsUsed) {}
 
     public static Diagnostics of(RetrievalDiagnostics d) {
-        RetrievalDiagnostics.IsolationReport i = d.isolation();
+        io.corpora.engine.retriever.IsolationReport i = d.isolation();
         return new Diagnostics(
                 d.legs().stream().map(l -> new Leg(l.name(), l.candidates(), l.millis())).toList(),
                 d.totalMillis(), d.embedderId(),

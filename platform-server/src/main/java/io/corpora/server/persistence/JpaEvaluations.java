@@ -118,6 +118,13 @@ public class JpaEvaluations {
                 .setParameter("t", tenant).setFirstResult(offset).setMaxResults(limit).getResultList().stream().map(JpaEvaluations::row).toList();
     }
 
+    /** Ids of the tenant's QUEUED or RUNNING evaluations. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public List<String> running(String tenant) {
+        return em.createQuery("SELECT e.id FROM EvaluationEntity e WHERE e.tenantId = :t AND e.status IN (:q, :r)", String.class)
+                .setParameter("t", tenant).setParameter("q", Status.QUEUED.name()).setParameter("r", Status.RUNNING.name()).getResultList();
+    }
+
     private static Row row(EvaluationEntity e) {
         return new Row(e.id, e.tenantId, Status.valueOf(e.status), Timestamps.instant(e.createdAt), Timestamps.instant(e.finishedAt), e.createdBy,
                 e.actorSubject, JsonText.stringList(e.actorGroups), e.actorPartition, e.queryCount, e.judgementCount, e.recallAt, e.candidates,

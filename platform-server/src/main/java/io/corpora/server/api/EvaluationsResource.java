@@ -40,6 +40,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -89,6 +92,8 @@ public class EvaluationsResource {
                     + " filter hook, partition) as the given actor: a judged document that actor may not see counts as not retrieved."
                     + " Bounds: at most 2,000 judged queries, 200,000 judgements, 16 candidates, one running evaluation per tenant (409),"
                     + " a body over corpora.evaluation.maxJsonBytes (16 MiB) is 413. The recommendation is never applied by this call.")
+    @APIResponse(responseCode = "202", description = "Queued; Location is the evaluation to poll",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Evaluation.class)))
     public Response create(@PathParam("tenant") String tenantId, EvaluationRequest request) {
         String admin = caller.actorFor(tenantId, Roles.TENANT_ADMIN).subject();
         if (request == null || request.queries == null || request.queries.isEmpty()) {

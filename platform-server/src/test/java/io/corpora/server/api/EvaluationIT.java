@@ -132,6 +132,8 @@ class EvaluationIT {
         assertEquals(200, applied.status(), applied.body());
         assertEquals("ada", applied.json().get("appliedBy").asText());
         JsonNode best = candidates.get(done.get("recommended").asInt());
+        assertEquals(best.get("label").asText(), done.get("recommendation").asText());
+        System.out.println("EvaluationIT recommended " + best.get("label").asText() + " nDCG@10 " + best.get("ndcg10").asDouble());
         JsonNode after = CLIENT.get("admin/v1/tenants/" + T, PLATFORM_ADMIN).json();
         assertEquals(best.get("mode").asText(), after.get("retrieval").get("mode").asText(), after.toString());
         if (best.get("mode").asText().equals("hybrid")) {

@@ -93,6 +93,20 @@ public final class TenantView {
     }
 
     /** Whether the tenant has a generator, so {@link #ask} can answer. */
+    /**
+     * Runs a judged set through this view's retrieval path (its actor, partition and access filter) once per candidate;
+     * changes nothing (see {@link io.corpora.retrieval.evaluation.RetrievalEvaluator}).
+     */
+    public io.corpora.retrieval.evaluation.EvaluationResult evaluate(io.corpora.retrieval.evaluation.JudgedSet set,
+            List<io.corpora.retrieval.evaluation.Candidate> candidates, int recallAt, io.corpora.retrieval.evaluation.RetrievalEvaluator.Progress progress) {
+        return new io.corpora.retrieval.evaluation.RetrievalEvaluator(retrieval).evaluate(access, runtime, set, candidates, recallAt, progress);
+    }
+
+    /** The provider of the store this view reads (part of an evaluation's configuration fingerprint). */
+    public String storeProvider() {
+        return tenant().definition().store().provider();
+    }
+
     public boolean canAnswer() {
         return runtime.generator() != null;
     }

@@ -45,6 +45,10 @@ public record TenantDefinition(String id, String displayName, TenantState state,
         return new TenantDefinition(id, displayName, newState, store, embedder, reranker, retrieval, quotas, access, ingest, generator, answers);
     }
 
+    public TenantDefinition withRetrieval(RetrievalDefaults newRetrieval) {
+        return new TenantDefinition(id, displayName, state, store, embedder, reranker, newRetrieval, quotas, access, ingest, generator, answers);
+    }
+
     public TenantDefinition withEmbedder(PluginChoice newEmbedder) {
         return new TenantDefinition(id, displayName, state, store, newEmbedder, reranker, retrieval, quotas, access, ingest, generator, answers);
     }

@@ -44,7 +44,33 @@ public record JudgedSet(List<JudgedQuery> queries) {
      * {@link IllegalArgumentException} naming the line.
      */
     public static JudgedSet of(Map<String, String> queries, String qrels) {
-        Map<String, Map<String, Integer>> grades = parseQrels(qrels);
+        return of(queries, parseQrels(qrels));
+    }
+
+    /**
+     * Queries (id → text) joined with graded judgements (query id → document id → grade, 0..{@value #MAX_GRADE});
+     * the same bounds as the text form.
+     */
+    public static JudgedSet of(Map<String, String> queries, Map<String, Map<String, Integer>> grades) {
+        Objects.requireNonNull(queries, "queries");
+        Objects.requireNonNull(grades, "grades");
+        long judgements = 0;
+        for (Map.Entry<String, Map<String, Integer>> q : grades.entrySet()) {
+            if (q.getValue() == null) {
+                throw new IllegalArgumentException("qrels of query '" + q.getKey() + "' must be an object of document id to grade");
+            }
+            for (Map.Entry<String, Integer> d : q.getValue().entrySet()) {
+                Integer g = d.getValue();
+                if (g == null || g < 0 || g > MAX_GRADE) {
+                    throw new IllegalArgumentException("qrels: grade of document '" + d.getKey() + "' for query '" + q.getKey()
+                            + "' must be an integer in 0.." + MAX_GRADE + ", got " + g);
+                }
+            }
+            judgements += q.getValue().size();
+        }
+        if (judgements > MAX_JUDGEMENTS) {
+            throw new IllegalArgumentException("qrels hold " + judgements + " judgements; at most " + MAX_JUDGEMENTS);
+        }
         List<JudgedQuery> judged = new ArrayList<>();
         for (Map.Entry<String, String> q : queries.entrySet()) {
             Map<String, Integer> g = grades.get(q.getKey());

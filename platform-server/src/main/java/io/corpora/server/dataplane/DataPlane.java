@@ -292,6 +292,24 @@ public class DataPlane {
         return new TenantView(access, runtime, registry(), jobs(), retrieval(), ingestion(), services().answers());
     }
 
+    /**
+     * The view of an evaluation run by a tenant-admin as a chosen actor: the caller's subject with the given ACL groups
+     * (the caller's own when null) and reader role, in the given partition (which a partition-bound caller cannot
+     * leave). The tenant's filter hook decides for that actor, so the evaluation scores what that actor would retrieve.
+     */
+    public TenantView evaluationView(CallerScope caller, String tenantId, String partition, java.util.Set<String> groups, String... roles) {
+        Actor admin = caller.actorFor(tenantId, roles);
+        Tenant tenant = activeTenant(tenantId);
+        limitRequests(tenant);
+        String boundPartition = caller.boundPartition();
+        Namespace namespace = namespace(tenant, partition, boundPartition);
+        TenantRuntime runtime = runtime(tenant);
+        Actor actor = groups == null ? admin
+                : new Actor(admin.tenant(), admin.subject(), java.util.Set.of(io.corpora.server.Roles.READER), java.util.Set.copyOf(groups), java.util.Map.of());
+        AccessDecision access = AccessDecision.decide(actor, tenant, namespace, boundPartition, runtime.filterHook());
+        return new TenantView(access, runtime, registry(), jobs(), retrieval(), ingestion(), services().answers());
+    }
+
     /** The tenant's {@code requestsPerMinute} quota over its data-plane calls; 429 with Retry-After beyond it. */
     public void limitRequests(Tenant tenant) {
         limit("requests", tenant, tenant.definition().quotas().requestsPerMinute());

@@ -124,6 +124,7 @@ public class JpaTenantRepository implements TenantRepository {
         em.createQuery("DELETE FROM IngestJobOutcomeEntity o WHERE o.jobId IN (SELECT j.id FROM IngestJobEntity j WHERE j.tenantId = :t)")
                 .setParameter("t", tenantId).executeUpdate();
         em.createQuery("DELETE FROM IngestJobEntity j WHERE j.tenantId = :t").setParameter("t", tenantId).executeUpdate();
+        em.createQuery("DELETE FROM EvaluationEntity e WHERE e.tenantId = :t").setParameter("t", tenantId).executeUpdate();
         em.remove(row);
         em.flush();
     }

@@ -26,6 +26,11 @@ public class ProblemException extends RuntimeException {
     }
 
     /** Adds a {@code Retry-After} header (for 429 and 503). */
+    /** The HTTP status this problem answers with. */
+    public int status() {
+        return status;
+    }
+
     public ProblemException retryAfter(long seconds) {
         this.retryAfterSeconds = seconds;
         return this;

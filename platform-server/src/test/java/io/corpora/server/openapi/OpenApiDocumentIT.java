@@ -50,6 +50,8 @@ class OpenApiDocumentIT {
     static final List<String> ROUTES = List.of(
             "POST /api/v1/tenants/{tenant}/retrieve",
             "POST /api/v1/tenants/{tenant}/ask",
+            "POST /api/v1/tenants/{tenant}/evaluations", "GET /api/v1/tenants/{tenant}/evaluations",
+            "GET /api/v1/tenants/{tenant}/evaluations/{id}", "POST /api/v1/tenants/{tenant}/evaluations/{id}:apply",
             "POST /api/v1/tenants/{tenant}/documents",
             "GET /api/v1/tenants/{tenant}/documents",
             "GET /api/v1/tenants/{tenant}/documents/{id}",

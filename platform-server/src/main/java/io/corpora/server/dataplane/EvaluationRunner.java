@@ -1,0 +1,57 @@
+package io.corpora.server.dataplane;
+
+import io.corpora.access.TenantView;
+import io.corpora.retrieval.evaluation.Candidate;
+import io.corpora.retrieval.evaluation.EvaluationResult;
+import io.corpora.retrieval.evaluation.JudgedSet;
+import io.corpora.server.api.model.Evaluation;
+import io.corpora.server.persistence.JpaEvaluations;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Runs evaluations in the background on the container's managed executor, through the view's real retrieval path,
+ * recording progress (about every percent) and the result. It only records: applying a recommendation is a separate,
+ * explicit call.
+ */
+@ApplicationScoped
+public class EvaluationRunner {
+
+    private static final Logger LOG = Logger.getLogger(EvaluationRunner.class.getName());
+
+    @Resource
+    ManagedExecutorService executor;
+
+    @Inject
+    JpaEvaluations evaluations;
+
+    /** Starts the stored, QUEUED evaluation {@code id}. */
+    public void start(String id, TenantView view, JudgedSet set, List<Candidate> candidates, int recallAt) {
+        String embedder = view.tenant().activeEmbedder();
+        String store = view.storeProvider();
+        executor.execute(() -> {
+            try {
+                evaluations.markRunning(id);
+                int[] recorded = {0};
+                EvaluationResult result = view.evaluate(set, candidates, recallAt, (done, total) -> {
+                    // a progress row per percent (or per query for small sets), not per retrieval
+                    if (done == total || done - recorded[0] >= Math.max(1, total / 100)) {
+                        recorded[0] = done;
+                        evaluations.progress(id, done);
+                    }
+                });
+                List<Evaluation.CandidateResult> results = result.candidates().stream()
+                        .map(r -> Evaluation.CandidateResult.of(r, embedder, store)).toList();
+                evaluations.succeed(id, results, result.recommended());
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "evaluation " + id + " failed", e);
+                evaluations.fail(id, e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+        });
+    }
+}

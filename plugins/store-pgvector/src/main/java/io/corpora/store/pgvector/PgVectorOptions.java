@@ -89,7 +89,7 @@ final class PgVectorOptions {
                 ConfigOption.builder(REPLICA_JDBC_URLS, ConfigType.LIST)
                         .description("jdbc:postgresql:// URLs of streaming replicas (hot standbys) that serve searches, round robin; "
                                 + "writes, counts and listings stay on the primary; same user and password as the primary").build(),
-                ConfigOption.builder(MAX_REPLICA_LAG_MILLIS, ConfigType.INT).defaultValue(5000)
+                ConfigOption.builder(MAX_REPLICA_LAG_MILLIS, ConfigType.INT).defaultValue(5000).minimum(0).maximum(3_600_000)
                         .description("a replica whose replay lag exceeds this many milliseconds is skipped (the primary serves): "
                                 + "the staleness a search may see").build());
     }

@@ -65,10 +65,7 @@ public final class PgVectorStoreProvider implements VectorStoreProvider {
         if (urls.isEmpty()) {
             return ReplicaRouting.none();
         }
-        int maxLag = config.getInt(PgVectorOptions.MAX_REPLICA_LAG_MILLIS);
-        if (maxLag < 0) {
-            throw new InvalidConfigException(NAME, List.of("maxReplicaLagMillis must be >= 0, got " + maxLag));
-        }
+        int maxLag = config.getInt(PgVectorOptions.MAX_REPLICA_LAG_MILLIS); // bounds declared, checked before create
         List<ConnectionSource> sources = new java.util.ArrayList<>();
         for (String url : urls) {
             if (!url.startsWith("jdbc:postgresql:")) {

@@ -35,6 +35,8 @@ class DeclaredOptionsTest {
                 stopWords           | LIST    | english,portuguese,spanish |         |          |
                 anyTermFallback     | BOOLEAN | true                       |         |          |
                 ensureSchema        | BOOLEAN | false                      |         |          |
+                replicaJdbcUrls     | LIST    |                            |         |          |
+                maxReplicaLagMillis | INT     | 5000                       | 0       | 3600000  |
                 """);
     }
 }

@@ -308,7 +308,8 @@ class ControlPlaneRepositoriesTest {
         assertEquals(JobStatus.PARTIALLY_FAILED, finished.status());
         assertEquals(List.of(), jobs.unfinished());
         assertTrue(jobs.find("other", job.id()).isEmpty(), "a job id of another tenant is not found");
-        assertThrows(IllegalArgumentException.class, () -> jobs.recordOutcome(job.id(), new IngestJob.Outcome("d", "lost", 0, 0, 500, null)));
+        // A finished job takes no more outcomes (a server whose job was taken over must not rewrite its verdict).
+        assertThrows(IllegalStateException.class, () -> jobs.recordOutcome(job.id(), new IngestJob.Outcome("d", "lost", 0, 0, 500, null)));
 
         tick();
         IngestJob clean = jobs.create(Namespace.of("acme"), 1);

@@ -90,10 +90,11 @@ class MarkdownLoaderTest {
     }
 
     @Test
-    void reservedKeysInFrontMatterAreDroppedAndTheRestKept() {
-        LoadedDocument doc = load("---\n_tenant: other\n_partition: secret\naudience: public\n---\nBody.\n");
-        assertEquals("public", doc.metadata().get("audience"));
-        assertTrue(doc.metadata().keySet().stream().noneMatch(k -> k.startsWith("_")), doc.metadata().toString());
+    void aReservedKeyInFrontMatterRefusesTheDocumentNamingTheKey() {
+        // Content never sets the server's keys: the document is refused (422 at ingest), not silently stripped.
+        DocumentLoadException e = failure("---\n_tenant: other\naudience: public\n---\nBody.\n");
+        assertEquals(Reason.MALFORMED, e.reason());
+        assertTrue(e.getMessage().contains("'_tenant'") && e.getMessage().contains("reserved"), e.getMessage());
     }
 
     @Test

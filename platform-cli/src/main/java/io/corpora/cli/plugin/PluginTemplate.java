@@ -48,6 +48,7 @@ public final class PluginTemplate {
         Properties versions = versions();
         values.put("name", name);
         values.put("Class", className(name));
+        values.put("extension", name.replace("-", ""));
         values.put("package", javaPackage);
         values.put("groupId", groupId);
         values.put("kind", kind.label());

@@ -32,7 +32,7 @@ public final class {{Class}}DocumentLoaderProvider implements DocumentLoaderProv
 
     @Override
     public Set<String> fileExtensions() {
-        return Set.of("{{name}}"); // lower case, without the dot
+        return Set.of("{{extension}}"); // lower case letters and digits, without the dot
     }
 
     @Override

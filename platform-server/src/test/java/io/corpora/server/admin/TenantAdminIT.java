@@ -96,7 +96,7 @@ class TenantAdminIT {
         assertEquals(400, deletingByState.status(), deletingByState.body());
         ServerClient.Response nonsense = http.send("POST", "admin/v1/tenants/" + id + "/state", admin, "{\"state\": \"ASLEEP\"}");
         assertEquals(400, nonsense.status(), nonsense.body());
-        assertTrue(nonsense.json().get("detail").asText().contains("ACTIVE or INACTIVE"), nonsense.body());
+        assertTrue(nonsense.json().get("detail").asText().contains("ACTIVE, INACTIVE or OFFLOADED"), nonsense.body());
     }
 
     @Test

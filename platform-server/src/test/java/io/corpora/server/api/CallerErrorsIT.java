@@ -141,9 +141,7 @@ class CallerErrorsIT {
                 "request-too-large"));
         hostile.add(new Hostile("a 2 MB batch body", retrieve + ":batch", json(Map.of("queries", List.of(Map.of("query", "lanterns")),
                 "note", "n".repeat(2_000_000))), 413, "request-too-large"));
-        hostile.add(new Hostile("a query over the model's tokens (the embedder's caller error)", retrieve,
-                json(Map.of("query", String.join(" ", java.util.Collections.nCopies(140, "antidisestablishmentarianism")), "mode", "hybrid")),
-                400, "invalid-request"));
+        // A query over the model's window is no caller error any more: it is embedded in pooled windows (QueryWindows).
 
         String ingest = "documents";
         Map<String, Object> nullValue = new LinkedHashMap<>();
@@ -216,9 +214,6 @@ class CallerErrorsIT {
             List<String> calls = metrics.samples().stream()
                     .filter(s -> s.startsWith("corpora_plugin_call_seconds_count") && s.contains("tenant=\"" + tenant + "\"")).toList();
             assertTrue(calls.stream().anyMatch(s -> s.contains("outcome=\"success\"")), "the tenant's plugin calls are measured: " + calls);
-            if (calls.stream().noneMatch(s -> s.contains("kind=\"embedder\"") && s.contains("outcome=\"caller_error\""))) {
-                wrong.add(tenant + ": the embedder's refusal of the over-long query is not observed as the caller's: " + calls);
-            }
             calls.stream().filter(s -> Arrays.stream(new String[] {"failed", "timeout", "circuit_open", "bulkhead_full"})
                     .anyMatch(outcome -> s.contains("outcome=\"" + outcome + "\""))).forEach(s -> wrong.add("counted as a plugin failure: " + s));
         }

@@ -72,8 +72,9 @@ class ObservabilityIT {
                 "the configured latency buckets: " + metrics.about(tenant));
         assertEquals(3, metrics.value("corpora_retrieve_passages_count", ofTenant, retrieve));
         assertTrue(metrics.value("corpora_retrieve_passages_sum", ofTenant, retrieve) >= 3, "each retrieval returned the document's passage");
+        // The same query three times: the query-embedding cache answers the repeats, so the model is called at least once.
         assertTrue(metrics.value("corpora_plugin_call_seconds_count", ofTenant, "kind=\"embedder\"", "operation=\"embedQuery\"",
-                "outcome=\"success\"") >= 3, metrics.about(tenant));
+                "outcome=\"success\"") >= 1, metrics.about(tenant));
         assertTrue(metrics.value("corpora_plugin_call_seconds_count", ofTenant, "kind=\"store\"", "operation=\"search\"") >= 3);
         assertEquals(1, metrics.value("corpora_ingest_documents_total", ofTenant));
         assertTrue(metrics.value("corpora_ingest_chunks_total", ofTenant) >= 1);

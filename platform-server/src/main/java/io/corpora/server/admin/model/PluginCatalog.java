@@ -37,16 +37,20 @@ public record PluginCatalog(@Schema String spiVersion, @Schema String directory,
         }
     }
 
-    /** A declared option; {@code default} is null for secrets and options without one; bounds and allowed values when declared. */
+    /**
+     * A declared option; {@code default} is null for secrets and options without one; bounds, allowed values and aliases
+     * (older spellings still accepted) when declared.
+     */
     @Schema(name = "PluginOption")
-    @JsonbPropertyOrder({"name", "type", "default", "required", "secret", "description", "allowedValues", "minimum", "maximum"})
+    @JsonbPropertyOrder({"name", "type", "default", "required", "secret", "description", "allowedValues", "minimum", "maximum", "aliases"})
     public record Option(@Schema String name, @Schema String type, @Schema @JsonbProperty("default") @JsonbNillable String defaultValue, @Schema boolean required,
-                         @Schema boolean secret, @Schema @JsonbNillable String description, @Schema List<String> allowedValues, @Schema String minimum, @Schema String maximum) {
+                         @Schema boolean secret, @Schema @JsonbNillable String description, @Schema List<String> allowedValues, @Schema String minimum, @Schema String maximum,
+                         @Schema List<String> aliases) {
 
         static Option of(ConfigOption option) {
             return new Option(option.name(), option.type().name(), option.secret() ? null : option.defaultValue(), option.required(),
                     option.secret(), option.description(), option.allowedValues().isEmpty() ? null : option.allowedValues(),
-                    option.minimum(), option.maximum());
+                    option.minimum(), option.maximum(), option.aliases().isEmpty() ? null : option.aliases());
         }
     }
 

@@ -20,7 +20,7 @@ public record AskRequest(
         @Schema(required = true, description = "The question; bounded as a retrieve query is") String question,
         @Schema(minimum = "1", maximum = "100") Integer topK,
         @Schema(description = "Metadata filter (same language as retrieve); it can only narrow the caller's access") Map<String, Object> filter,
-        String partition,
+        @Schema(description = "The partition to ask in (a partition-bound token's own when absent)") String partition,
         @Schema(enumeration = {"vector", "keyword", "hybrid"}) String mode,
         @Schema(description = "true: answer as text/event-stream (events retrieval, delta, done, error)") Boolean stream) {
 

@@ -3,6 +3,8 @@ package io.corpora.client;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.corpora.client.model.AskRequest;
+import io.corpora.client.model.AskResponse;
 import io.corpora.client.model.CorpusStats;
 import io.corpora.client.model.DocumentChunks;
 import io.corpora.client.model.Document;
@@ -16,6 +18,8 @@ import io.corpora.client.model.RetrievalResult;
 import io.corpora.client.model.RetrieveBatchRequest;
 import io.corpora.client.model.RetrieveRequest;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -29,10 +33,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.StringJoiner;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Corpora's data-plane API for one tenant: retrieve, documents, jobs, stats. Thread-safe; build one per tenant and
+ * Corpora's data-plane API for one tenant: retrieve, ask, documents, jobs, stats. Thread-safe; build one per tenant and
  * token source and share it.
  *
  * <pre>{@code
@@ -44,8 +49,8 @@ import java.util.function.Supplier;
  *
  * <p>Every 4xx/5xx is a {@link CorporaProblemException}; a failure to reach the server is a {@link CorporaException}.
  * Calls repeat only as {@link RetryPolicy} says. The token supplier is asked on every request (and every retry), so it
- * can hand out refreshed tokens. Routes this class has no method for yet (e.g. {@code ask}, once the server serves it)
- * go through {@link #call}, with the same authentication, problem decoding and retries.
+ * can hand out refreshed tokens. Routes this class has no method for yet go through {@link #call}, with the same
+ * authentication, problem decoding and retries.
  */
 public final class CorporaClient {
 
@@ -89,6 +94,31 @@ public final class CorporaClient {
     /** Up to 32 retrieves in one call, answered in order. */
     public RetrievalBatchResult retrieveBatch(RetrieveBatchRequest request) {
         return call("POST", "retrieve:batch", request, RetrievalBatchResult.class, true);
+    }
+
+    // --- answers -----------------------------------------------------------------------------------------------
+
+    /**
+     * An answer from the tenant's generator, grounded in the passages the caller may see and citing them as {@code [n]}.
+     * A tenant without a generator is a 501 problem ({@code generator-not-configured}). Not repeated on a 503: the
+     * model may have been called.
+     */
+    public AskResponse ask(AskRequest request) {
+        return call("POST", "ask", request.streamed(false), AskResponse.class, false);
+    }
+
+    /**
+     * The same answer as server-sent events: returns once the server accepted the question (a refusal before the
+     * stream, e.g. 501 or 403, is thrown here as a {@link CorporaProblemException}), then hands the numbered passages
+     * and the answer's pieces to {@code listener} on the stream's thread; {@link AskStream#answer()} completes with the
+     * {@code done} event's answer. Cancel with {@link AskStream#cancel()}.
+     */
+    public AskStream askStreaming(AskRequest request, AskListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        HttpResponse<InputStream> response = exchange("POST", "ask", "text/event-stream", "application/json",
+                json(request.streamed(true)), HttpResponse.BodyHandlers.ofInputStream(), CorporaClient::readAll, false);
+        return AskStream.start(response.body(), listener, JSON, response.headers().firstValue("X-Request-Id").orElse(null),
+                "corpora-ask-" + tenant);
     }
 
     // --- documents ---------------------------------------------------------------------------------------------
@@ -187,19 +217,32 @@ public final class CorporaClient {
      * {@code idempotent} says whether a 503 with Retry-After may be repeated (see {@link RetryPolicy}).
      */
     public <T> T call(String method, String path, Object body, Class<T> type, boolean idempotent) {
-        byte[] json;
+        return send(method, path, "application/json", json(body), type, idempotent);
+    }
+
+    private static byte[] json(Object body) {
         try {
-            json = body == null ? null : JSON.writeValueAsBytes(body);
+            return body == null ? null : JSON.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("cannot serialise the request body: " + e.getMessage(), e);
         }
-        return send(method, path, "application/json", json, type, idempotent);
     }
 
     private <T> T send(String method, String path, String contentType, byte[] body, Class<T> type, boolean idempotent) {
+        HttpResponse<byte[]> response = exchange(method, path, "application/json", contentType, body, HttpResponse.BodyHandlers.ofByteArray(),
+                Function.identity(), idempotent);
+        return decode(response, type);
+    }
+
+    /**
+     * One call with its retries: the response once its status is below 400; else the problem, decoded from the error
+     * body ({@code errorBytes} reads it from whatever {@code handler} made of it), repeated as {@link RetryPolicy} says.
+     */
+    private <B> HttpResponse<B> exchange(String method, String path, String accept, String contentType, byte[] body,
+                                         HttpResponse.BodyHandler<B> handler, Function<B, byte[]> errorBytes, boolean idempotent) {
         URI uri = URI.create(tenantBase + path); // not resolve(): "retrieve:batch" would parse as a URI scheme
         for (int attempt = 0; ; attempt++) {
-            HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(requestTimeout).header("Accept", "application/json");
+            HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(requestTimeout).header("Accept", accept);
             String bearer = token.get();
             if (bearer != null) {
                 request.header("Authorization", "Bearer " + bearer);
@@ -208,24 +251,33 @@ public final class CorporaClient {
             if (body != null) {
                 request.header("Content-Type", contentType);
             }
-            HttpResponse<byte[]> response;
+            HttpResponse<B> response;
+            CorporaProblemException problem;
             try {
-                response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-            } catch (IOException e) {
+                response = http.send(request.build(), handler);
+                if (response.statusCode() < 400) {
+                    return response;
+                }
+                problem = Problems.decode(JSON, response.statusCode(), response.headers(), errorBytes.apply(response.body()));
+            } catch (IOException | UncheckedIOException e) {
                 throw new CorporaException(method + " " + uri + " failed: " + e.getMessage(), e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new CorporaException(method + " " + uri + " interrupted", e);
             }
-            if (response.statusCode() < 400) {
-                return decode(response, type);
-            }
-            CorporaProblemException problem = Problems.decode(JSON, response);
             long wait = retries.waitMillis(attempt, idempotent, problem);
             if (wait < 0) {
                 throw problem;
             }
             sleep(Duration.ofMillis(wait));
+        }
+    }
+
+    private static byte[] readAll(InputStream body) {
+        try (body) {
+            return body.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.corpora.client;
 
+import io.corpora.client.model.AnswerCitation;
 import io.corpora.client.model.Passage;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -7,6 +8,7 @@ import java.util.Map;
 /**
  * The metadata a framework adapter attaches to a retrieved passage, written once for every adapter (LangChain4j,
  * Spring AI): the passage's own metadata first, then its citation's keys, which win a clash; null values left out.
+ * An answer's citation gets the same keys, so code that reads a retrieved passage's metadata reads a cited one's.
  */
 public final class PassageMetadata {
 
@@ -33,6 +35,16 @@ public final class PassageMetadata {
         putIfPresent(metadata, CHUNK_INDEX, passage.citation().chunkIndex());
         putIfPresent(metadata, HEADING_PATH, passage.citation().headingPath());
         putIfPresent(metadata, PAGE, passage.citation().page());
+        return metadata;
+    }
+
+    /** A cited passage of an answer: {@link #PASSAGE_ID}, {@link #DOCUMENT_ID}, {@link #SOURCE}, {@link #HEADING_PATH}. */
+    public static Map<String, Object> of(AnswerCitation citation) {
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        putIfPresent(metadata, PASSAGE_ID, citation.passageId());
+        putIfPresent(metadata, DOCUMENT_ID, citation.documentId());
+        putIfPresent(metadata, SOURCE, citation.source());
+        putIfPresent(metadata, HEADING_PATH, citation.headingPath());
         return metadata;
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.ZonedDateTime;
@@ -22,20 +23,31 @@ final class Problems {
     private Problems() {}
 
     static CorporaProblemException decode(ObjectMapper json, HttpResponse<byte[]> response) {
-        int status = response.statusCode();
-        String requestId = response.headers().firstValue("X-Request-Id").orElse(null);
-        Duration retryAfter = response.headers().firstValue("Retry-After").map(Problems::retryAfter).orElse(null);
+        return decode(json, response.statusCode(), response.headers(), response.body());
+    }
+
+    static CorporaProblemException decode(ObjectMapper json, int status, HttpHeaders headers, byte[] content) {
+        String requestId = headers.firstValue("X-Request-Id").orElse(null);
+        Duration retryAfter = headers.firstValue("Retry-After").map(Problems::retryAfter).orElse(null);
         JsonNode body = null;
         try {
-            body = response.body().length == 0 ? null : json.readTree(response.body());
+            body = content.length == 0 ? null : json.readTree(content);
         } catch (IOException e) {
             // not JSON (e.g. a proxy's HTML error page): the status says what we know
         }
         if (body == null || !body.isObject()) {
             // MP-JWT answers 401 before the application, with an empty body and a Bearer challenge.
-            String challenge = response.headers().firstValue("WWW-Authenticate").orElse(null);
+            String challenge = headers.firstValue("WWW-Authenticate").orElse(null);
             return new CorporaProblemException(null, status, "HTTP " + status, challenge, requestId, retryAfter, Map.of());
         }
+        return decode(json, body, status, requestId, retryAfter);
+    }
+
+    /**
+     * A problem+json body, e.g. the data of a streamed answer's {@code error} event; {@code status}, {@code requestId}
+     * and {@code retryAfter} stand in for members the body lacks.
+     */
+    static CorporaProblemException decode(ObjectMapper json, JsonNode body, int status, String requestId, Duration retryAfter) {
         Map<String, Object> extensions = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> fields = body.fields(); fields.hasNext(); ) {
             Map.Entry<String, JsonNode> field = fields.next();

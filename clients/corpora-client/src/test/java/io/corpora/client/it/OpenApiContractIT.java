@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.corpora.client.model.AnswerCitation;
+import io.corpora.client.model.AskDiagnostics;
+import io.corpora.client.model.AskRequest;
+import io.corpora.client.model.AskResponse;
+import io.corpora.client.model.AskTransform;
+import io.corpora.client.model.AskUsage;
 import io.corpora.client.model.Chunk;
 import io.corpora.client.model.Citation;
 import io.corpora.client.model.CorpusStats;
@@ -45,9 +51,10 @@ class OpenApiContractIT {
     /** Response records: the client's name is the schema's. */
     static final List<Class<? extends Record>> RESPONSES = List.of(RetrievalResult.class, Passage.class, Citation.class,
             Diagnostics.class, RetrievalLeg.class, Refusal.class, RetrievalBatchResult.class, IngestOutcome.class, Job.class,
-            JobReembed.class, JobList.class, Document.class, DocumentPage.class, Chunk.class, DocumentChunks.class, CorpusStats.class);
+            JobReembed.class, JobList.class, Document.class, DocumentPage.class, Chunk.class, DocumentChunks.class, CorpusStats.class,
+            AskResponse.class, AnswerCitation.class, AskUsage.class, AskDiagnostics.class, AskTransform.class);
     /** Request records: the client sends a subset of what the server reads. */
-    static final List<Class<? extends Record>> REQUESTS = List.of(RetrieveRequest.class, RetrieveBatchRequest.class);
+    static final List<Class<? extends Record>> REQUESTS = List.of(RetrieveRequest.class, RetrieveBatchRequest.class, AskRequest.class);
 
     private static JsonNode schemas;
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.corpora.client.CorporaClient;
 import io.corpora.client.RetryPolicy;
 import io.corpora.security.DevTokenMinter;
+import io.corpora.security.TokenClaims;
 import io.corpora.testkit.server.KillableLibertyServer;
 import java.io.IOException;
 import java.net.URI;
@@ -75,6 +76,12 @@ public final class RunningCorpora implements AutoCloseable {
     /** A client of {@code tenant} with a token carrying {@code roles}; no retries unless asked. */
     public CorporaClient client(String tenant, String... roles) {
         return CorporaClient.builder(baseUri(), tenant).token(token("client-it", tenant, roles)).retries(RetryPolicy.NONE).build();
+    }
+
+    /** As {@link #client(String, String...)}, for {@code subject} in the ACL groups {@code aclGroups} (the audience hook reads them). */
+    public CorporaClient client(String tenant, String subject, List<String> aclGroups, String... roles) {
+        String token = tokens.mint(subject, tenant, List.of(roles), Duration.ofMinutes(10), Map.of(TokenClaims.ACL_GROUPS, aclGroups));
+        return CorporaClient.builder(baseUri(), tenant).token(token).retries(RetryPolicy.NONE).build();
     }
 
     /** Creates a tenant on the embedded defaults (Lucene, ONNX, hybrid), with {@code extra} top-level settings; returns its id. */

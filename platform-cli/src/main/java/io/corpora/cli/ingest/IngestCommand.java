@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.corpora.cli.Command;
 import io.corpora.cli.Options;
+import io.corpora.cli.ServerToken;
 import io.corpora.cli.UsageException;
-import io.corpora.security.DevTokenMinter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -59,7 +59,8 @@ public final class IngestCommand implements Command {
         return """
                 usage: corpora ingest <dir|file> --tenant T [options]
                   --server URL         the Corpora server; default http://localhost:9080
-                  --token JWT          a writer token; default $CORPORA_TOKEN, else a DEVELOPMENT token minted locally
+                  --token JWT          a writer token (or --token-file FILE); default $CORPORA_TOKEN, else a DEVELOPMENT
+                                       token minted locally with --key FILE (default: the repository's development key)
                   --partition P        the tenant partition to ingest into
                   --batch N            files per upload job; default 16
                   --state FILE         resume file; default ~/.cache/corpora/ingest/<server+tenant+folder>.tsv
@@ -74,16 +75,13 @@ public final class IngestCommand implements Command {
         }
         Path root = Path.of(args.get(0)).toAbsolutePath().normalize();
         Options options = Options.parse(args.subList(1, args.size()),
-                Set.of("tenant", "server", "token", "partition", "batch", "state", "timeout"), Set.of());
+                union(Set.of("tenant", "server", "partition", "batch", "state", "timeout"), ServerToken.OPTIONS), Set.of());
         String tenant = options.requireString("tenant");
         URI server = URI.create(options.string("server", "http://localhost:9080").replaceAll("/+$", "") + "/");
         int batchSize = options.integer("batch", 16, 1, 500);
         Duration jobTimeout = Duration.ofMinutes(options.integer("timeout", 30, 1, 24 * 60));
         String partition = options.string("partition", null);
-        String token = options.string("token", System.getenv("CORPORA_TOKEN"));
-        if (token == null) {
-            token = devToken(tenant, partition, err);
-        }
+        String token = ServerToken.resolve(options, "ingest", tenant, "writer", partition == null ? Map.of() : Map.of("partition", partition), err);
         if (!Files.exists(root)) {
             throw new UsageException(root + " does not exist");
         }
@@ -253,14 +251,10 @@ public final class IngestCommand implements Command {
         return Path.of(System.getProperty("user.home"), ".cache", "corpora", "ingest", tenant + "-" + key + ".tsv");
     }
 
-    private static String devToken(String tenant, String partition, PrintStream err) {
-        String key = System.getProperty("corpora.dev.jwt.private.key");
-        if (key == null || !Files.isRegularFile(Path.of(key))) {
-            throw new UsageException("no --token given, $CORPORA_TOKEN is unset and no development key is available");
-        }
-        err.println("corpora ingest: no --token: using a DEVELOPMENT writer token for tenant " + tenant);
-        return DevTokenMinter.fromPem(Path.of(key)).mint("corpora-ingest", tenant, List.of("writer"), Duration.ofHours(12),
-                partition == null ? Map.of() : Map.of("partition", partition));
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new java.util.HashSet<>(a);
+        all.addAll(b);
+        return all;
     }
 
     private static String sha256(Path file) throws IOException {

@@ -68,6 +68,16 @@ public final class BeirDataset {
         return new BeirDataset(directory, split, queries, qrels);
     }
 
+    /**
+     * Only a judged set, BEIR queries ({@code _id, text} lines) and qrels (TSV with a header line), for a corpus that
+     * lives elsewhere (a tenant's, on a server): {@link #forEachDocument} is not available.
+     */
+    public static BeirDataset judged(Path queriesFile, Path qrelsFile) {
+        requireFile(queriesFile, "the queries");
+        requireFile(qrelsFile, "the qrels");
+        return new BeirDataset(null, "judged", queriesFile, qrelsFile);
+    }
+
     private static void requireFile(Path file, String what) {
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException(what + " file " + file + " does not exist");
@@ -84,6 +94,9 @@ public final class BeirDataset {
 
     /** Streams the corpus in file order. */
     public void forEachDocument(Consumer<CorpusDocument> consumer) {
+        if (directory == null) {
+            throw new IllegalStateException("a judged set without a corpus has no documents");
+        }
         readJsonLines(directory.resolve("corpus.jsonl"), node -> consumer.accept(new CorpusDocument(
                 requireText(node, "_id", "corpus.jsonl"), node.path("title").asText(""), node.path("text").asText(""))));
     }

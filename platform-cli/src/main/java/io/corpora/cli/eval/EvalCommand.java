@@ -27,7 +27,8 @@ import java.util.stream.Stream;
 
 /**
  * {@code corpora eval}: measures retrieval quality on a BEIR-format dataset with the real chunker, retrievers and
- * plugins (store, embedder, reranker loaded from a plugins directory, the store in a fresh temporary directory).
+ * plugins (store, embedder, reranker loaded from a plugins directory, the store in a fresh temporary directory); with
+ * {@code --tenant}, has a running server evaluate a judged set on a live tenant instead ({@link TenantEvaluation}).
  */
 public final class EvalCommand implements Command {
 
@@ -45,7 +46,7 @@ public final class EvalCommand implements Command {
 
     @Override
     public String summary() {
-        return "measure retrieval quality (nDCG@10, Recall@100, MRR@10, latency) on a BEIR-format dataset";
+        return "measure retrieval quality (nDCG@10, Recall@100, MRR@10, latency) on a BEIR-format dataset or a live tenant";
     }
 
     @Override
@@ -73,11 +74,16 @@ public final class EvalCommand implements Command {
                   --doc-chunks N        a document scores the sum of its best N chunks (default 1: its best chunk)
                   --limit-queries N     evaluate only the first N queries that have qrels
                   --cache DIR           embedding cache (default ~/.cache/corpora/embeddings), keyed by fingerprint + text hash
-                  --no-cache            embed everything afresh""";
+                  --no-cache            embed everything afresh
+
+                """ + TenantEvaluation.USAGE;
     }
 
     @Override
-    public int run(List<String> args, PrintStream out, PrintStream err) throws IOException {
+    public int run(List<String> args, PrintStream out, PrintStream err) throws IOException, InterruptedException {
+        if (args.contains("--tenant")) {
+            return new TenantEvaluation().run(args, out, err);
+        }
         Options options = Options.parse(args, VALUED, FLAGS);
         Path datasetDir = Path.of(options.requireString("dataset"));
         String split = options.string("split", "test");

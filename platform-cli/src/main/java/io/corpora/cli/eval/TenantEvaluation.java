@@ -1,0 +1,331 @@
+package io.corpora.cli.eval;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.corpora.cli.Options;
+import io.corpora.cli.ServerToken;
+import io.corpora.cli.UsageException;
+import io.corpora.engine.retriever.FusionSpec;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code corpora eval --tenant T}: a judged set evaluated on a live tenant by the server ({@code POST
+ * /api/v1/tenants/{tenant}/evaluations}, tenant-admin), through the tenant's real store, embedder, hook and partition.
+ * With {@code --wait} it follows the run with a progress line, prints every candidate's metrics beside the tenant's
+ * previous run on the same judged set, and exits {@link #EXIT_REGRESSION} when a candidate's nDCG@10 fell by more than
+ * {@code --max-drop}. The metrics are the server's; this class only sends, follows and prints.
+ */
+final class TenantEvaluation {
+
+    static final int EXIT_FAILED = 1;
+    static final int EXIT_REGRESSION = 3;
+    /** The server's bound on judged queries per evaluation. */
+    static final int MAX_QUERIES = 2000;
+
+    static final Set<String> VALUED = Set.of("tenant", "server", "dataset", "split", "queries", "qrels", "limit-queries", "candidates",
+            "groups", "partition", "recall-at", "timeout", "max-drop", "token", "token-file", "key");
+    static final Set<String> FLAGS = Set.of("wait", "json");
+
+    static final String USAGE = """
+            usage: corpora eval --tenant T --server URL (--dataset DIR [--split S] | --queries FILE --qrels FILE) [options]
+              Runs the judged set on the live tenant T (its real store, embedder, filter hook and partition) as an
+              evaluation of the server; the tenant must already hold the judged documents.
+              --tenant T            the tenant to evaluate (needs a tenant-admin token of T)
+              --server URL          the Corpora server; default http://localhost:9080
+              --dataset DIR         a BEIR folder: its split's queries and qrels are sent (the corpus is not)
+              --split NAME          test (default) or train
+              --queries FILE        BEIR queries.jsonl ({"_id", "text"} per line) …
+              --qrels FILE          … and BEIR qrels TSV (query-id, corpus-id, score; header line)
+              --limit-queries N     only the first N judged queries (the server takes at most 2,000)
+              --candidates LIST     configurations to compare, comma-separated: vector | keyword | hybrid |
+                                    rrf[:K[:VW:KW]] | convex-minmax:ALPHA | convex-zscore:ALPHA (a fusion = hybrid with it);
+                                    default: the server's list (the tenant's current configuration first)
+              --groups G1,G2        retrieve as an actor in these ACL groups (default: the token's)
+              --partition P         retrieve in this partition
+              --recall-at K         the k of Recall@k, 1..100 (default 100)
+              --wait                follow the run, print the metrics and the comparison with the previous run;
+                                    exit 3 when a candidate's nDCG@10 fell by more than --max-drop, 1 when it FAILED
+              --max-drop X          the nDCG@10 fall that is a regression (default 0.01)
+              --timeout MINUTES     how long --wait waits (default 60)
+              --json                with --wait, also print the server's evaluation as one JSON line last
+              --token JWT | --token-file FILE   a tenant-admin token; default $CORPORA_TOKEN, else a DEVELOPMENT token
+              --key FILE            the development private key to mint that token with (default: the repository's)""";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration FIRST_POLL = Duration.ofMillis(200);
+    private static final Duration LONGEST_POLL = Duration.ofSeconds(2);
+    private static final int BAR = 30;
+    /** How far back (pages of 100 runs) the previous run on the same judged set is looked for. */
+    private static final int MAX_HISTORY_PAGES = 5;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
+            .followRedirects(HttpClient.Redirect.NEVER).build();
+
+    int run(List<String> args, PrintStream out, PrintStream err) throws IOException, InterruptedException {
+        Options options = Options.parse(args, VALUED, FLAGS);
+        String tenant = options.requireString("tenant");
+        URI server = URI.create(options.string("server", "http://localhost:9080").replaceAll("/+$", "") + "/");
+        URI evaluations = server.resolve("api/v1/tenants/" + URLEncoder.encode(tenant, StandardCharsets.UTF_8).replace("+", "%20") + "/evaluations");
+        double maxDrop = options.decimal("max-drop").orElse(0.01);
+        if (maxDrop < 0) {
+            throw new UsageException("option --max-drop must be ≥ 0, got " + maxDrop);
+        }
+        Duration timeout = Duration.ofMinutes(options.integer("timeout", 60, 1, 24 * 60));
+        ObjectNode body = body(options, judgedSet(options));
+        String token = ServerToken.resolve(options, "eval", tenant, "tenant-admin", Map.of(), err);
+
+        Reply accepted = send(HttpRequest.newBuilder(evaluations).POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
+                .header("Content-Type", "application/json"), token);
+        if (accepted.status() != 202) {
+            err.println("corpora eval: the server refused the evaluation: " + accepted.problem());
+            return EXIT_FAILED;
+        }
+        String id = accepted.json().path("id").asText();
+        URI evaluation = URI.create(evaluations + "/" + URLEncoder.encode(id, StandardCharsets.UTF_8));
+        err.printf("corpora eval: evaluation %s of tenant %s queued: %d judged queries, %d retrievals%n", id, tenant,
+                body.path("queries").size(), accepted.json().path("progress").path("total").asInt());
+        if (!options.flag("wait")) {
+            out.println(id);
+            err.println("follow it: GET " + evaluation + " (with a tenant-admin token)");
+            return 0;
+        }
+
+        JsonNode done = follow(evaluation, token, timeout, err);
+        if (!"SUCCEEDED".equals(done.path("status").asText())) {
+            err.println("corpora eval: evaluation " + id + " " + done.path("status").asText() + ": " + done.path("error").asText("(no reason given)"));
+            return EXIT_FAILED;
+        }
+        JsonNode previous = previousRun(evaluations, token, done);
+        RunComparison comparison = RunComparison.of(RunComparison.CandidateScores.allOf(done),
+                previous == null ? List.of() : RunComparison.CandidateScores.allOf(previous), maxDrop);
+        out.println(table(tenant, done, previous, comparison, maxDrop));
+        if (options.flag("json")) {
+            out.println(JSON.writeValueAsString(done));
+        }
+        return comparison.regressed() ? EXIT_REGRESSION : 0;
+    }
+
+    /** Query id → text and query id → document id → grade, only of queries with a judgement, in file order. */
+    private static ObjectNode judgedSet(Options options) {
+        BeirDataset dataset;
+        try {
+            if (options.string("dataset").isPresent()) {
+                if (options.string("queries").isPresent() || options.string("qrels").isPresent()) {
+                    throw new UsageException("give --dataset, or --queries with --qrels, not both");
+                }
+                dataset = BeirDataset.open(Path.of(options.string("dataset").get()), options.string("split", "test"));
+            } else if (options.string("queries").isPresent() && options.string("qrels").isPresent()) {
+                dataset = BeirDataset.judged(Path.of(options.string("queries").get()), Path.of(options.string("qrels").get()));
+            } else {
+                throw new UsageException("give the judged set: --dataset DIR, or --queries FILE with --qrels FILE");
+            }
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        int limit = options.integer("limit-queries", Integer.MAX_VALUE, 1, Integer.MAX_VALUE);
+        Map<String, Map<String, Integer>> qrels = dataset.qrels();
+        ObjectNode set = JSON.createObjectNode();
+        ObjectNode queries = set.putObject("queries");
+        ObjectNode grades = set.putObject("qrels");
+        for (BeirDataset.Query query : dataset.queries()) {
+            Map<String, Integer> judged = qrels.get(query.id());
+            if (judged == null || queries.has(query.id()) || queries.size() >= limit) {
+                continue;
+            }
+            queries.put(query.id(), query.text());
+            ObjectNode perDocument = grades.putObject(query.id());
+            judged.forEach(perDocument::put);
+        }
+        if (queries.isEmpty()) {
+            throw new UsageException("no query of the judged set has a judgement in the qrels");
+        }
+        if (queries.size() > MAX_QUERIES) {
+            throw new UsageException(queries.size() + " judged queries; the server evaluates at most " + MAX_QUERIES + " (pass --limit-queries)");
+        }
+        return set;
+    }
+
+    /** The request body: the judged set with the candidates, actor and Recall@k asked for. */
+    private static ObjectNode body(Options options, ObjectNode body) {
+        options.string("candidates").ifPresent(list -> {
+            ArrayNode candidates = body.putArray("candidates");
+            Arrays.stream(list.split(",")).map(String::strip).filter(c -> !c.isEmpty()).forEach(c -> candidates.add(candidate(c)));
+        });
+        if (options.string("groups").isPresent() || options.string("partition").isPresent()) {
+            ObjectNode actor = body.putObject("actor");
+            options.string("groups").ifPresent(groups -> {
+                ArrayNode list = actor.putArray("groups");
+                Arrays.stream(groups.split(",")).map(String::strip).filter(g -> !g.isEmpty()).forEach(list::add);
+            });
+            options.string("partition").ifPresent(p -> actor.put("partition", p));
+        }
+        options.string("recall-at").ifPresent(k -> body.put("recallAt", options.integer("recall-at", 100, 1, 100)));
+        return body;
+    }
+
+    /** {@code vector}, {@code keyword}, {@code hybrid}, or a fusion label (hybrid with that fusion). */
+    static ObjectNode candidate(String label) {
+        ObjectNode candidate = JSON.createObjectNode();
+        if (Set.of("vector", "keyword", "hybrid").contains(label)) {
+            return candidate.put("mode", label);
+        }
+        FusionSpec fusion;
+        try {
+            fusion = FusionSpec.parse(label);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--candidates: " + e.getMessage() + " (or vector, keyword, hybrid)");
+        }
+        candidate.put("mode", "hybrid");
+        ObjectNode f = candidate.putObject("fusion").put("method", fusion.method());
+        if (fusion.method().equals(FusionSpec.RRF)) {
+            f.put("k", fusion.k()).put("vectorWeight", fusion.vectorWeight()).put("keywordWeight", fusion.keywordWeight());
+        } else {
+            f.put("alpha", fusion.alpha()).put("normalization", fusion.normalization());
+        }
+        return candidate;
+    }
+
+    /** Polls the evaluation until it is neither QUEUED nor RUNNING, drawing its progress on {@code err}. */
+    private JsonNode follow(URI evaluation, String token, Duration timeout, PrintStream err) throws IOException, InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        Duration pause = FIRST_POLL;
+        while (true) {
+            Reply reply = send(HttpRequest.newBuilder(evaluation).GET(), token);
+            if (reply.status() != 200) {
+                err.println();
+                throw new IOException("cannot follow evaluation " + evaluation + ": " + reply.problem());
+            }
+            JsonNode state = reply.json();
+            JsonNode progress = state.path("progress");
+            int percent = progress.path("percent").asInt();
+            int filled = BAR * Math.min(100, percent) / 100;
+            err.printf("\r[%s%s] %d/%d retrievals (%d %%) %s ", "#".repeat(filled), "-".repeat(BAR - filled), progress.path("done").asInt(),
+                    progress.path("total").asInt(), percent, state.path("status").asText());
+            String status = state.path("status").asText();
+            if (!status.equals("QUEUED") && !status.equals("RUNNING")) {
+                err.println();
+                return state;
+            }
+            if (Instant.now().isAfter(deadline)) {
+                err.println();
+                throw new IOException("evaluation " + evaluation + " still " + status + " after " + timeout.toMinutes() + " minutes");
+            }
+            Thread.sleep(pause.toMillis());
+            pause = pause.multipliedBy(2).compareTo(LONGEST_POLL) > 0 ? LONGEST_POLL : pause.multipliedBy(2);
+        }
+    }
+
+    /**
+     * The newest SUCCEEDED run older than {@code current} on the same judged set (same query and judgement counts,
+     * same Recall@k, same actor), with its per-query scores; null when there is none. The history is newest first, so
+     * "older" is "listed after the current run".
+     */
+    private JsonNode previousRun(URI evaluations, String token, JsonNode current) throws IOException, InterruptedException {
+        String currentId = current.path("id").asText();
+        boolean pastCurrent = false;
+        for (int offset = 0, pages = 0; pages < MAX_HISTORY_PAGES; pages++) {
+            Reply page = send(HttpRequest.newBuilder(URI.create(evaluations + "?offset=" + offset + "&limit=100")).GET(), token);
+            if (page.status() != 200) {
+                throw new IOException("cannot list the tenant's evaluations: " + page.problem());
+            }
+            for (JsonNode run : page.json().path("evaluations")) {
+                if (run.path("id").asText().equals(currentId)) {
+                    pastCurrent = true;
+                } else if (pastCurrent && sameJudgedSet(run, current)) {
+                    Reply detailed = send(HttpRequest.newBuilder(URI.create(evaluations + "/" + URLEncoder.encode(run.path("id").asText(),
+                            StandardCharsets.UTF_8))).GET(), token);
+                    return detailed.status() == 200 ? detailed.json() : run;
+                }
+            }
+            if (!page.json().path("next").canConvertToInt()) {
+                return null;
+            }
+            offset = page.json().path("next").asInt();
+        }
+        return null;
+    }
+
+    private static boolean sameJudgedSet(JsonNode run, JsonNode current) {
+        return "SUCCEEDED".equals(run.path("status").asText())
+                && run.path("judgedSet").equals(current.path("judgedSet"))
+                && run.path("recallAt").asInt() == current.path("recallAt").asInt()
+                && run.path("actor").path("groups").equals(current.path("actor").path("groups"))
+                && run.path("actor").path("partition").equals(current.path("actor").path("partition"));
+    }
+
+    static String table(String tenant, JsonNode run, JsonNode previous, RunComparison comparison, double maxDrop) {
+        int recallAt = run.path("recallAt").asInt();
+        StringBuilder b = new StringBuilder();
+        JsonNode actor = run.path("actor");
+        b.append(String.format(Locale.ROOT, "evaluation  %s of tenant %s (%s), %d judged queries, %d judgements%n", run.path("id").asText(), tenant,
+                run.path("created").asText(), run.path("judgedSet").path("queries").asInt(), run.path("judgedSet").path("judgements").asInt()));
+        b.append(String.format(Locale.ROOT, "actor       %s, groups %s, partition %s%n", actor.path("subject").asText(), actor.path("groups"),
+                actor.path("partition").isNull() || actor.path("partition").isMissingNode() ? "default" : actor.path("partition").asText()));
+        b.append(previous == null ? "previous    none on the same judged set\n"
+                : String.format(Locale.ROOT, "previous    %s (%s)%n", previous.path("id").asText(), previous.path("created").asText()));
+        int width = Math.max(9, comparison.rows().stream().mapToInt(r -> r.current().label().length()).max().orElse(9));
+        String recall = "Recall@" + recallAt;
+        b.append(String.format(Locale.ROOT, "%n%-" + width + "s  %8s  %10s  %8s  %6s  %10s%n", "candidate", "nDCG@10", recall, "MRR@10", "failed",
+                "vs previous"));
+        for (RunComparison.Row row : comparison.rows()) {
+            RunComparison.CandidateScores c = row.current();
+            String change = row.ndcgChange() == null ? "-" : String.format(Locale.ROOT, "%+.4f", row.ndcgChange());
+            b.append(String.format(Locale.ROOT, "%-" + width + "s  %8.4f  %10.4f  %8.4f  %6d  %10s%s%n", c.label(), c.ndcg10(), c.recall(), c.mrr10(),
+                    c.failedQueries(), change, row.regressed() ? "  REGRESSION" : ""));
+        }
+        if (run.hasNonNull("recommendation")) {
+            b.append(String.format(Locale.ROOT, "%nrecommended %s (apply: POST …/evaluations/%s:apply; nothing changes until then)",
+                    run.path("recommendation").asText(), run.path("id").asText()));
+        }
+        for (RunComparison.Row row : comparison.rows()) {
+            if (!row.regressed()) {
+                continue;
+            }
+            b.append(String.format(Locale.ROOT, "%nREGRESSION  %s: nDCG@10 %.4f → %.4f (fell %.4f, more than %.4f)", row.current().label(),
+                    row.previous().ndcg10(), row.current().ndcg10(), -row.ndcgChange(), maxDrop));
+            for (RunComparison.Worse w : row.worse()) {
+                b.append(String.format(Locale.ROOT, "%n            query %s: %.4f → %.4f", w.queryId(), w.before(), w.after()));
+            }
+        }
+        return b.toString();
+    }
+
+    private record Reply(int status, String body) {
+        JsonNode json() throws IOException {
+            return JSON.readTree(body);
+        }
+
+        /** The problem's status, title and detail, as a person reads them. */
+        String problem() {
+            try {
+                JsonNode problem = JSON.readTree(body);
+                return status + " " + problem.path("title").asText("") + ": " + problem.path("detail").asText(body);
+            } catch (IOException e) {
+                return status + " " + body;
+            }
+        }
+    }
+
+    private Reply send(HttpRequest.Builder request, String token) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + token)
+                .header("Accept", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+        return new Reply(response.statusCode(), response.body());
+    }
+}

@@ -27,14 +27,17 @@ import io.corpora.spi.store.VectorStore;
 import io.corpora.spi.store.VectorStoreProvider;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -65,6 +68,7 @@ public final class TenantRuntimes implements AutoCloseable {
     private final Map<String, Object> instances = new ConcurrentHashMap<>();
     private final Map<String, TenantRuntime> runtimes = new ConcurrentHashMap<>();
     private final TenantWorkingSet workingSet;
+    private final List<TenantReleaseListener> releaseListeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService idleSweeper;
 
     /** With the default working set ({@link WorkingSetPolicy#DEFAULT}). */
@@ -89,12 +93,18 @@ public final class TenantRuntimes implements AutoCloseable {
      */
     public TenantRuntimes(PluginRegistry plugins, Path dataDirectory, Function<String, Optional<String>> configSource, PluginGuards guards,
                           WorkingSetPolicy workingSetPolicy, QueryEmbeddingCache queryCache) {
+        this(plugins, dataDirectory, configSource, guards, workingSetPolicy, queryCache, System::nanoTime);
+    }
+
+    /** @param nanoTime the working set's clock (idle timeout, least recently used), {@link System#nanoTime} but in tests */
+    public TenantRuntimes(PluginRegistry plugins, Path dataDirectory, Function<String, Optional<String>> configSource, PluginGuards guards,
+                          WorkingSetPolicy workingSetPolicy, QueryEmbeddingCache queryCache, LongSupplier nanoTime) {
         this.queryCache = java.util.Objects.requireNonNull(queryCache, "queryCache");
         this.plugins = plugins;
         this.dataDirectory = dataDirectory;
         this.configSource = configSource;
         this.guards = java.util.Objects.requireNonNull(guards, "guards");
-        this.workingSet = new TenantWorkingSet(workingSetPolicy.max(), workingSetPolicy.idleTimeout(), System::nanoTime, this::closeTenant);
+        this.workingSet = new TenantWorkingSet(workingSetPolicy.max(), workingSetPolicy.idleTimeout(), nanoTime, this::closeTenant);
         this.idleSweeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "corpora-tenant-idle-sweeper");
             t.setDaemon(true);
@@ -179,6 +189,11 @@ public final class TenantRuntimes implements AutoCloseable {
         return workingSet;
     }
 
+    /** Tells {@code listener} of every tenant leaving the working set, after its resources are closed. */
+    public void addReleaseListener(TenantReleaseListener listener) {
+        releaseListeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+    }
+
     /** Closes the tenants idle past the timeout (also run periodically). */
     public int closeIdle() {
         try {
@@ -196,6 +211,13 @@ public final class TenantRuntimes implements AutoCloseable {
         for (Object instance : instances.values()) {
             if (instance instanceof VectorStore store) {
                 store.releaseTenant(tenantId);
+            }
+        }
+        for (TenantReleaseListener listener : releaseListeners) {
+            try {
+                listener.released(tenantId);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "a release listener failed on tenant '" + tenantId + "'", e);
             }
         }
     }

@@ -104,7 +104,33 @@ public final class TenantWorkingSet {
         if (open.size() > max) {
             evictLeastRecentlyUsed();
         }
-        Entry held = entry;
+        return leaseOf(entry, true);
+    }
+
+    /**
+     * Runs {@code action} holding the tenant open, but only if it is in the set and not closing; never adds it, never
+     * waits, and does not count as a use (the least recently used order is unchanged). For bookkeeping that must stay
+     * within the set, such as a tenant's metric series: what the action registers is seen by the closer. False when the
+     * tenant is not open (the action did not run).
+     */
+    public boolean runIfOpen(String tenant, Runnable action) {
+        Entry entry = open.get(tenant);
+        if (entry == null) {
+            return false;
+        }
+        synchronized (entry) {
+            if (entry.closing || entry.retired) {
+                return false;
+            }
+            entry.leases++;
+        }
+        try (Lease held = leaseOf(entry, false)) {
+            action.run();
+        }
+        return true;
+    }
+
+    private Lease leaseOf(Entry entry, boolean use) {
         return new Lease() {
             private boolean released;
 
@@ -114,7 +140,7 @@ public final class TenantWorkingSet {
                     return;
                 }
                 released = true;
-                release(held);
+                release(entry, use);
             }
         };
     }
@@ -219,11 +245,13 @@ public final class TenantWorkingSet {
         return true;
     }
 
-    private void release(Entry entry) {
+    private void release(Entry entry, boolean use) {
         boolean closeNow;
         synchronized (entry) {
             entry.leases--;
-            entry.lastUsed = nanoTime.getAsLong();
+            if (use) {
+                entry.lastUsed = nanoTime.getAsLong();
+            }
             closeNow = entry.leases == 0 && entry.closeRequested && !entry.closing;
             if (closeNow) {
                 entry.closing = true;

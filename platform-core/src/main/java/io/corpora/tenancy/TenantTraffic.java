@@ -45,6 +45,11 @@ public final class TenantTraffic {
         return window == null ? Optional.empty() : window.summary(nanoTime.getAsLong() / SLOT_NANOS);
     }
 
+    /** Forgets this tenant's window (it left the working set: its rate is unknown until its next request). */
+    public void forget(String tenant) {
+        windows.remove(tenant);
+    }
+
     /** Forgets tenants without a request in the last minute. */
     public void evictStale() {
         long slot = nanoTime.getAsLong() / SLOT_NANOS;

@@ -1,10 +1,12 @@
 package io.corpora.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.corpora.controlplane.PluginChoice;
 import io.corpora.controlplane.TenantDefinition;
+import io.corpora.engine.embed.QueryEmbeddingCache;
 import io.corpora.plugin.loader.PluginManager;
 import io.corpora.plugin.loader.PluginRegistry;
 import io.corpora.runtime.guard.GuardContext;
@@ -29,7 +31,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -137,14 +141,59 @@ class TenantRuntimesWorkingSetTest {
 
     @Test
     void idleTenantsCloseAndTheirNextCallReopensThem() throws Exception {
+        AtomicLong nanos = new AtomicLong();
         runtimes = new TenantRuntimes(plugins, data, key -> java.util.Optional.empty(), guards(),
-                new TenantRuntimes.WorkingSetPolicy(100, Duration.ofMillis(1)));
+                new TenantRuntimes.WorkingSetPolicy(100, Duration.ofMinutes(10)), new QueryEmbeddingCache(0), nanos::get);
+        List<String> released = new CopyOnWriteArrayList<>();
+        runtimes.addReleaseListener(released::add);
         runtimes.runtime(tenant("a")).store().upsert(Namespace.of("a"), List.of(chunk("a:0", "kept")));
-        Thread.sleep(5);
 
+        nanos.addAndGet(Duration.ofMinutes(10).toNanos());
+        assertEquals(0, runtimes.closeIdle(), "idle exactly as long as the timeout: still open");
+        assertTrue(openFilesUnder(data) > 0);
+
+        nanos.addAndGet(1);
         assertEquals(1, runtimes.closeIdle());
         assertEquals(0, openFilesUnder(data), "the idle tenant's index is closed");
+        assertEquals(List.of("a"), released, "the listener heard of it once its files were closed");
         assertEquals(1, runtimes.runtime(tenant("a")).store().count(Namespace.of("a"), MetadataFilter.all()));
+        assertTrue(runtimes.workingSet().isOpen("a"), "back in the working set");
+    }
+
+    @Test
+    void everyWayOfLeavingTheWorkingSetTellsTheReleaseListener() throws Exception {
+        runtimes = runtimes(2);
+        Map<String, AtomicInteger> released = new ConcurrentHashMap<>();
+        runtimes.addReleaseListener(tenant -> released.computeIfAbsent(tenant, t -> new AtomicInteger()).incrementAndGet());
+        for (String tenant : List.of("lru", "b", "c")) { // the third evicts the least recently used
+            runtimes.runtime(tenant(tenant)).store().upsert(Namespace.of(tenant), List.of(chunk(tenant + ":0", "kept")));
+        }
+        assertEquals(Map.of("lru", 1), counts(released), "evicted beyond the bound");
+
+        runtimes.deactivate("b");
+        runtimes.forget("c");
+        assertEquals(Map.of("lru", 1, "b", 1, "c", 1), counts(released), "deactivated and deleted");
+
+        runtimes.deactivate("never-opened");
+        assertEquals(3, released.size(), "a tenant outside the set has nothing to release");
+
+        TenantWorkingSet workingSet = runtimes.workingSet();
+        runtimes.runtime(tenant("lru")).store().count(Namespace.of("lru"), MetadataFilter.all());
+        AtomicInteger whileHeld = new AtomicInteger(-1);
+        assertTrue(workingSet.runIfOpen("lru", () -> {
+            runtimes.deactivate("lru"); // requested while held: runs when the holder lets go
+            whileHeld.set(released.get("lru").get());
+        }));
+        assertEquals(1, whileHeld.get(), "not released while held");
+        assertEquals(2, released.get("lru").get(), "released once let go; it came back in between");
+        assertFalse(workingSet.runIfOpen("lru", () -> { }), "not open: runIfOpen neither runs nor reopens it");
+        assertFalse(workingSet.isOpen("lru"));
+    }
+
+    private static Map<String, Integer> counts(Map<String, AtomicInteger> released) {
+        Map<String, Integer> counts = new java.util.TreeMap<>();
+        released.forEach((tenant, count) -> counts.put(tenant, count.get()));
+        return counts;
     }
 
     private Path tenantDir(String tenant) throws IOException {

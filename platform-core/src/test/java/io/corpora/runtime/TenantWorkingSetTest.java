@@ -54,6 +54,29 @@ class TenantWorkingSetTest {
     }
 
     @Test
+    void runIfOpenNeitherOpensNorCountsAsAUseAndHoldsTheTenantOpenMeanwhile() {
+        TenantWorkingSet set = workingSet(2, Duration.ofMinutes(1));
+        assertFalse(set.runIfOpen("a", () -> { throw new AssertionError("must not run for a tenant not open"); }));
+        assertFalse(set.isOpen("a"), "not opened by it");
+
+        set.lease("a").close();
+        advance(Duration.ofSeconds(1));
+        set.lease("b").close();
+        advance(Duration.ofSeconds(1));
+        assertTrue(set.runIfOpen("a", () -> { }));
+        set.lease("c").close();
+        assertEquals(List.of("a"), closed, "still the least recently used: runIfOpen is no use");
+
+        advance(Duration.ofMinutes(2));
+        assertTrue(set.runIfOpen("b", () -> {
+            assertEquals(1, set.closeIdle());
+            assertEquals(List.of("a", "c"), closed, "the held tenant is not closed while the action runs, the other idle one is");
+        }));
+        assertEquals(1, set.closeIdle(), "idle still counts from its last use, not from runIfOpen");
+        assertEquals(List.of("a", "c", "b"), closed);
+    }
+
+    @Test
     void aTenantInUseIsNeverEvictedAndTheBoundIsRestoredWhenItIsReleased() {
         TenantWorkingSet set = workingSet(1, Duration.ofHours(1));
         TenantWorkingSet.Lease a = set.lease("a");

@@ -35,6 +35,18 @@ class TenantTrafficTest {
     }
 
     @Test
+    void aForgottenTenantHasNoFiguresUntilItsNextRequestAndOthersKeepTheirs() {
+        traffic.record("acme", 1_000_000L);
+        traffic.record("globex", 1_000_000L);
+        traffic.forget("acme");
+        assertEquals(Optional.empty(), traffic.summary("acme"));
+        assertEquals(1, traffic.tracked());
+        assertEquals(1, traffic.summary("globex").orElseThrow().requestsPerMinute());
+        traffic.record("acme", 1_000_000L);
+        assertEquals(1, traffic.summary("acme").orElseThrow().requestsPerMinute(), "counted again from its next request");
+    }
+
+    @Test
     void binsAreLogarithmic() {
         assertEquals(0, TenantTraffic.bin(0.05));
         assertTrue(TenantTraffic.upperEdgeMillis(TenantTraffic.bin(10)) >= 10);

@@ -42,7 +42,10 @@ public class FleetResource {
     public record FleetPage(List<FleetTenant> tenants, long total, int page, int size, String sort, String order,
                             int workingSet, int workingSetMax) {}
 
-    /** One tenant. {@code requestsPerMinute} and {@code p95Millis} are null without a request in the last minute. */
+    /**
+     * One tenant. {@code requestsPerMinute} and {@code p95Millis} are null (unknown, not 0) without a request in the last
+     * minute and whenever the tenant is not {@code open}: its traffic window is dropped when it leaves the working set.
+     */
     public record FleetTenant(String id, String displayName, String state, boolean open, long documents, long chunks, long bytes,
                               QuotaUse documentsQuota, QuotaUse chunksQuota, QuotaUse bytesQuota,
                               Double requestsPerMinute, Double p95Millis) {}
@@ -66,7 +69,9 @@ public class FleetResource {
     @GET
     @Operation(summary = "The fleet: every tenant's state, size, quota use, request rate and p95 latency; sorted and paginated",
             description = "sort: id, state, created, documents, chunks, bytes or quota (the highest of the three quota fractions); order: asc or desc;"
-                    + " page from 0; size 1.." + MAX_SIZE + "; state: only tenants in that state; q: only ids starting with it.")
+                    + " page from 0; size 1.." + MAX_SIZE + "; state: only tenants in that state; q: only ids starting with it."
+                    + " requestsPerMinute and p95Millis are absent (unknown, not 0) for a tenant without a request in the last minute"
+                    + " or outside the working set (open false): its traffic is forgotten when it leaves the set.")
     public Response list(@QueryParam("sort") String sort, @QueryParam("order") String order, @QueryParam("page") Integer page,
                          @QueryParam("size") Integer size, @QueryParam("state") String state, @QueryParam("q") String q) {
         String by = sort == null || sort.isBlank() ? "id" : sort;

@@ -79,6 +79,9 @@ public class DataPlane {
     @Inject
     io.corpora.server.metrics.QueryCacheMetrics queryCacheMetrics;
 
+    @Inject
+    io.corpora.server.metrics.TenantMetricSeries tenantMetricSeries;
+
     /** Query vectors remembered server-wide, per tenant and embedder fingerprint; 0 disables the cache. */
     @Inject
     @ConfigProperty(name = "corpora.retrieve.queryCache.entries", defaultValue = "10000")
@@ -186,6 +189,7 @@ public class DataPlane {
                     io.corpora.engine.embed.QueryEmbeddingCache queryCache = new io.corpora.engine.embed.QueryEmbeddingCache(queryCacheEntries);
                     queryCacheMetrics.register(queryCache);
                     TenantRuntimes runtimes = new TenantRuntimes(plugins.registry(), data, config, guards, workingSetPolicy(), queryCache);
+                    tenantMetricSeries.bind(runtimes); // per-tenant series live as long as the tenant is in the working set
                     DocumentLoaders loaders = new DocumentLoaders(plugins.registry(), data);
                     IngestLimits limits = new IngestLimits(maxDocumentBytes, maxChunksPerDocument, IngestLimits.DEFAULT.embedBatchSize(),
                             guards.policy(CallKind.LOADER).timeout(), maxMetadataKeys, maxMetadataBytes);

@@ -12,7 +12,7 @@ import org.eclipse.microprofile.metrics.Tag;
 /**
  * Answers per tenant: {@code corpora.ask.answers} by outcome ({@code answered}, {@code no_source} — the model was not
  * called —, {@code cancelled}, {@code failed}), {@code corpora.ask.citations.removed} (invented markers stripped) and
- * {@code corpora.ask.transform.fallbacks} by transform.
+ * {@code corpora.ask.transform.fallbacks} by transform; per tenant while it is in the working set ({@link TenantMetricSeries}).
  */
 @ApplicationScoped
 public class AnswerMetrics implements AnswerObserver {
@@ -29,17 +29,22 @@ public class AnswerMetrics implements AnswerObserver {
     @Inject
     MetricRegistry registry;
 
+    @Inject
+    TenantMetricSeries series;
+
     @Override
     public void answered(String tenant, Outcome outcome, int removedCitations) {
-        Tag tenantTag = new Tag("tenant", tenant);
-        registry.counter(ANSWERS, tenantTag, new Tag("outcome", outcome.name().toLowerCase(Locale.ROOT))).inc();
-        if (removedCitations > 0) {
-            registry.counter(REMOVED, tenantTag).inc(removedCitations);
-        }
+        series.record(tenant, tag -> {
+            Tag tenantTag = new Tag("tenant", tag);
+            registry.counter(ANSWERS, tenantTag, new Tag("outcome", outcome.name().toLowerCase(Locale.ROOT))).inc();
+            if (removedCitations > 0) {
+                registry.counter(REMOVED, tenantTag).inc(removedCitations);
+            }
+        });
     }
 
     @Override
     public void transformFellBack(String tenant, String transform) {
-        registry.counter(FALLBACKS, new Tag("tenant", tenant), new Tag("transform", transform)).inc();
+        series.record(tenant, tag -> registry.counter(FALLBACKS, new Tag("tenant", tag), new Tag("transform", transform)).inc());
     }
 }

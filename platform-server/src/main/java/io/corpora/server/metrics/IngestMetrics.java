@@ -8,7 +8,7 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.MetricUnits;
 import org.eclipse.microprofile.metrics.Tag;
 
-/** Ingest throughput per tenant: {@code corpora.ingest.documents} and {@code corpora.ingest.chunks} stored (counters). */
+/** Ingest throughput per tenant: {@code corpora.ingest.documents} and {@code corpora.ingest.chunks} stored (counters), while the tenant is in the working set ({@link TenantMetricSeries}). */
 @ApplicationScoped
 public class IngestMetrics implements IngestionService.IngestListener {
 
@@ -20,10 +20,15 @@ public class IngestMetrics implements IngestionService.IngestListener {
     @Inject
     MetricRegistry registry;
 
+    @Inject
+    TenantMetricSeries series;
+
     @Override
     public void stored(String tenantId, int chunks) {
-        Tag tenant = new Tag("tenant", tenantId);
-        registry.counter(DOCUMENTS, tenant).inc();
-        registry.counter(CHUNKS, tenant).inc(chunks);
+        series.record(tenantId, tag -> {
+            Tag tenant = new Tag("tenant", tag);
+            registry.counter(DOCUMENTS, tenant).inc();
+            registry.counter(CHUNKS, tenant).inc(chunks);
+        });
     }
 }

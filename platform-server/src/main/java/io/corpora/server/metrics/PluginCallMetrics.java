@@ -12,7 +12,8 @@ import org.eclipse.microprofile.metrics.Tag;
 
 /**
  * Times every guarded plugin call (embedder, store, reranker, filter hook) per tenant, kind, operation and outcome:
- * {@code corpora.plugin.call} (a timer; outcome is success, caller_error, timeout, failed, circuit_open or bulkhead_full).
+ * {@code corpora.plugin.call} (a timer; outcome is success, caller_error, timeout, failed, circuit_open or bulkhead_full);
+ * per tenant while it is in the working set ({@link TenantMetricSeries}).
  */
 @ApplicationScoped
 public class PluginCallMetrics implements PluginCallObserver {
@@ -24,9 +25,12 @@ public class PluginCallMetrics implements PluginCallObserver {
     @Inject
     MetricRegistry registry;
 
+    @Inject
+    TenantMetricSeries series;
+
     @Override
     public void completed(GuardKey key, String operation, String outcome, long nanos) {
-        registry.timer(CALLS, new Tag("tenant", key.tenant()), new Tag("kind", key.kind().label()), new Tag("operation", operation),
-                new Tag("outcome", outcome)).update(Duration.ofNanos(nanos));
+        series.record(key.tenant(), tenant -> registry.timer(CALLS, new Tag("tenant", tenant), new Tag("kind", key.kind().label()),
+                new Tag("operation", operation), new Tag("outcome", outcome)).update(Duration.ofNanos(nanos)));
     }
 }

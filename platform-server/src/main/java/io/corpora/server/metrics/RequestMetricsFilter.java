@@ -23,7 +23,8 @@ import org.eclipse.microprofile.metrics.Tag;
  * (timer), and for retrievals {@code corpora.retrieve.passages} (histogram of passages returned per query),
  * {@code corpora.retrieve.refusals} and {@code corpora.retrieve.degraded} (counters). The route is the matched resource
  * template (e.g. {@code POST /api/v1/tenants/{tenant}/retrieve}); the tenant tag is the path's tenant only once the call
- * was authorized and the tenant exists (401/403/404 are counted under "-"), so forged paths cannot mint new series.
+ * was authorized and the tenant exists (401/403/404 are counted under "-"), so forged paths cannot mint new series, and
+ * only while the tenant is in the working set ({@link TenantMetricSeries}: its series go when it leaves).
  */
 @Provider
 public class RequestMetricsFilter implements ContainerRequestFilter, ContainerResponseFilter {
@@ -47,6 +48,9 @@ public class RequestMetricsFilter implements ContainerRequestFilter, ContainerRe
     @Inject
     FleetTraffic fleet;
 
+    @Inject
+    TenantMetricSeries series;
+
     @Context
     ResourceInfo resource;
 
@@ -62,21 +66,24 @@ public class RequestMetricsFilter implements ContainerRequestFilter, ContainerRe
             return;
         }
         int status = response.getStatus();
-        String tenantParam = request.getUriInfo().getPathParameters().getFirst("tenant");
-        String tenant = tenantParam == null || status == 401 || status == 403 || status == 404 ? "-" : tenantParam;
-        Tag tenantTag = new Tag("tenant", tenant);
-        Tag routeTag = new Tag("route", route(request.getMethod()));
-        registry.counter(REQUESTS, tenantTag, routeTag, new Tag("status", (status / 100) + "xx")).inc();
         long elapsed = System.nanoTime() - start;
-        registry.timer(DURATION, tenantTag, routeTag).update(Duration.ofNanos(elapsed));
-        if (!"-".equals(tenant)) {
-            fleet.traffic().record(tenant, elapsed);
-        }
-        if (status == 200 && response.getEntity() instanceof RetrievalBatchResult batch) {
-            batch.results().forEach(result -> recordRetrieval(result, tenantTag, routeTag));
-        } else if (status == 200 && response.getEntity() instanceof RetrievalResult result) {
-            recordRetrieval(result, tenantTag, routeTag);
-        }
+        String tenantParam = request.getUriInfo().getPathParameters().getFirst("tenant");
+        String tenant = tenantParam == null || status == 401 || status == 403 || status == 404 ? TenantMetricSeries.UNATTRIBUTED : tenantParam;
+        String route = route(request.getMethod());
+        series.record(tenant, tag -> {
+            Tag tenantTag = new Tag("tenant", tag);
+            Tag routeTag = new Tag("route", route);
+            registry.counter(REQUESTS, tenantTag, routeTag, new Tag("status", (status / 100) + "xx")).inc();
+            registry.timer(DURATION, tenantTag, routeTag).update(Duration.ofNanos(elapsed));
+            if (!TenantMetricSeries.UNATTRIBUTED.equals(tag)) {
+                fleet.traffic().record(tag, elapsed);
+            }
+            if (status == 200 && response.getEntity() instanceof RetrievalBatchResult batch) {
+                batch.results().forEach(result -> recordRetrieval(result, tenantTag, routeTag));
+            } else if (status == 200 && response.getEntity() instanceof RetrievalResult result) {
+                recordRetrieval(result, tenantTag, routeTag);
+            }
+        });
     }
 
     private void recordRetrieval(RetrievalResult result, Tag tenant, Tag route) {

@@ -81,6 +81,52 @@ class ObservabilityIT {
     }
 
     @Test
+    void aTenantLeavingTheWorkingSetDropsItsSeriesAndItsTrafficAndTheyStartAgainOnItsNextCall() {
+        String tenant = TenantFixtures.uniqueId("series");
+        new TenantFixtures(client).create(tenant, List.of(), false);
+        assertEquals(201, client.post("api/v1/tenants/" + tenant + "/documents", client.token("w", tenant, Roles.WRITER),
+                Map.of("id", "doc", "text", "Lanterns are lit at dusk. The harbour closes at night.")).status());
+        String reader = client.token("r", tenant, Roles.READER);
+        for (int i = 0; i < 2; i++) {
+            assertEquals(200, client.post("api/v1/tenants/" + tenant + "/retrieve", reader, Map.of("query", "lanterns")).status());
+        }
+        String retrieve = "route=\"POST /api/v1/tenants/{tenant}/retrieve\"";
+        String ofTenant = "tenant=\"" + tenant + "\"";
+        PrometheusText before = PrometheusText.parse(client.get("metrics", null).body());
+        assertEquals(2, before.value("corpora_requests_total", ofTenant, retrieve, "status=\"2xx\""), before.about(tenant));
+        JsonNode open = fleetRow(tenant);
+        assertTrue(open.get("open").asBoolean(), open.toString());
+        assertTrue(open.get("requestsPerMinute").asDouble() >= 2, "its traffic is in the fleet view: " + open);
+
+        String admin = client.token("ops", null, Roles.PLATFORM_ADMIN);
+        ServerClient.Response inactive = client.post("admin/v1/tenants/" + tenant + "/state", admin, Map.of("state", "INACTIVE"));
+        assertEquals(200, inactive.status(), inactive.body());
+
+        String afterRelease = client.get("metrics", null).body();
+        assertEquals("", PrometheusText.parse(afterRelease).about(ofTenant), "no series of the released tenant is left");
+        JsonNode closed = fleetRow(tenant);
+        assertTrue(!closed.get("open").asBoolean() && !closed.hasNonNull("requestsPerMinute") && !closed.hasNonNull("p95Millis"),
+                "outside the working set its rate is unknown (null), not 0: " + closed);
+
+        assertEquals(200, client.post("admin/v1/tenants/" + tenant + "/state", admin, Map.of("state", "ACTIVE")).status());
+        assertEquals(200, client.post("api/v1/tenants/" + tenant + "/retrieve", reader, Map.of("query", "lanterns")).status());
+        PrometheusText back = PrometheusText.parse(client.get("metrics", null).body());
+        assertEquals(1, back.value("corpora_requests_total", ofTenant, retrieve, "status=\"2xx\""), "counted again from zero: " + back.about(tenant));
+        assertEquals(1, back.value("corpora_request_duration_seconds_count", ofTenant, retrieve));
+        assertTrue(back.value("corpora_plugin_call_seconds_count", ofTenant, "kind=\"store\"", "operation=\"search\"") >= 1, back.about(tenant));
+        JsonNode reopened = fleetRow(tenant);
+        assertTrue(reopened.get("open").asBoolean() && reopened.get("requestsPerMinute").asDouble() >= 1, reopened.toString());
+    }
+
+    private JsonNode fleetRow(String tenant) {
+        ServerClient.Response page = client.get("admin/v1/fleet?q=" + tenant, client.token("ops", null, Roles.PLATFORM_ADMIN));
+        assertEquals(200, page.status(), page.body());
+        JsonNode rows = page.json().get("tenants");
+        assertEquals(1, rows.size(), page.body());
+        return rows.get(0);
+    }
+
+    @Test
     void readinessChecksTheControlPlaneDatabaseAndTheStores() {
         String tenant = TenantFixtures.uniqueId("ready");
         new TenantFixtures(client).create(tenant, List.of(), false);

@@ -7,9 +7,11 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.TypedQuery;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -49,8 +51,8 @@ public class JpaEvaluations {
     /** How many of the newest runs on the same judged set are searched for the actor's previous one. */
     private static final int COMPARABLE_SCAN = 200;
     private static final String OPEN = "status IN ('QUEUED', 'RUNNING')";
-    /** Owners that hold no live lease (never registered, expired or purged), as in {@link JpaServerLeases}. */
-    private static final String DEAD_OWNER = "(owner IS NULL OR owner NOT IN (SELECT l.server_id FROM server_leases l WHERE l.expires_ms >= ?))";
+    /** Owners that hold no live lease (never registered, expired or purged), as ingest jobs' owners are judged. */
+    private static final String DEAD_OWNER = JpaServerLeases.DEAD.formatted("owner", "owner");
 
     @PersistenceContext(unitName = ControlPlane.PERSISTENCE_UNIT)
     EntityManager em;
@@ -161,7 +163,7 @@ public class JpaEvaluations {
         @SuppressWarnings("unchecked")
         List<Object[]> candidates = em.createNativeQuery("SELECT tenant_id, id, owner FROM evaluations WHERE " + OPEN + " AND " + DEAD_OWNER
                 + " ORDER BY created_at, id").setParameter(1, nowMillis).getResultList();
-        List<Orphan> closed = new java.util.ArrayList<>();
+        List<Orphan> closed = new ArrayList<>();
         for (Object[] c : candidates) {
             Orphan orphan = new Orphan((String) c[0], (String) c[1], (String) c[2]);
             int adopted = em.createNativeQuery("UPDATE evaluations SET owner = ? WHERE id = ? AND " + OPEN + " AND " + DEAD_OWNER)
@@ -191,7 +193,7 @@ public class JpaEvaluations {
         }
         // actor_groups is TEXT (a CLOB to H2, not comparable in SQL): matched here, among the newest runs on the same set
         String groups = JsonText.write(current.actorGroups());
-        jakarta.persistence.TypedQuery<EvaluationEntity> query = em.createQuery("SELECT e FROM EvaluationEntity e WHERE e.tenantId = :t"
+        TypedQuery<EvaluationEntity> query = em.createQuery("SELECT e FROM EvaluationEntity e WHERE e.tenantId = :t"
                 + " AND e.status = :s AND e.judgedSetFingerprint = :f AND e.recallAt = :k AND e.id <> :id AND e.createdAt <= :c"
                 + (current.actorPartition() == null ? " AND e.actorPartition IS NULL" : " AND e.actorPartition = :p")
                 + " ORDER BY e.createdAt DESC, e.id DESC", EvaluationEntity.class);

@@ -10,7 +10,10 @@ import io.corpora.retrieval.evaluation.EvaluationResult;
 import io.corpora.retrieval.evaluation.RunComparison;
 import io.corpora.server.persistence.JpaEvaluations;
 import jakarta.json.bind.annotation.JsonbPropertyOrder;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
@@ -130,7 +133,7 @@ public record Evaluation(@Schema String id, @Schema(description = "QUEUED, RUNNI
 
         /** This candidate's scores as {@link RunComparison} compares them. */
         public RunComparison.Scores scores() {
-            java.util.Map<String, Double> perQuery = new java.util.HashMap<>();
+            Map<String, Double> perQuery = new HashMap<>();
             if (queries != null) {
                 queries.forEach(q -> perQuery.put(q.queryId(), q.ndcg10()));
             }
@@ -153,7 +156,7 @@ public record Evaluation(@Schema String id, @Schema(description = "QUEUED, RUNNI
     public static List<CandidateResult> compared(List<CandidateResult> results, String previousId, List<CandidateResult> previous, double maxDrop) {
         List<RunComparison.Change> changes = RunComparison.compare(results.stream().map(CandidateResult::scores).toList(), previousId,
                 previous == null ? List.of() : previous.stream().map(CandidateResult::scores).toList(), maxDrop);
-        java.util.List<CandidateResult> out = new java.util.ArrayList<>();
+        List<CandidateResult> out = new ArrayList<>();
         for (int i = 0; i < results.size(); i++) {
             out.add(results.get(i).withComparison(Comparison.of(changes.get(i))));
         }

@@ -8,6 +8,7 @@ import documents from './views/documents.js';
 import playground from './views/playground.js';
 import ask from './views/ask.js';
 import audit from './views/audit.js';
+import evaluations from './views/evaluations.js';
 
 const VIEWS = {
   'sign-in': {render: signIn, title: 'Sign in', needsToken: false},
@@ -16,6 +17,7 @@ const VIEWS = {
   documents: {render: documents, title: 'Documents', needsToken: true},
   playground: {render: playground, title: 'Search playground', needsToken: true},
   ask: {render: ask, title: 'Ask', needsToken: true},
+  evaluations: {render: evaluations, title: 'Evaluations', needsToken: true},
   audit: {render: audit, title: 'Audit log', needsToken: true},
 };
 

@@ -28,9 +28,10 @@ import java.util.Set;
 /**
  * {@code corpora eval --tenant T}: a judged set evaluated on a live tenant by the server ({@code POST
  * /api/v1/tenants/{tenant}/evaluations}, tenant-admin), through the tenant's real store, embedder, hook and partition.
- * With {@code --wait} it follows the run with a progress line, prints every candidate's metrics beside the tenant's
- * previous run on the same judged set, and exits {@link #EXIT_REGRESSION} when a candidate's nDCG@10 fell by more than
- * {@code --max-drop}. The metrics are the server's; this class only sends, follows and prints.
+ * With {@code --wait} it follows the run with a progress line, prints every candidate's metrics and the server's
+ * comparison with the tenant's previous comparable run, and exits {@link #EXIT_REGRESSION} when the server flagged a
+ * regression (a candidate's nDCG@10 fell by more than {@code --max-drop}, sent as the request's {@code maxDrop}). The
+ * metrics and the comparison are the server's; this class only sends, follows and prints.
  */
 final class TenantEvaluation {
 
@@ -72,8 +73,6 @@ final class TenantEvaluation {
     private static final Duration FIRST_POLL = Duration.ofMillis(200);
     private static final Duration LONGEST_POLL = Duration.ofSeconds(2);
     private static final int BAR = 30;
-    /** How far back (pages of 100 runs) the previous run on the same judged set is looked for. */
-    private static final int MAX_HISTORY_PAGES = 5;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
             .followRedirects(HttpClient.Redirect.NEVER).build();
@@ -88,7 +87,7 @@ final class TenantEvaluation {
             throw new UsageException("option --max-drop must be ≥ 0, got " + maxDrop);
         }
         Duration timeout = Duration.ofMinutes(options.integer("timeout", 60, 1, 24 * 60));
-        ObjectNode body = body(options, judgedSet(options));
+        ObjectNode body = body(options, judgedSet(options)).put("maxDrop", maxDrop);
         String token = ServerToken.resolve(options, "eval", tenant, "tenant-admin", Map.of(), err);
 
         Reply accepted = send(HttpRequest.newBuilder(evaluations).POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
@@ -112,14 +111,11 @@ final class TenantEvaluation {
             err.println("corpora eval: evaluation " + id + " " + done.path("status").asText() + ": " + done.path("error").asText("(no reason given)"));
             return EXIT_FAILED;
         }
-        JsonNode previous = previousRun(evaluations, token, done);
-        RunComparison comparison = RunComparison.of(RunComparison.CandidateScores.allOf(done),
-                previous == null ? List.of() : RunComparison.CandidateScores.allOf(previous), maxDrop);
-        out.println(table(tenant, done, previous, comparison, maxDrop));
+        out.println(table(tenant, done));
         if (options.flag("json")) {
             out.println(JSON.writeValueAsString(done));
         }
-        return comparison.regressed() ? EXIT_REGRESSION : 0;
+        return done.path("regression").asBoolean() ? EXIT_REGRESSION : 0;
     }
 
     /** Query id → text and query id → document id → grade, only of queries with a judgement, in file order. */
@@ -232,45 +228,8 @@ final class TenantEvaluation {
         }
     }
 
-    /**
-     * The newest SUCCEEDED run older than {@code current} on the same judged set (same query and judgement counts,
-     * same Recall@k, same actor), with its per-query scores; null when there is none. The history is newest first, so
-     * "older" is "listed after the current run".
-     */
-    private JsonNode previousRun(URI evaluations, String token, JsonNode current) throws IOException, InterruptedException {
-        String currentId = current.path("id").asText();
-        boolean pastCurrent = false;
-        for (int offset = 0, pages = 0; pages < MAX_HISTORY_PAGES; pages++) {
-            Reply page = send(HttpRequest.newBuilder(URI.create(evaluations + "?offset=" + offset + "&limit=100")).GET(), token);
-            if (page.status() != 200) {
-                throw new IOException("cannot list the tenant's evaluations: " + page.problem());
-            }
-            for (JsonNode run : page.json().path("evaluations")) {
-                if (run.path("id").asText().equals(currentId)) {
-                    pastCurrent = true;
-                } else if (pastCurrent && sameJudgedSet(run, current)) {
-                    Reply detailed = send(HttpRequest.newBuilder(URI.create(evaluations + "/" + URLEncoder.encode(run.path("id").asText(),
-                            StandardCharsets.UTF_8))).GET(), token);
-                    return detailed.status() == 200 ? detailed.json() : run;
-                }
-            }
-            if (!page.json().path("next").canConvertToInt()) {
-                return null;
-            }
-            offset = page.json().path("next").asInt();
-        }
-        return null;
-    }
-
-    private static boolean sameJudgedSet(JsonNode run, JsonNode current) {
-        return "SUCCEEDED".equals(run.path("status").asText())
-                && run.path("judgedSet").equals(current.path("judgedSet"))
-                && run.path("recallAt").asInt() == current.path("recallAt").asInt()
-                && run.path("actor").path("groups").equals(current.path("actor").path("groups"))
-                && run.path("actor").path("partition").equals(current.path("actor").path("partition"));
-    }
-
-    static String table(String tenant, JsonNode run, JsonNode previous, RunComparison comparison, double maxDrop) {
+    /** The server's numbers and its comparison with the previous comparable run, as a person reads them. */
+    static String table(String tenant, JsonNode run) {
         int recallAt = run.path("recallAt").asInt();
         StringBuilder b = new StringBuilder();
         JsonNode actor = run.path("actor");
@@ -278,30 +237,41 @@ final class TenantEvaluation {
                 run.path("created").asText(), run.path("judgedSet").path("queries").asInt(), run.path("judgedSet").path("judgements").asInt()));
         b.append(String.format(Locale.ROOT, "actor       %s, groups %s, partition %s%n", actor.path("subject").asText(), actor.path("groups"),
                 actor.path("partition").isNull() || actor.path("partition").isMissingNode() ? "default" : actor.path("partition").asText()));
-        b.append(previous == null ? "previous    none on the same judged set\n"
-                : String.format(Locale.ROOT, "previous    %s (%s)%n", previous.path("id").asText(), previous.path("created").asText()));
-        int width = Math.max(9, comparison.rows().stream().mapToInt(r -> r.current().label().length()).max().orElse(9));
+        String previous = null;
+        int width = 9;
+        for (JsonNode c : run.path("candidates")) {
+            width = Math.max(width, c.path("label").asText().length());
+            if (previous == null && c.path("comparison").hasNonNull("previous")) {
+                previous = c.path("comparison").path("previous").asText();
+            }
+        }
+        b.append(previous == null ? "previous    none on the same judged set\n" : "previous    " + previous + "\n");
         String recall = "Recall@" + recallAt;
         b.append(String.format(Locale.ROOT, "%n%-" + width + "s  %8s  %10s  %8s  %6s  %10s%n", "candidate", "nDCG@10", recall, "MRR@10", "failed",
                 "vs previous"));
-        for (RunComparison.Row row : comparison.rows()) {
-            RunComparison.CandidateScores c = row.current();
-            String change = row.ndcgChange() == null ? "-" : String.format(Locale.ROOT, "%+.4f", row.ndcgChange());
-            b.append(String.format(Locale.ROOT, "%-" + width + "s  %8.4f  %10.4f  %8.4f  %6d  %10s%s%n", c.label(), c.ndcg10(), c.recall(), c.mrr10(),
-                    c.failedQueries(), change, row.regressed() ? "  REGRESSION" : ""));
+        for (JsonNode c : run.path("candidates")) {
+            JsonNode comparison = c.path("comparison");
+            String change = comparison.isObject() ? String.format(Locale.ROOT, "%+.4f", comparison.path("ndcg10Delta").asDouble()) : "-";
+            b.append(String.format(Locale.ROOT, "%-" + width + "s  %8.4f  %10.4f  %8.4f  %6d  %10s%s%n", c.path("label").asText(),
+                    c.path("ndcg10").asDouble(), c.path("recall").asDouble(), c.path("mrr10").asDouble(), c.path("failedQueries").asInt(), change,
+                    comparison.path("regression").asBoolean() ? "  REGRESSION" : ""));
         }
         if (run.hasNonNull("recommendation")) {
             b.append(String.format(Locale.ROOT, "%nrecommended %s (apply: POST …/evaluations/%s:apply; nothing changes until then)",
                     run.path("recommendation").asText(), run.path("id").asText()));
         }
-        for (RunComparison.Row row : comparison.rows()) {
-            if (!row.regressed()) {
+        for (JsonNode c : run.path("candidates")) {
+            JsonNode comparison = c.path("comparison");
+            if (!comparison.path("regression").asBoolean()) {
                 continue;
             }
-            b.append(String.format(Locale.ROOT, "%nREGRESSION  %s: nDCG@10 %.4f → %.4f (fell %.4f, more than %.4f)", row.current().label(),
-                    row.previous().ndcg10(), row.current().ndcg10(), -row.ndcgChange(), maxDrop));
-            for (RunComparison.Worse w : row.worse()) {
-                b.append(String.format(Locale.ROOT, "%n            query %s: %.4f → %.4f", w.queryId(), w.before(), w.after()));
+            double now = c.path("ndcg10").asDouble();
+            double delta = comparison.path("ndcg10Delta").asDouble();
+            b.append(String.format(Locale.ROOT, "%nREGRESSION  %s: nDCG@10 %.4f → %.4f (fell %.4f, more than %.4f)", c.path("label").asText(),
+                    now - delta, now, -delta, comparison.path("maxDrop").asDouble()));
+            for (JsonNode w : comparison.path("worse")) {
+                b.append(String.format(Locale.ROOT, "%n            query %s: %.4f → %.4f", w.path("queryId").asText(), w.path("before").asDouble(),
+                        w.path("after").asDouble()));
             }
         }
         return b.toString();

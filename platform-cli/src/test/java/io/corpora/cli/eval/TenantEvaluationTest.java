@@ -22,27 +22,26 @@ class TenantEvaluationTest {
     }
 
     @Test
-    void theTablePrintsTheServersNumbersTheChangeAndTheRegressedQueries() throws Exception {
-        var previous = JSON.readTree("""
-                {"id": "ev-1", "created": "2026-12-01T10:00:00Z", "recallAt": 5, "candidates": [
-                  {"label": "keyword", "ndcg10": 0.9, "recall": 1.0, "mrr10": 1.0, "failedQueries": 0,
-                   "queries": [{"queryId": "q1", "ndcg10": 1.0}, {"queryId": "q2", "ndcg10": 0.8}]}]}""");
+    void theTablePrintsTheServersNumbersAndItsComparisonWithTheRegressedQueries() throws Exception {
         var current = JSON.readTree("""
                 {"id": "ev-2", "created": "2026-12-01T11:00:00Z", "recallAt": 5, "judgedSet": {"queries": 2, "judgements": 3},
-                 "actor": {"subject": "ada", "groups": ["support"], "partition": null}, "recommendation": "keyword", "candidates": [
+                 "actor": {"subject": "ada", "groups": ["support"], "partition": null}, "recommendation": "keyword", "regression": true,
+                 "candidates": [
                   {"label": "keyword", "ndcg10": 0.45, "recall": 0.5, "mrr10": 0.5, "failedQueries": 1,
-                   "queries": [{"queryId": "q1", "ndcg10": 0.1}, {"queryId": "q2", "ndcg10": 0.8}]}]}""");
-        RunComparison comparison = RunComparison.of(RunComparison.CandidateScores.allOf(current), RunComparison.CandidateScores.allOf(previous), 0.01);
+                   "comparison": {"previous": "ev-1", "ndcg10Delta": -0.45, "recallDelta": -0.5, "mrr10Delta": -0.5, "maxDrop": 0.01,
+                                  "regression": true, "worse": [{"queryId": "q1", "before": 1.0, "after": 0.1}]}},
+                  {"label": "vector", "ndcg10": 0.7, "recall": 0.9, "mrr10": 0.8, "failedQueries": 0, "comparison": null}]}""");
 
-        String table = TenantEvaluation.table("acme", current, previous, comparison, 0.01);
+        String table = TenantEvaluation.table("acme", current);
 
         assertEquals("""
                 evaluation  ev-2 of tenant acme (2026-12-01T11:00:00Z), 2 judged queries, 3 judgements
                 actor       ada, groups ["support"], partition default
-                previous    ev-1 (2026-12-01T10:00:00Z)
+                previous    ev-1
 
                 candidate   nDCG@10    Recall@5    MRR@10  failed  vs previous
                 keyword      0.4500      0.5000    0.5000       1     -0.4500  REGRESSION
+                vector       0.7000      0.9000    0.8000       0           -
 
                 recommended keyword (apply: POST …/evaluations/ev-2:apply; nothing changes until then)
                 REGRESSION  keyword: nDCG@10 0.9000 → 0.4500 (fell 0.4500, more than 0.0100)

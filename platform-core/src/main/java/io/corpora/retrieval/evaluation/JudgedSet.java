@@ -126,4 +126,23 @@ public record JudgedSet(List<JudgedQuery> queries) {
     private static boolean isInteger(String s) {
         return s.matches("-?\\d{1,9}");
     }
+
+    /**
+     * A digest of the queries' ids and texts and their grades, in id order: two runs on equal fingerprints scored the
+     * same judged set, whatever order it was sent in (what makes runs comparable over time).
+     */
+    public String fingerprint() {
+        java.security.MessageDigest sha;
+        try {
+            sha = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        queries.stream().sorted(java.util.Comparator.comparing(JudgedQuery::id)).forEach(q -> {
+            StringBuilder line = new StringBuilder(q.id()).append('\u0000').append(q.text());
+            new java.util.TreeMap<>(q.grades()).forEach((document, grade) -> line.append('\u0000').append(document).append('=').append(grade));
+            sha.update(line.append('\n').toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        });
+        return java.util.HexFormat.of().formatHex(sha.digest());
+    }
 }

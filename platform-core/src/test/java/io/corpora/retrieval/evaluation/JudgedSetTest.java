@@ -1,6 +1,7 @@
 package io.corpora.retrieval.evaluation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,5 +31,17 @@ class JudgedSetTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> JudgedSet.of(QUERIES, "q1 d1 -1")).getMessage().contains("outside"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> JudgedSet.of(QUERIES, "q7 d1 1")).getMessage().contains("'q7'"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> JudgedSet.of(QUERIES, "")).getMessage().contains("no query"));
+    }
+
+    @Test
+    void theFingerprintIgnoresOrderButNotATextOrAGrade() {
+        JudgedSet set = JudgedSet.of(QUERIES, "q1 d1 2\nq1 d2 0\nq2 d3 1\n");
+        Map<String, String> reversed = new LinkedHashMap<>();
+        reversed.put("q2", "second");
+        reversed.put("q1", "first");
+        assertEquals(set.fingerprint(), JudgedSet.of(reversed, "q2 d3 1\nq1 d2 0\nq1 d1 2\n").fingerprint());
+        assertNotEquals(set.fingerprint(), JudgedSet.of(QUERIES, "q1 d1 1\nq1 d2 0\nq2 d3 1\n").fingerprint(), "a grade changed");
+        assertNotEquals(set.fingerprint(), JudgedSet.of(Map.of("q1", "first!", "q2", "second"), "q1 d1 2\nq1 d2 0\nq2 d3 1\n").fingerprint(),
+                "a text changed");
     }
 }

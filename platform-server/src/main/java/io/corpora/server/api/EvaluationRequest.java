@@ -23,6 +23,8 @@ public class EvaluationRequest {
     public ActorBody actor;
     @Schema(description = "The k of Recall@k, 1..100 (default 100)")
     public Integer recallAt;
+    @Schema(description = "The nDCG@10 fall against the previous comparable run flagged as a regression, 0..1; default 0.01")
+    public Double maxDrop;
 
     /** One candidate configuration. */
     @Schema(name = "EvaluationCandidateRequest")

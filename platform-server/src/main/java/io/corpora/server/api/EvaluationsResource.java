@@ -12,6 +12,7 @@ import io.corpora.retrieval.evaluation.JudgedSet;
 import io.corpora.retrieval.evaluation.RetrievalEvaluator;
 import io.corpora.server.Roles;
 import io.corpora.server.api.model.Evaluation;
+import io.corpora.server.cluster.LeaseKeeper;
 import io.corpora.server.api.model.EvaluationList;
 import io.corpora.server.dataplane.DataPlane;
 import io.corpora.server.dataplane.EvaluationRunner;
@@ -80,6 +81,9 @@ public class EvaluationsResource {
     @Inject
     AuditLog audit;
 
+    @Inject
+    LeaseKeeper leaseKeeper;
+
     @jakarta.ws.rs.core.Context
     UriInfo uri;
 
@@ -91,7 +95,9 @@ public class EvaluationsResource {
             description = "202 with the QUEUED evaluation; poll GET …/evaluations/{id}. Runs the tenant's real retrieval path (store, embedder,"
                     + " filter hook, partition) as the given actor: a judged document that actor may not see counts as not retrieved."
                     + " Bounds: at most 2,000 judged queries, 200,000 judgements, 16 candidates, one running evaluation per tenant (409),"
-                    + " a body over corpora.evaluation.maxJsonBytes (16 MiB) is 413. The recommendation is never applied by this call.")
+                    + " a body over corpora.evaluation.maxJsonBytes (16 MiB) is 413. The recommendation is never applied by this call. Once it"
+                    + " SUCCEEDED each candidate carries its comparison with the previous comparable run (same judged set, recallAt and"
+                    + " actor): deltas, up to 10 worsened queries, and regression when nDCG@10 fell by more than maxDrop (default 0.01).")
     @APIResponse(responseCode = "202", description = "Queued; Location is the evaluation to poll",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Evaluation.class)))
     public Response create(@PathParam("tenant") String tenantId, EvaluationRequest request) {
@@ -106,6 +112,9 @@ public class EvaluationsResource {
             throw invalid(400, "give exactly one of 'qrels' (query id → document id → grade) and 'qrelsTsv' (BEIR/TREC text)");
         }
         int recallAt = request.recallAt == null ? RetrieveCommand.MAX_TOP_K : request.recallAt;
+        if (request.maxDrop != null && !(request.maxDrop >= 0 && request.maxDrop <= 1)) {
+            throw invalid(400, "maxDrop (the nDCG@10 fall flagged as a regression) must be between 0 and 1, got " + request.maxDrop);
+        }
         if (recallAt < 1 || recallAt > RetrieveCommand.MAX_TOP_K) {
             throw invalid(400, "recallAt must be between 1 and " + RetrieveCommand.MAX_TOP_K + ", got " + recallAt);
         }
@@ -130,6 +139,8 @@ public class EvaluationsResource {
         }
         TenantView view = dataPlane.evaluationView(caller, tenantId, request.actor == null ? null : request.actor.partition, groups, Roles.TENANT_ADMIN);
         List<Candidate> candidates = candidates(request.candidates, view.tenant().definition().retrieval());
+        // An evaluation left by a server that stopped is closed here at once, not only by the next lease sweep.
+        evaluations.failOrphaned(leaseKeeper.self(), System.currentTimeMillis());
         if (!evaluations.running(tenantId).isEmpty()) {
             throw new ProblemException(409, "evaluation-running", "Evaluation running",
                     "evaluation '" + evaluations.running(tenantId).get(0) + "' of this tenant is still running; one runs at a time");
@@ -137,7 +148,8 @@ public class EvaluationsResource {
         int judgements = set.queries().stream().mapToInt(q -> q.grades().size()).sum();
         JpaEvaluations.Row row = evaluations.create(new JpaEvaluations.NewEvaluation(tenantId, admin, view.access().actor().subject(),
                 view.access().actor().groups(), view.namespace().partitionKey(), set.queries().size(), judgements, recallAt,
-                candidates.stream().map(Evaluation.CandidateSpec::of).toList(), set.queries().size() * candidates.size()));
+                candidates.stream().map(Evaluation.CandidateSpec::of).toList(), set.queries().size() * candidates.size(), set.fingerprint(),
+                request.maxDrop));
         runner.start(row.id(), view, set, candidates, recallAt);
         return Response.accepted(Evaluation.of(row, false)).location(uri.getAbsolutePathBuilder().path(row.id()).build()).build();
     }

@@ -34,9 +34,12 @@ public class EvaluationRunner {
     public void start(String id, TenantView view, JudgedSet set, List<Candidate> candidates, int recallAt) {
         String embedder = view.tenant().activeEmbedder();
         String store = view.storeProvider();
+        String tenant = view.tenant().id();
         executor.execute(() -> {
             try {
-                evaluations.markRunning(id);
+                if (!evaluations.markRunning(id)) {
+                    return; // closed before it started (its server's lease was taken for expired)
+                }
                 int[] recorded = {0};
                 EvaluationResult result = view.evaluate(set, candidates, recallAt, (done, total) -> {
                     // a progress row per percent (or per query for small sets), not per retrieval
@@ -47,11 +50,21 @@ public class EvaluationRunner {
                 });
                 List<Evaluation.CandidateResult> results = result.candidates().stream()
                         .map(r -> Evaluation.CandidateResult.of(r, embedder, store)).toList();
-                evaluations.succeed(id, results, result.recommended());
+                if (!evaluations.succeed(id, compared(tenant, id, results), result.recommended())) {
+                    LOG.warning("evaluation " + id + " finished after another server closed it (this server's lease had expired); its result is dropped");
+                }
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "evaluation " + id + " failed", e);
                 evaluations.fail(id, e.getClass().getSimpleName() + ": " + e.getMessage());
             }
         });
+    }
+
+    /** The results compared with the tenant's previous comparable run, with the evaluation's maxDrop. */
+    private List<Evaluation.CandidateResult> compared(String tenant, String id, List<Evaluation.CandidateResult> results) {
+        JpaEvaluations.Row row = evaluations.find(tenant, id).orElseThrow();
+        return evaluations.previousComparable(row)
+                .map(previous -> Evaluation.compared(results, previous.id(), Evaluation.results(previous), row.maxDrop()))
+                .orElseGet(() -> Evaluation.compared(results, null, null, row.maxDrop()));
     }
 }

@@ -4,6 +4,7 @@ import io.corpora.controlplane.ServerLeases;
 import io.corpora.ingest.IngestRecovery;
 import io.corpora.server.cluster.LeaseKeeper;
 import io.corpora.server.persistence.ControlPlaneStartup;
+import io.corpora.server.persistence.JpaEvaluations;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
@@ -16,8 +17,9 @@ import java.util.logging.Logger;
 /**
  * At boot, after the control plane is migrated and synced: takes this server's lease, adopts and closes the work of
  * dead servers (its own predecessor included) with {@link IngestRecovery}, removes leftovers of superseded versions,
- * recovers orphaned re-embed migrations ({@link ReembedMigrations#recover}); then, while the server runs, repeats the
- * adoption after every lease renewal, so work of a server that died is closed by a survivor.
+ * recovers orphaned re-embed migrations ({@link ReembedMigrations#recover}) and fails evaluations a dead server left
+ * open ({@link JpaEvaluations#failOrphaned}); then, while the server runs, repeats the adoption after every lease
+ * renewal, so work of a server that died is closed by a survivor.
  */
 @ApplicationScoped
 public class IngestRecoveryStartup {
@@ -38,6 +40,9 @@ public class IngestRecoveryStartup {
 
     @Inject
     ServerLeases leases;
+
+    @Inject
+    JpaEvaluations evaluations;
 
     void onStartup(@Observes @Priority(Interceptor.Priority.APPLICATION + 100) @Initialized(ApplicationScoped.class) Object event) {
         controlPlane.ensureMigrated();
@@ -61,6 +66,7 @@ public class IngestRecoveryStartup {
         }
         // Before requests flow: a resumed migration claims its tenant's writes here, synchronously.
         recoverMigrations();
+        failOrphanedEvaluations();
         leaseKeeper.start(this::sweep);
     }
 
@@ -72,6 +78,18 @@ public class IngestRecoveryStartup {
             LOG.warning("adopted the work of a dead server: " + report);
         }
         recoverMigrations();
+        failOrphanedEvaluations();
+    }
+
+    private void failOrphanedEvaluations() {
+        try {
+            for (JpaEvaluations.Orphan orphan : evaluations.failOrphaned(leaseKeeper.self(), System.currentTimeMillis())) {
+                LOG.warning("evaluation " + orphan.id() + " of tenant " + orphan.tenant() + " was left open by server " + orphan.owner()
+                        + " (lease expired); failed");
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.SEVERE, "closing evaluations of dead servers failed; the next sweep retries", e);
+        }
     }
 
     private void recoverMigrations() {

@@ -51,4 +51,11 @@ public class EvaluationEntity {
     OffsetDateTime appliedAt;
     @Column(name = "applied_by")
     String appliedBy;
+    /** The server whose lease owns the run; changed only by adoption (a native compare-and-set in {@link JpaEvaluations}). */
+    @Column(name = "owner", updatable = false)
+    String owner;
+    @Column(name = "judged_set_fingerprint", updatable = false)
+    String judgedSetFingerprint;
+    @Column(name = "max_drop", updatable = false)
+    Double maxDrop;
 }

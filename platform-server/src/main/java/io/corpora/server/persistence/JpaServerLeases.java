@@ -19,8 +19,8 @@ import java.util.List;
 @Transactional
 public class JpaServerLeases implements ServerLeases {
 
-    /** Owners that hold no live lease: never registered (NULL, pre-lease rows), expired, or purged. */
-    private static final String DEAD = "(%s IS NULL OR %s NOT IN (SELECT l.server_id FROM server_leases l WHERE l.expires_ms >= ?))";
+    /** Owners that hold no live lease: never registered (NULL, pre-lease rows), expired, or purged (also evaluations'). */
+    static final String DEAD = "(%s IS NULL OR %s NOT IN (SELECT l.server_id FROM server_leases l WHERE l.expires_ms >= ?))";
     private static final List<String> OPEN = List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name());
 
     @PersistenceContext(unitName = ControlPlane.PERSISTENCE_UNIT)

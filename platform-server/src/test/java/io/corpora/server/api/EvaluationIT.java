@@ -169,6 +169,49 @@ class EvaluationIT {
     }
 
     @Test
+    void aRunMadeWorseOnPurposeIsFlaggedAgainstThePreviousRunWithTheQueriesThatGotWorse() {
+        RegressedEvaluations runs = new RegressedEvaluations(CLIENT);
+        RegressedEvaluations.History history = runs.create(TenantFixtures.uniqueId("evalreg"));
+        String base = RegressedEvaluations.base(history.tenant());
+        JsonNode first = history.first();
+        JsonNode none = first.get("candidates").get(0).get("comparison");
+        assertTrue(none == null || none.isNull(), "nothing to compare the first run with: " + first);
+        assertEquals(false, first.get("regression").asBoolean());
+        double before = first.get("candidates").get(0).get("ndcg10").asDouble();
+        assertTrue(before > 0.9, first.toString());
+
+        // the second run, after the judged documents of q1 and q3 were deleted
+        JsonNode worse = history.worse();
+        JsonNode candidate = worse.get("candidates").get(0);
+        JsonNode comparison = candidate.get("comparison");
+        assertTrue(worse.get("regression").asBoolean(), worse.toString());
+        assertTrue(comparison.get("regression").asBoolean(), comparison.toString());
+        assertEquals(first.get("id").asText(), comparison.get("previous").asText());
+        assertEquals(0.01, comparison.get("maxDrop").asDouble());
+        assertEquals(round(candidate.get("ndcg10").asDouble() - before), round(comparison.get("ndcg10Delta").asDouble()));
+        assertTrue(comparison.get("recallDelta").asDouble() < 0, comparison.toString());
+        List<String> worsened = new ArrayList<>();
+        comparison.get("worse").forEach(w -> worsened.add(w.get("queryId").asText()));
+        assertEquals(List.of("q1", "q3"), worsened.stream().sorted().toList(), comparison.toString());
+        JsonNode listed = CLIENT.get(base + "/evaluations?limit=5", history.adminToken()).json().get("evaluations").get(0);
+        assertTrue(listed.get("regression").asBoolean(), "the history flags it too: " + listed);
+
+        // a maxDrop outside 0..1 is a problem; the same run with a tolerance of 1 is compared with the worse run: no flag
+        ServerClient.Response badDrop = CLIENT.post(base + "/evaluations", history.adminToken(), with(history.body(), "maxDrop", -0.5));
+        assertEquals(400, badDrop.status(), badDrop.body());
+        assertTrue(badDrop.contentType().startsWith("application/problem+json"), badDrop.contentType());
+        JsonNode tolerant = runs.evaluate(history.tenant(), history.adminToken(), with(history.body(), "maxDrop", 1.0));
+        assertEquals(worse.get("id").asText(), tolerant.get("candidates").get(0).get("comparison").get("previous").asText());
+        assertEquals(false, tolerant.get("regression").asBoolean(), tolerant.toString());
+    }
+
+    private static Map<String, Object> with(Map<String, Object> body, String key, Object value) {
+        Map<String, Object> copy = new LinkedHashMap<>(body);
+        copy.put(key, value);
+        return copy;
+    }
+
+    @Test
     void badRequestsAreProblemsAndOnlyATenantAdminMayEvaluate() {
         String admin = admin(List.of());
         ServerClient.Response empty = CLIENT.post(BASE + "/evaluations", admin, Map.of("queries", Map.of()));

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code corpora eval --tenant} against the real server (the command in process, over HTTP): it starts an
- * evaluation of a live tenant, follows it, prints the server's metrics beside the previous run on the same judged set,
+ * evaluation of a live tenant, follows it, prints the server's metrics and its comparison with the previous comparable run,
  * and exits 3 once a judged document was deleted and the same set scores lower.
  */
 @ExtendWith(ArquillianExtension.class)

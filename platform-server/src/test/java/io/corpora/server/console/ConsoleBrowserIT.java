@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.corpora.server.Roles;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.corpora.server.ServerClient;
+import io.corpora.server.api.RegressedEvaluations;
 import io.corpora.testkit.ChatCompletionsStandIn;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -293,6 +294,39 @@ class ConsoleBrowserIT {
         new WebDriverWait(driver, UI).withMessage("the purged tenant is still listed")
                 .until(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("#tenant-list tr[data-tenant='" + tenant + "']")));
         screenshot("10-tenant-purged");
+    }
+
+    @Test
+    void aTenantAdminSeesTheEvaluationHistoryChartAndTheRegressionTheServerFlagged() throws IOException {
+        RegressedEvaluations.History history = new RegressedEvaluations(client).create("console-eval-" + UUID.randomUUID().toString().substring(0, 8));
+        String first = history.first().get("id").asText();
+        String worse = history.worse().get("id").asText();
+
+        driver.get(base + "console/");
+        waitFor(By.id("token")).sendKeys(history.adminToken());
+        driver.findElement(By.id("sign-in-button")).click();
+        waitForText(By.cssSelector("#claims dd[data-claim='tenant']"), history.tenant());
+        driver.findElement(By.linkText("Evaluations")).click();
+        waitFor(By.cssSelector("#evaluation-chart [data-run='" + worse + "']"));
+
+        // one mark per run, oldest left, at the run's nDCG@10; only the worse run is a regression mark
+        List<WebElement> marks = driver.findElements(By.cssSelector("#evaluation-chart .point"));
+        assertEquals(List.of(first, worse), marks.stream().map(m -> m.getAttribute("data-run")).toList());
+        assertEquals(String.format(java.util.Locale.ROOT, "%.4f", history.worse().get("candidates").get(0).get("ndcg10").asDouble()),
+                marks.get(1).getAttribute("data-ndcg"));
+        assertEquals("rect", marks.get(1).getTagName());
+        assertTrue(marks.get(1).getAttribute("class").contains("regression"), marks.get(1).getAttribute("class"));
+        assertFalse(marks.get(0).getAttribute("class").contains("regression"));
+        assertTrue(Double.parseDouble(marks.get(0).getAttribute("cy")) < Double.parseDouble(marks.get(1).getAttribute("y")),
+                "the better first run is drawn higher");
+        assertEquals(1, driver.findElements(By.cssSelector("#evaluation-chart polyline.series")).size());
+
+        String flagged = driver.findElement(By.cssSelector("#evaluation-history tr[data-evaluation='" + worse + "']")).getText();
+        assertTrue(flagged.contains("REGRESSION") && flagged.contains("keyword") && flagged.contains(first), flagged);
+        assertTrue(flagged.contains("q1 1.0000 → 0.0000") && flagged.contains("q3 1.0000 → 0.0000"), "the queries that got worse: " + flagged);
+        String earlier = driver.findElement(By.cssSelector("#evaluation-history tr[data-evaluation='" + first + "']")).getText();
+        assertFalse(earlier.contains("REGRESSION"), earlier);
+        screenshot("12-evaluation-history");
     }
 
     @Test

@@ -7,9 +7,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.corpora.engine.retriever.FusionSpec;
 import io.corpora.retrieval.evaluation.Candidate;
 import io.corpora.retrieval.evaluation.EvaluationResult;
+import io.corpora.retrieval.evaluation.RunComparison;
 import io.corpora.server.persistence.JpaEvaluations;
 import jakarta.json.bind.annotation.JsonbPropertyOrder;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
@@ -19,7 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  */
 @Schema(name = "Evaluation")
 @JsonbPropertyOrder({"id", "status", "created", "finished", "createdBy", "actor", "judgedSet", "recallAt", "progress", "candidates",
-        "recommended", "recommendation", "error", "appliedAt", "appliedBy"})
+        "recommended", "recommendation", "regression", "error", "appliedAt", "appliedBy"})
 public record Evaluation(@Schema String id, @Schema(description = "QUEUED, RUNNING, SUCCEEDED or FAILED") String status,
                          @Schema String created, @Schema(description = "when it succeeded or failed") String finished,
                          @Schema(description = "the tenant-admin who started it") String createdBy,
@@ -28,6 +32,8 @@ public record Evaluation(@Schema String id, @Schema(description = "QUEUED, RUNNI
                          @Schema(description = "per candidate, in request order; the results once SUCCEEDED") List<CandidateResult> candidates,
                          @Schema(description = "index into candidates of the best nDCG@10 (the earliest on a tie)") Integer recommended,
                          @Schema(description = "the recommended candidate's label") String recommendation,
+                         @Schema(description = "a candidate's nDCG@10 fell by more than maxDrop against the previous comparable run")
+                         boolean regression,
                          @Schema(description = "why it FAILED") String error,
                          @Schema(description = "when :apply applied the recommendation; null: the tenant's configuration is unchanged") String appliedAt,
                          @Schema String appliedBy) {
@@ -88,23 +94,73 @@ public record Evaluation(@Schema String id, @Schema(description = "QUEUED, RUNNI
     public record QueryScore(@Schema String queryId, @Schema double ndcg10, @Schema(description = "Recall@recallAt") double recall,
                              @Schema double mrr10, @Schema(description = "why this query failed (then scored 0); null otherwise") String error) {}
 
+    @Schema(name = "EvaluationWorseQuery")
+    @JsonbPropertyOrder({"queryId", "before", "after"})
+    public record WorseQuery(@Schema String queryId, @Schema(description = "nDCG@10 in the previous run") double before,
+                             @Schema(description = "nDCG@10 in this run") double after) {}
+
+    /** A candidate against the same candidate of the previous comparable run ({@link RunComparison}). */
+    @Schema(name = "EvaluationComparison")
+    @JsonbPropertyOrder({"previous", "ndcg10Delta", "recallDelta", "mrr10Delta", "maxDrop", "regression", "worse"})
+    public record Comparison(@Schema(description = "the previous comparable run: same judged set, recallAt and actor") String previous,
+                             @Schema(description = "nDCG@10 now minus before") double ndcg10Delta,
+                             @Schema(description = "Recall@recallAt now minus before") double recallDelta,
+                             @Schema(description = "MRR@10 now minus before") double mrr10Delta,
+                             @Schema(description = "the nDCG@10 fall that is a regression (the request's maxDrop, default 0.01)") double maxDrop,
+                             @Schema(description = "nDCG@10 fell by more than maxDrop (rounded to 4 decimals)") boolean regression,
+                             @Schema(description = "up to 10 queries whose nDCG@10 fell, largest fall first") List<WorseQuery> worse) {
+        public static Comparison of(RunComparison.Change c) {
+            return c == null ? null : new Comparison(c.previousRun(), c.ndcg10Delta(), c.recallDelta(), c.mrr10Delta(), c.maxDrop(), c.regression(),
+                    c.worse().stream().map(w -> new WorseQuery(w.queryId(), w.before(), w.after())).toList());
+        }
+    }
+
     @Schema(name = "EvaluationCandidateResult")
-    @JsonbPropertyOrder({"mode", "fusion", "label", "ndcg10", "recall", "mrr10", "failedQueries", "fingerprint", "queries"})
+    @JsonbPropertyOrder({"mode", "fusion", "label", "ndcg10", "recall", "mrr10", "failedQueries", "fingerprint", "comparison", "queries"})
     public record CandidateResult(@Schema String mode, @Schema Fusion fusion, @Schema String label, @Schema(description = "mean nDCG@10") double ndcg10,
                                   @Schema(description = "mean Recall@recallAt") double recall, @Schema(description = "mean MRR@10") double mrr10,
                                   @Schema int failedQueries, @Schema Fingerprint fingerprint,
+                                  @Schema(description = "against the previous comparable run; null when there is none or it had no such candidate")
+                                  Comparison comparison,
                                   @Schema(description = "per judged query; left out in lists") List<QueryScore> queries) {
 
         public static CandidateResult of(EvaluationResult.CandidateResult r, String embedder, String store) {
             Candidate c = r.candidate();
             return new CandidateResult(c.mode(), Fusion.of(c.fusion()), c.describe(), r.ndcg10(), r.recall(), r.mrr10(), r.failedQueries(),
-                    new Fingerprint(c.mode(), c.fusion() == null ? null : c.fusion().describe(), embedder, store),
+                    new Fingerprint(c.mode(), c.fusion() == null ? null : c.fusion().describe(), embedder, store), null,
                     r.queries().stream().map(q -> new QueryScore(q.queryId(), q.ndcg10(), q.recall(), q.mrr10(), q.error())).toList());
         }
 
-        CandidateResult withoutQueries() {
-            return new CandidateResult(mode, fusion, label, ndcg10, recall, mrr10, failedQueries, fingerprint, null);
+        /** This candidate's scores as {@link RunComparison} compares them. */
+        public RunComparison.Scores scores() {
+            Map<String, Double> perQuery = new HashMap<>();
+            if (queries != null) {
+                queries.forEach(q -> perQuery.put(q.queryId(), q.ndcg10()));
+            }
+            return new RunComparison.Scores(label, ndcg10, recall, mrr10, perQuery);
         }
+
+        public CandidateResult withComparison(Comparison c) {
+            return new CandidateResult(mode, fusion, label, ndcg10, recall, mrr10, failedQueries, fingerprint, c, queries);
+        }
+
+        CandidateResult withoutQueries() {
+            return new CandidateResult(mode, fusion, label, ndcg10, recall, mrr10, failedQueries, fingerprint, comparison, null);
+        }
+    }
+
+    /**
+     * {@code results} with each candidate compared against {@code previous} (the previous comparable run's stored
+     * results; null: none), flagging a fall of nDCG@10 beyond {@code maxDrop}.
+     */
+    public static List<CandidateResult> compared(List<CandidateResult> results, String previousId, List<CandidateResult> previous, double maxDrop) {
+        List<RunComparison.Change> changes = RunComparison.compare(results.stream().map(CandidateResult::scores).toList(), previousId,
+                previous == null ? List.of() : previous.stream().map(CandidateResult::scores).toList(), maxDrop);
+        List<CandidateResult> out = new ArrayList<>();
+        for (int i = 0; i < results.size(); i++) {
+            out.add(results.get(i).withComparison(Comparison.of(changes.get(i))));
+        }
+        return List.copyOf(out);
     }
 
     /** The stored row as served; {@code detailed} keeps per-query scores. */
@@ -117,7 +173,8 @@ public record Evaluation(@Schema String id, @Schema(description = "QUEUED, RUNNI
         int percent = row.total() == 0 ? 100 : (int) (100L * row.done() / row.total());
         return new Evaluation(row.id(), row.status().name(), String.valueOf(row.created()), str(row.finished()), row.createdBy(),
                 new Actor(row.actorSubject(), row.actorGroups(), row.actorPartition()), new JudgedSetSummary(row.queries(), row.judgements()),
-                row.recallAt(), new Progress(row.done(), row.total(), percent), results, row.recommended(), recommendation, row.error(),
+                row.recallAt(), new Progress(row.done(), row.total(), percent), results, row.recommended(), recommendation,
+                results != null && results.stream().anyMatch(r -> r.comparison() != null && r.comparison().regression()), row.error(),
                 str(row.appliedAt()), row.appliedBy());
     }
 

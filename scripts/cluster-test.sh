@@ -5,7 +5,8 @@
 #                 errors only for requests in flight at the kill (counted), server 2 serves everything;
 #   2. rejoin     server 1 restarts: both servers are in HAProxy's rotation again and both answer;
 #   3. propagation a tenant set INACTIVE through server 1 is refused by server 2 on its next request, and back;
-#   4. replica    the replica is stopped under load: searches go on (served by the primary), then it is restarted.
+#   4. replica    the replica is stopped under load: searches go on (served by the primary), then it is restarted;
+#   5. read-your-writes  an ingest's Corpora-Consistency token makes the next retrieve see the document at once.
 # Prints the counts; exits non-zero on the first failed check. Leaves the cluster down unless CORPORA_CLUSTER_KEEP=1.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -86,5 +87,9 @@ echo "== cluster-test 4: replica stopped under load"
 python3 "$ROOT/scripts/cluster_load.py" failover --url "$URL" --reader-token "$READER" --writer-token "$WRITER" \
   --before 5 --after 10 --grace 0 --job-timeout 60 --fault-cmd "bash '$CLUSTER' stop-replica"
 bash "$CLUSTER" start-replica
+
+echo "== cluster-test 5: read-your-writes with the consistency token (replica streaming)"
+sleep 2 # the restarted replica reconnects to the primary
+python3 "$ROOT/scripts/cluster_load.py" readyourwrites --url "$URL" --reader-token "$READER" --writer-token "$WRITER" --count 20
 bash "$CLUSTER" status
 echo "== cluster-test: all passed in $((SECONDS - t0)) s"

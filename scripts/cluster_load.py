@@ -4,6 +4,12 @@ failover guarantees call for. Standard library only (CI runs it with the system 
 
   cluster_load.py failover --url URL --reader-token T --writer-token T --fault-cmd "scripts/cluster.sh kill-server 1"
   cluster_load.py throughput --url URL --reader-token T --seconds 20 --threads 4
+  cluster_load.py readyourwrites --url URL --reader-token T --writer-token T --count 20
+
+readyourwrites: each round ingests two documents with a unique term each (201 carries a Corpora-Consistency token) and
+at once retrieves each term: one without the token (may be served by a replica that has not replayed it yet: counted),
+one with it (must find its document). Fails unless every ingest returned a token and every tokened retrieve found its
+document.
 
 failover: readers POST /retrieve and writers POST single documents (201 = acknowledged) and batches (202 = a job) for
 --before seconds, then --fault-cmd runs (e.g. SIGKILL of a server), the load goes on for --after seconds. Then:
@@ -28,20 +34,26 @@ class Client:
         self.token = token
         self.timeout = timeout
 
-    def call(self, method, path, body=None):
+    def call(self, method, path, body=None, headers=None):
+        status, parsed, response_headers = self.call_with_headers(method, path, body, headers)
+        return status, parsed, None if response_headers is None else response_headers.get("X-Corpora-Server")
+
+    def call_with_headers(self, method, path, body=None, headers=None):
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.url + path, data=data, method=method)
         request.add_header("Authorization", "Bearer " + self.token)
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
         if data is not None:
             request.add_header("Content-Type", "application/json")
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 raw = response.read()
-                return response.status, (json.loads(raw) if raw else None), response.headers.get("X-Corpora-Server")
+                return response.status, (json.loads(raw) if raw else None), response.headers
         except urllib.error.HTTPError as e:
             raw = e.read()
             try:
-                return e.code, json.loads(raw), e.headers.get("X-Corpora-Server")
+                return e.code, json.loads(raw), e.headers
             except ValueError:
                 return e.code, raw.decode(errors="replace"), None
         except Exception as e:  # connection reset, refused, timeout: no HTTP answer at all
@@ -214,9 +226,42 @@ def throughput(args):
     return 0
 
 
+def read_your_writes(args):
+    writer = Client(args.url, args.writer_token)
+    reader = Client(args.url, args.reader_token)
+    run_id = "%d" % (time.time() * 1000)
+    tokens = found_with = found_without = 0
+
+    def ingest_then_find(i, kind, send_token):
+        term = "ryw%s%s%d" % (run_id, kind, i)
+        doc_id = "ryw-%s-%s-%d" % (run_id, kind, i)
+        status, body, headers = writer.call_with_headers("POST", "/api/v1/tenants/%s/documents" % args.tenant,
+                                                         {"id": doc_id, "text": "Read-your-writes probe %s. " % term * 5})
+        if status != 201:
+            print("readyourwrites: ingest of %s answered %s: %s" % (doc_id, status, str(body)[:200]))
+            return None, False
+        token = headers.get("Corpora-Consistency")
+        status, body, _ = reader.call("POST", "/api/v1/tenants/%s/retrieve" % args.tenant, {"query": term, "mode": "keyword", "topK": 3},
+                                      {"Corpora-Consistency": token} if send_token and token else None)
+        found = status == 200 and any(p["citation"]["documentId"] == doc_id for p in body["passages"])
+        return token, found
+
+    for i in range(args.count):
+        token, found = ingest_then_find(i, "a", False)
+        found_without += found
+        token, found = ingest_then_find(i, "b", True)
+        tokens += token is not None
+        found_with += found
+    print("readyourwrites: %d rounds; tokens returned %d/%d; found at once with the token %d/%d, without it %d/%d"
+          % (args.count, tokens, args.count, found_with, args.count, found_without, args.count))
+    ok = tokens == args.count and found_with == args.count
+    print("readyourwrites: %s" % ("PASS" if ok else "FAIL"))
+    return 0 if ok else 1
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["failover", "throughput"])
+    parser.add_argument("mode", choices=["failover", "throughput", "readyourwrites"])
     parser.add_argument("--url", required=True)
     parser.add_argument("--tenant", default="demo")
     parser.add_argument("--reader-token", required=True)
@@ -231,8 +276,10 @@ def main():
     parser.add_argument("--fault-cmd")
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--count", type=int, default=20)
     args = parser.parse_args()
-    sys.exit(failover(args) if args.mode == "failover" else throughput(args))
+    modes = {"failover": failover, "throughput": throughput, "readyourwrites": read_your_writes}
+    sys.exit(modes[args.mode](args))
 
 
 if __name__ == "__main__":

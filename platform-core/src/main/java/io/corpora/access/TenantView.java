@@ -182,6 +182,14 @@ public final class TenantView {
         return ingestion.delete(access, runtime, documentId);
     }
 
+    /**
+     * The store's read-your-writes token for this view's namespace: a retrieve carrying it sees every write acknowledged
+     * before this call. Empty when the store's searches always see every write (no replicas).
+     */
+    public Optional<String> consistencyToken() {
+        return Optional.ofNullable(runtime.store().consistencyToken(namespace()));
+    }
+
     /** A queued job over this view's namespace, for {@code total} documents. */
     public IngestJob createJob(int total) {
         return jobs.create(namespace(), total);

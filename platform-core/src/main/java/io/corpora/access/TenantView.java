@@ -285,7 +285,7 @@ public final class TenantView {
         int skipped = count(shown, "skipped");
         int failed = count(shown, "failed");
         return new IngestJob(job.id(), job.tenant(), job.partition(), job.kind(), job.status(), Math.max(0, job.total() - hidden),
-                succeeded, skipped, failed, shown, job.reembed(), job.error(), job.created(), job.updated());
+                succeeded, skipped, failed, shown, job.reembed(), job.relocate(), job.error(), job.created(), job.updated());
     }
 
     private Set<String> visibleDocumentIds(Namespace namespace, List<String> documentIds) {

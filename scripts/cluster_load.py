@@ -5,6 +5,12 @@ failover guarantees call for. Standard library only (CI runs it with the system 
   cluster_load.py failover --url URL --reader-token T --writer-token T --fault-cmd "scripts/cluster.sh kill-server 1"
   cluster_load.py throughput --url URL --reader-token T --seconds 20 --threads 4
   cluster_load.py readyourwrites --url URL --reader-token T --writer-token T --count 20
+  cluster_load.py relocate --url NODE2 --admin-url NODE1 --admin-token T --reader-token T --writer-token T --store-json '{…}'
+
+relocate: starts POST /admin/v1/tenants/{tenant}/store:relocate on --admin-url and, until the job ends, retrieves
+and writes through --url (another server): retrieves must answer the passages they answered before, writes must be
+refused (409 migration-in-progress). Then the job must have SUCCEEDED, both servers answer the same passages, and a
+new write succeeds.
 
 readyourwrites: each round ingests two documents with a unique term each (201 carries a Corpora-Consistency token) and
 at once retrieves each term: one without the token (may be served by a replica that has not replayed it yet: counted),
@@ -259,9 +265,59 @@ def read_your_writes(args):
     return 0 if ok else 1
 
 
+def relocate(args):
+    reader = Client(args.url, args.reader_token)
+    writer = Client(args.url, args.writer_token)
+    admin = Client(args.admin_url, args.admin_token)
+    other_reader = Client(args.admin_url, args.reader_token)
+    queries = QUERIES[:3]
+
+    def passages(client):
+        answers = []
+        for query in queries:
+            status, body, _ = client.call("POST", "/api/v1/tenants/%s/retrieve" % args.tenant, {"query": query, "mode": "keyword"})
+            answers.append([p["id"] for p in body["passages"]] if status == 200 else "HTTP %s" % status)
+        return answers
+
+    before = passages(reader)
+    status, body, _ = admin.call("POST", "/admin/v1/tenants/%s/store:relocate" % args.tenant, {"store": json.loads(args.store_json)})
+    if status != 202:
+        print("relocate: start answered %s: %s" % (status, str(body)[:300]))
+        return 1
+    job_id = body["id"]
+    started = time.time()
+    reads = read_mismatches = refused = accepted = 0
+    job = body
+    while time.time() - started < args.job_timeout:
+        status, job, _ = admin.call("GET", "/admin/v1/tenants/%s/jobs/%s" % (args.tenant, job_id))
+        if status == 200 and job["status"] in ("SUCCEEDED", "FAILED", "PARTIALLY_FAILED"):
+            break
+        reads += 1
+        read_mismatches += passages(reader) != before
+        code, _, _ = writer.call("POST", "/api/v1/tenants/%s/documents" % args.tenant,
+                                 {"id": "reloc-%d" % (time.time() * 1000), "text": "Written during the relocation."})
+        status, job, _ = admin.call("GET", "/admin/v1/tenants/%s/jobs/%s" % (args.tenant, job_id))
+        if status == 200 and job["status"] in ("SUCCEEDED", "FAILED", "PARTIALLY_FAILED") and code != 409:
+            break  # the job ended while this write was on its way: it may rightly have been accepted
+        refused += code == 409
+        accepted += code in (200, 201)
+    elapsed = time.time() - started
+    after_here, after_there = passages(reader), passages(other_reader)
+    code, body, _ = writer.call("POST", "/api/v1/tenants/%s/documents" % args.tenant,
+                                {"id": "reloc-after-%d" % (time.time() * 1000), "text": "Written after the relocation."})
+    print("relocate: job %s %s in %.1fs (%s/%s documents copied); during it %d reads (%d not as before), writes %d refused, %d accepted;"
+          " after it both servers answer as before: %s; a new write answers %s"
+          % (job_id, job.get("status"), elapsed, job.get("succeeded", 0) + job.get("skipped", 0), job.get("total"), reads, read_mismatches,
+             refused, accepted, after_here == before and after_there == before, code))
+    ok = (job.get("status") == "SUCCEEDED" and read_mismatches == 0 and accepted == 0 and after_here == before
+          and after_there == before and code == 201)
+    print("relocate: %s" % ("PASS" if ok else "FAIL"))
+    return 0 if ok else 1
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["failover", "throughput", "readyourwrites"])
+    parser.add_argument("mode", choices=["failover", "throughput", "readyourwrites", "relocate"])
     parser.add_argument("--url", required=True)
     parser.add_argument("--tenant", default="demo")
     parser.add_argument("--reader-token", required=True)
@@ -277,8 +333,11 @@ def main():
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--count", type=int, default=20)
+    parser.add_argument("--admin-url")
+    parser.add_argument("--admin-token")
+    parser.add_argument("--store-json", help="relocate: the target store choice, {\"provider\": …, \"config\": {…}}")
     args = parser.parse_args()
-    modes = {"failover": failover, "throughput": throughput, "readyourwrites": read_your_writes}
+    modes = {"failover": failover, "throughput": throughput, "readyourwrites": read_your_writes, "relocate": relocate}
     sys.exit(modes[args.mode](args))
 
 

@@ -75,8 +75,6 @@ class StoreRelocationIT {
         assertNotNull(started.location(), "202 names the job");
         JsonNode job = started.json();
         assertEquals("relocate", job.get("kind").asText());
-        assertEquals("lucene", job.at("/relocate/from").asText());
-        assertEquals("pgvector", job.at("/relocate/to").asText());
         assertEquals(DOCUMENTS, job.get("total").asInt());
         ServerClient.Response refused = client.post(api + "documents", writer, Map.of("id", "late", "text", "A late lantern note."));
         assertEquals(409, refused.status(), "writes wait for the relocation: " + refused.body());

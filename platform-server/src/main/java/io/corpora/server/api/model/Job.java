@@ -7,15 +7,17 @@ import java.util.List;
 import java.util.Locale;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-/** An ingest, rebuild, re-embed or relocation job; also served by the admin API. {@code reembed}, {@code relocate} and {@code error} only when set. */
+/**
+ * An ingest, rebuild, re-embed or relocation job; also served by the admin API. {@code reembed} and {@code error} only
+ * when set (a relocation's stores are in the audit log and, after the switch, in the tenant's definition).
+ */
 @Schema(name = "Job")
-@JsonbPropertyOrder({"id", "kind", "partition", "status", "total", "succeeded", "skipped", "failed", "percent", "reembed", "relocate", "error",
+@JsonbPropertyOrder({"id", "kind", "partition", "status", "total", "succeeded", "skipped", "failed", "percent", "reembed", "error",
         "outcomes", "created", "updated"})
 public record Job(@Schema String id, @Schema(description = "ingest | rebuild | reembed | relocate") String kind,
                   @JsonbNillable @Schema(description = "null for a tenant-wide job") String partition,
                   @Schema(description = "QUEUED, RUNNING, SUCCEEDED, PARTIALLY_FAILED or FAILED") String status,
-                  @Schema int total, @Schema int succeeded, @Schema int skipped, @Schema int failed, @Schema int percent, @Schema Reembed reembed,
-                  @Schema(description = "a store relocation's source and target store providers") Relocate relocate, @Schema String error,
+                  @Schema int total, @Schema int succeeded, @Schema int skipped, @Schema int failed, @Schema int percent, @Schema Reembed reembed, @Schema String error,
                   @Schema List<IngestOutcome> outcomes, @Schema String created, @Schema String updated) {
 
     /** What a re-embed migration moves from and to. */
@@ -23,18 +25,11 @@ public record Job(@Schema String id, @Schema(description = "ingest | rebuild | r
     @JsonbPropertyOrder({"from", "to", "provider"})
     public record Reembed(@Schema @JsonbNillable String from, @Schema String to, @Schema String provider) {}
 
-    /** What a store relocation moves from and to (providers only: a store's options may name hosts and credentials). */
-    @Schema(name = "JobRelocate")
-    @JsonbPropertyOrder({"from", "to"})
-    public record Relocate(@Schema String from, @Schema String to) {}
-
     public static Job of(IngestJob job) {
-        Relocate relocate = job.relocate() == null ? null
-                : new Relocate(job.relocate().fromStore().provider(), job.relocate().targetStore().provider());
         Reembed reembed = job.reembed() == null ? null
                 : new Reembed(job.reembed().fromEmbedder(), job.reembed().toEmbedder(), job.reembed().targetEmbedder().provider());
         return new Job(job.id(), job.kind().name().toLowerCase(Locale.ROOT), job.partition(), job.status().name(), job.total(),
-                job.succeeded(), job.skipped(), job.failed(), job.percent(), reembed, relocate, job.error(),
+                job.succeeded(), job.skipped(), job.failed(), job.percent(), reembed, job.error(),
                 job.outcomes().stream().map(IngestOutcome::of).toList(), String.valueOf(job.created()), String.valueOf(job.updated()));
     }
 }

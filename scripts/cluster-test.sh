@@ -5,7 +5,10 @@
 #                 errors only for requests in flight at the kill (counted), server 2 serves everything;
 #   2. rejoin     server 1 restarts: both servers are in HAProxy's rotation again and both answer;
 #   3. propagation a tenant set INACTIVE through server 1 is refused by server 2 on its next request, and back;
-#   4. replica    the replica is stopped under load: searches go on (served by the primary), then it is restarted.
+#   4. replica    the replica is stopped under load: searches go on (served by the primary), then it is restarted;
+#   5. read-your-writes  an ingest's Corpora-Consistency token makes the next retrieve see the document at once;
+#   6. relocation  the demo tenant moves to a dedicated pgvector table (started on server 1, used through server 2):
+#                 same passages during and after, writes refused during, the shared table no longer holds it.
 # Prints the counts; exits non-zero on the first failed check. Leaves the cluster down unless CORPORA_CLUSTER_KEEP=1.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -86,5 +89,20 @@ echo "== cluster-test 4: replica stopped under load"
 python3 "$ROOT/scripts/cluster_load.py" failover --url "$URL" --reader-token "$READER" --writer-token "$WRITER" \
   --before 5 --after 10 --grace 0 --job-timeout 60 --fault-cmd "bash '$CLUSTER' stop-replica"
 bash "$CLUSTER" start-replica
+
+echo "== cluster-test 5: read-your-writes with the consistency token (replica streaming)"
+sleep 2 # the restarted replica reconnects to the primary
+python3 "$ROOT/scripts/cluster_load.py" readyourwrites --url "$URL" --reader-token "$READER" --writer-token "$WRITER" --count 20
+
+echo "== cluster-test 6: store relocation to a dedicated table (started on server 1, used through server 2)"
+PG="jdbc:postgresql://127.0.0.1:$BASE/corpora?user=postgres"
+REPLICA="jdbc:postgresql://127.0.0.1:$((BASE + 1))/corpora?user=postgres"
+python3 "$ROOT/scripts/cluster_load.py" relocate --url "$NODE2" --admin-url "$NODE1" --admin-token "$ADMIN" \
+  --reader-token "$READER" --writer-token "$WRITER" --job-timeout 180 \
+  --store-json "{\"provider\": \"pgvector\", \"config\": {\"jdbcUrl\": \"$PG\", \"replicaJdbcUrls\": \"$REPLICA\",
+    \"maxReplicaLagMillis\": \"5000\", \"poolSize\": \"8\", \"table\": \"corpora_chunks_demo\", \"ensureSchema\": \"true\"}}"
+left="$(psql -X -tA -h 127.0.0.1 -p "$BASE" -U postgres -d corpora -c "select count(*) from corpora_chunks where tenant = 'demo'")"
+echo "cluster-test: chunks of demo left in the shared table: $left"
+[ "$left" = 0 ] || { echo "cluster-test: FAIL: the source copy was not deleted"; exit 1; }
 bash "$CLUSTER" status
 echo "== cluster-test: all passed in $((SECONDS - t0)) s"

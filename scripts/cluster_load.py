@@ -4,6 +4,18 @@ failover guarantees call for. Standard library only (CI runs it with the system 
 
   cluster_load.py failover --url URL --reader-token T --writer-token T --fault-cmd "scripts/cluster.sh kill-server 1"
   cluster_load.py throughput --url URL --reader-token T --seconds 20 --threads 4
+  cluster_load.py readyourwrites --url URL --reader-token T --writer-token T --count 20
+  cluster_load.py relocate --url NODE2 --admin-url NODE1 --admin-token T --reader-token T --writer-token T --store-json '{…}'
+
+relocate: starts POST /admin/v1/tenants/{tenant}/store:relocate on --admin-url and, until the job ends, retrieves
+and writes through --url (another server): retrieves must answer the passages they answered before, writes must be
+refused (409 migration-in-progress). Then the job must have SUCCEEDED, both servers answer the same passages, and a
+new write succeeds.
+
+readyourwrites: each round ingests two documents with a unique term each (201 carries a Corpora-Consistency token) and
+at once retrieves each term: one without the token (may be served by a replica that has not replayed it yet: counted),
+one with it (must find its document). Fails unless every ingest returned a token and every tokened retrieve found its
+document.
 
 failover: readers POST /retrieve and writers POST single documents (201 = acknowledged) and batches (202 = a job) for
 --before seconds, then --fault-cmd runs (e.g. SIGKILL of a server), the load goes on for --after seconds. Then:
@@ -28,20 +40,26 @@ class Client:
         self.token = token
         self.timeout = timeout
 
-    def call(self, method, path, body=None):
+    def call(self, method, path, body=None, headers=None):
+        status, parsed, response_headers = self.call_with_headers(method, path, body, headers)
+        return status, parsed, None if response_headers is None else response_headers.get("X-Corpora-Server")
+
+    def call_with_headers(self, method, path, body=None, headers=None):
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.url + path, data=data, method=method)
         request.add_header("Authorization", "Bearer " + self.token)
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
         if data is not None:
             request.add_header("Content-Type", "application/json")
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 raw = response.read()
-                return response.status, (json.loads(raw) if raw else None), response.headers.get("X-Corpora-Server")
+                return response.status, (json.loads(raw) if raw else None), response.headers
         except urllib.error.HTTPError as e:
             raw = e.read()
             try:
-                return e.code, json.loads(raw), e.headers.get("X-Corpora-Server")
+                return e.code, json.loads(raw), e.headers
             except ValueError:
                 return e.code, raw.decode(errors="replace"), None
         except Exception as e:  # connection reset, refused, timeout: no HTTP answer at all
@@ -214,9 +232,92 @@ def throughput(args):
     return 0
 
 
+def read_your_writes(args):
+    writer = Client(args.url, args.writer_token)
+    reader = Client(args.url, args.reader_token)
+    run_id = "%d" % (time.time() * 1000)
+    tokens = found_with = found_without = 0
+
+    def ingest_then_find(i, kind, send_token):
+        term = "ryw%s%s%d" % (run_id, kind, i)
+        doc_id = "ryw-%s-%s-%d" % (run_id, kind, i)
+        status, body, headers = writer.call_with_headers("POST", "/api/v1/tenants/%s/documents" % args.tenant,
+                                                         {"id": doc_id, "text": "Read-your-writes probe %s. " % term * 5})
+        if status != 201:
+            print("readyourwrites: ingest of %s answered %s: %s" % (doc_id, status, str(body)[:200]))
+            return None, False
+        token = headers.get("Corpora-Consistency")
+        status, body, _ = reader.call("POST", "/api/v1/tenants/%s/retrieve" % args.tenant, {"query": term, "mode": "keyword", "topK": 3},
+                                      {"Corpora-Consistency": token} if send_token and token else None)
+        found = status == 200 and any(p["citation"]["documentId"] == doc_id for p in body["passages"])
+        return token, found
+
+    for i in range(args.count):
+        token, found = ingest_then_find(i, "a", False)
+        found_without += found
+        token, found = ingest_then_find(i, "b", True)
+        tokens += token is not None
+        found_with += found
+    print("readyourwrites: %d rounds; tokens returned %d/%d; found at once with the token %d/%d, without it %d/%d"
+          % (args.count, tokens, args.count, found_with, args.count, found_without, args.count))
+    ok = tokens == args.count and found_with == args.count
+    print("readyourwrites: %s" % ("PASS" if ok else "FAIL"))
+    return 0 if ok else 1
+
+
+def relocate(args):
+    reader = Client(args.url, args.reader_token)
+    writer = Client(args.url, args.writer_token)
+    admin = Client(args.admin_url, args.admin_token)
+    other_reader = Client(args.admin_url, args.reader_token)
+    queries = QUERIES[:3]
+
+    def passages(client):
+        answers = []
+        for query in queries:
+            status, body, _ = client.call("POST", "/api/v1/tenants/%s/retrieve" % args.tenant, {"query": query, "mode": "keyword"})
+            answers.append([p["id"] for p in body["passages"]] if status == 200 else "HTTP %s" % status)
+        return answers
+
+    before = passages(reader)
+    status, body, _ = admin.call("POST", "/admin/v1/tenants/%s/store:relocate" % args.tenant, {"store": json.loads(args.store_json)})
+    if status != 202:
+        print("relocate: start answered %s: %s" % (status, str(body)[:300]))
+        return 1
+    job_id = body["id"]
+    started = time.time()
+    reads = read_mismatches = refused = accepted = 0
+    job = body
+    while time.time() - started < args.job_timeout:
+        status, job, _ = admin.call("GET", "/admin/v1/tenants/%s/jobs/%s" % (args.tenant, job_id))
+        if status == 200 and job["status"] in ("SUCCEEDED", "FAILED", "PARTIALLY_FAILED"):
+            break
+        reads += 1
+        read_mismatches += passages(reader) != before
+        code, _, _ = writer.call("POST", "/api/v1/tenants/%s/documents" % args.tenant,
+                                 {"id": "reloc-%d" % (time.time() * 1000), "text": "Written during the relocation."})
+        status, job, _ = admin.call("GET", "/admin/v1/tenants/%s/jobs/%s" % (args.tenant, job_id))
+        if status == 200 and job["status"] in ("SUCCEEDED", "FAILED", "PARTIALLY_FAILED") and code != 409:
+            break  # the job ended while this write was on its way: it may rightly have been accepted
+        refused += code == 409
+        accepted += code in (200, 201)
+    elapsed = time.time() - started
+    after_here, after_there = passages(reader), passages(other_reader)
+    code, body, _ = writer.call("POST", "/api/v1/tenants/%s/documents" % args.tenant,
+                                {"id": "reloc-after-%d" % (time.time() * 1000), "text": "Written after the relocation."})
+    print("relocate: job %s %s in %.1fs (%s/%s documents copied); during it %d reads (%d not as before), writes %d refused, %d accepted;"
+          " after it both servers answer as before: %s; a new write answers %s"
+          % (job_id, job.get("status"), elapsed, job.get("succeeded", 0) + job.get("skipped", 0), job.get("total"), reads, read_mismatches,
+             refused, accepted, after_here == before and after_there == before, code))
+    ok = (job.get("status") == "SUCCEEDED" and read_mismatches == 0 and accepted == 0 and after_here == before
+          and after_there == before and code == 201)
+    print("relocate: %s" % ("PASS" if ok else "FAIL"))
+    return 0 if ok else 1
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["failover", "throughput"])
+    parser.add_argument("mode", choices=["failover", "throughput", "readyourwrites", "relocate"])
     parser.add_argument("--url", required=True)
     parser.add_argument("--tenant", default="demo")
     parser.add_argument("--reader-token", required=True)
@@ -231,8 +332,13 @@ def main():
     parser.add_argument("--fault-cmd")
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--count", type=int, default=20)
+    parser.add_argument("--admin-url")
+    parser.add_argument("--admin-token")
+    parser.add_argument("--store-json", help="relocate: the target store choice, {\"provider\": …, \"config\": {…}}")
     args = parser.parse_args()
-    sys.exit(failover(args) if args.mode == "failover" else throughput(args))
+    modes = {"failover": failover, "throughput": throughput, "readyourwrites": read_your_writes, "relocate": relocate}
+    sys.exit(modes[args.mode](args))
 
 
 if __name__ == "__main__":

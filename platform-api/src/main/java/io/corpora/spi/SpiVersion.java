@@ -11,12 +11,15 @@ package io.corpora.spi;
  * {@code VectorStore.deleteTenant} and the generation SPI ({@code io.corpora.spi.generate}: {@code Generator},
  * {@code GeneratorProvider} and their value types); 1.3 added {@code Embedder.maxQueryTokens}, the failure contract ({@code PluginException},
  * {@code FailureKind}, {@code ClassifiedFailure}), {@code ConfigOption.aliases} (older spellings of a renamed option) and
- * {@code VectorStore.releaseTenant}, {@code offloadTenant} and {@code restoreTenant} (tenant working sets, OFFLOADED).
+ * {@code VectorStore.releaseTenant}, {@code offloadTenant} and {@code restoreTenant} (tenant working sets, OFFLOADED);
+ * 1.4 added read-your-writes ({@code VectorStore.consistencyToken} and the {@code consistencyToken} of
+ * {@code SearchRequest} and {@code RetrieveOptions}, whose older constructors stay) and {@code VectorStore.storedVectors}
+ * (store relocation without re-embedding).
  */
 public final class SpiVersion {
 
     public static final int MAJOR = 1;
-    public static final int MINOR = 3;
+    public static final int MINOR = 4;
     public static final String CURRENT = MAJOR + "." + MINOR;
     public static final String MANIFEST_ATTRIBUTE = "Corpora-SPI-Version";
 

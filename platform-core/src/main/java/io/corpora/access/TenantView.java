@@ -182,6 +182,14 @@ public final class TenantView {
         return ingestion.delete(access, runtime, documentId);
     }
 
+    /**
+     * The store's read-your-writes token for this view's namespace: a retrieve carrying it sees every write acknowledged
+     * before this call. Empty when the store's searches always see every write (no replicas).
+     */
+    public Optional<String> consistencyToken() {
+        return Optional.ofNullable(runtime.store().consistencyToken(namespace()));
+    }
+
     /** A queued job over this view's namespace, for {@code total} documents. */
     public IngestJob createJob(int total) {
         return jobs.create(namespace(), total);
@@ -277,7 +285,7 @@ public final class TenantView {
         int skipped = count(shown, "skipped");
         int failed = count(shown, "failed");
         return new IngestJob(job.id(), job.tenant(), job.partition(), job.kind(), job.status(), Math.max(0, job.total() - hidden),
-                succeeded, skipped, failed, shown, job.reembed(), job.error(), job.created(), job.updated());
+                succeeded, skipped, failed, shown, job.reembed(), job.relocate(), job.error(), job.created(), job.updated());
     }
 
     private Set<String> visibleDocumentIds(Namespace namespace, List<String> documentIds) {

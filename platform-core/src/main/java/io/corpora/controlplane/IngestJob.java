@@ -4,11 +4,12 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A background job over documents, with per-document outcomes: an ingest, or a re-embed migration.
+ * A background job over documents, with per-document outcomes: an ingest, a re-embed migration or a store relocation.
  *
  * @param partition the partition key of the namespace the job writes to; null for a tenant-wide job (a re-embed
  *                  migration, or one recorded before jobs kept their partition)
  * @param reembed   what a {@link JobKind#REEMBED} job migrates to (persisted, so a restart can resume it); null otherwise
+ * @param relocate  where a {@link JobKind#RELOCATE} job moves the corpus from and to (persisted likewise); null otherwise
  * @param error     why the job as a whole failed (e.g. a migration rolled back), or null
  * @param total     documents in the job
  * @param succeeded documents stored (a new version activated)
@@ -16,11 +17,25 @@ import java.util.List;
  * @param failed    documents that failed (each listed in {@code outcomes})
  */
 public record IngestJob(String id, String tenant, String partition, JobKind kind, JobStatus status, int total, int succeeded, int skipped, int failed,
-                        List<Outcome> outcomes, Reembed reembed, String error, Instant created, Instant updated) {
+                        List<Outcome> outcomes, Reembed reembed, Relocate relocate, String error, Instant created, Instant updated) {
     public IngestJob {
         outcomes = outcomes == null ? List.of() : List.copyOf(outcomes);
         if ((kind == JobKind.REEMBED) != (reembed != null)) {
             throw new IllegalArgumentException("a REEMBED job, and only one, carries its migration target");
+        }
+        if ((kind == JobKind.RELOCATE) != (relocate != null)) {
+            throw new IllegalArgumentException("a RELOCATE job, and only one, carries its source and target stores");
+        }
+    }
+
+    /**
+     * A store relocation: the tenant's store choice before and after (their configs may hold secret references, never
+     * secrets). The source is kept so that a restart after the switch can still delete the old copy.
+     */
+    public record Relocate(PluginChoice fromStore, PluginChoice targetStore) {
+        public Relocate {
+            java.util.Objects.requireNonNull(fromStore, "fromStore");
+            java.util.Objects.requireNonNull(targetStore, "targetStore");
         }
     }
 

@@ -1,4 +1,14 @@
 package io.corpora.controlplane;
 
-/** What a job does: ingest documents, or re-embed a tenant's whole corpus with another embedder (a migration). */
-public enum JobKind { INGEST, REEMBED }
+/**
+ * What a job does: ingest documents, re-embed a tenant's whole corpus with another embedder (a migration), or move it
+ * to another store configuration (a relocation).
+ */
+public enum JobKind {
+    INGEST, REEMBED, RELOCATE;
+
+    /** Whether the job moves the tenant's whole corpus: its writes are refused until it ends. */
+    public boolean migratesCorpus() {
+        return this != INGEST;
+    }
+}

@@ -13,6 +13,9 @@ public interface JobRepository {
     /** A QUEUED re-embed migration job, persisting its target so a restart can resume or roll it back. */
     IngestJob createReembed(String tenant, int total, IngestJob.Reembed target);
 
+    /** A QUEUED store relocation job, persisting both stores so a restart can resume, finish or roll it back. */
+    IngestJob createRelocation(String tenant, int total, IngestJob.Relocate relocate);
+
     Optional<IngestJob> find(String tenant, String jobId);
 
     /** Newest first. */
@@ -37,6 +40,14 @@ public interface JobRepository {
 
     /** Jobs left QUEUED or RUNNING by a crash; the server marks them failed (or resumes them) at boot. */
     List<IngestJob> unfinished();
+
+    /**
+     * The tenant's unfinished job that moves its whole corpus (a re-embed migration or a store relocation), if any: at
+     * most one runs per tenant, and the tenant's writes are refused meanwhile.
+     */
+    default Optional<IngestJob> unfinishedMigration(String tenant) {
+        return unfinished().stream().filter(j -> j.kind().migratesCorpus() && j.tenant().equals(tenant)).findFirst();
+    }
 
     /** The tenant's re-embed migration that has not finished, if any (at most one runs per tenant). */
     default Optional<IngestJob> unfinishedReembed(String tenant) {

@@ -49,6 +49,10 @@ public record TenantDefinition(String id, String displayName, TenantState state,
         return new TenantDefinition(id, displayName, state, store, embedder, reranker, newRetrieval, quotas, access, ingest, generator, answers);
     }
 
+    public TenantDefinition withStore(PluginChoice newStore) {
+        return new TenantDefinition(id, displayName, state, newStore, embedder, reranker, retrieval, quotas, access, ingest, generator, answers);
+    }
+
     public TenantDefinition withEmbedder(PluginChoice newEmbedder) {
         return new TenantDefinition(id, displayName, state, store, newEmbedder, reranker, retrieval, quotas, access, ingest, generator, answers);
     }

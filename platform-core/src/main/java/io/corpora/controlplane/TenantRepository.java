@@ -29,6 +29,13 @@ public interface TenantRepository {
      */
     Tenant switchEmbedder(String tenantId, String expectedActiveEmbedder, PluginChoice embedder, String fingerprintId);
 
+    /**
+     * The atomic switch of a store relocation, in one transaction under the tenant row's lock: the definition's store
+     * choice becomes {@code target}. Throws {@link IllegalStateException} when the store is no longer {@code expected}
+     * (someone else changed it); every server reads the new choice on its next request.
+     */
+    Tenant switchStore(String tenantId, PluginChoice expected, PluginChoice target);
+
     /** Removes the tenant row (its corpus must already be purged). */
     void delete(String tenantId);
 }

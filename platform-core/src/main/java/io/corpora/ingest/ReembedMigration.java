@@ -21,12 +21,9 @@ import io.corpora.spi.store.VectorStore;
 import io.corpora.tenancy.IsolationGuard;
 import io.corpora.tenancy.NamespacedChunkIds;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -56,7 +53,6 @@ import java.util.logging.Logger;
 public final class ReembedMigration {
 
     private static final Logger LOG = Logger.getLogger(ReembedMigration.class.getName());
-    private static final int PAGE = 200;
 
     /** What a restart does with a migration that had not switched yet. */
     public enum OnRestart { RESUME, ROLL_BACK }
@@ -112,14 +108,14 @@ public final class ReembedMigration {
             throw new IngestException(409, "embedder-unchanged", "tenant '" + tenant.id() + "' already carries fingerprint " + to
                     + "; there is nothing to re-embed (a change that keeps the fingerprint is a plain tenant update)");
         }
-        Optional<IngestJob> running = jobs.unfinishedReembed(tenant.id());
+        Optional<IngestJob> running = jobs.unfinishedMigration(tenant.id());
         if (running.isPresent()) {
             throw new IngestException(409, "migration-in-progress", "tenant '" + tenant.id() + "' is already being migrated by job "
                     + running.get().id()).retryAfter(TenantWriteGate.RETRY_AFTER_SECONDS);
         }
         TenantWriteGate.Claim claim = gate.claim(tenant.id(), claimWait);
         try {
-            IngestJob job = jobs.createReembed(tenant.id(), documentsToMigrate(tenant),
+            IngestJob job = jobs.createReembed(tenant.id(), ActiveDocuments.count(registry, tenant),
                     new IngestJob.Reembed(targetEmbedder, tenant.activeEmbedder(), to));
             LOG.info("re-embed migration " + job.id() + " of tenant " + tenant.id() + ": " + tenant.activeEmbedder() + " -> " + to);
             return new Started(job, claim);
@@ -202,7 +198,7 @@ public final class ReembedMigration {
         }
         TenantWriteGate.Claim claim = gate.claim(tenant.id(), claimWait);
         try {
-            IngestJob restarted = jobs.restart(job.id(), documentsToMigrate(tenant));
+            IngestJob restarted = jobs.restart(job.id(), ActiveDocuments.count(registry, tenant));
             LOG.info("re-embed migration " + job.id() + " of tenant " + tenant.id() + " resumes after a restart");
             return Optional.of(new Started(restarted, claim));
         } catch (RuntimeException e) {
@@ -216,7 +212,7 @@ public final class ReembedMigration {
         for (Namespace namespace : tenant.namespaces()) {
             IsolationGuard store = new IsolationGuard(runtime.store(), namespace, 1);
             ChunkIndexer indexer = new ChunkIndexer(store, namespace, runtime.embedder(), new HeadingContextualizer());
-            for (DocumentRecord document : (Iterable<DocumentRecord>) () -> activeDocuments(namespace)) {
+            for (DocumentRecord document : ActiveDocuments.of(registry, namespace)) {
                 IngestJob.Outcome outcome = reembed(document, store, indexer, job.reembed());
                 jobs.recordOutcome(job.id(), outcome);
                 if (outcome.result().equals("failed")) {
@@ -225,44 +221,6 @@ public final class ReembedMigration {
             }
         }
         return Optional.empty();
-    }
-
-    /** The namespace's documents that have an active version, read from the registry a page at a time. */
-    private Iterator<DocumentRecord> activeDocuments(Namespace namespace) {
-        return new Iterator<>() {
-            private Iterator<DocumentRecord> page = Collections.emptyIterator();
-            private String after;
-            private boolean last;
-            private DocumentRecord next;
-
-            @Override
-            public boolean hasNext() {
-                while (next == null) {
-                    if (page.hasNext()) {
-                        DocumentRecord candidate = page.next();
-                        next = candidate.activeVersion() > 0 ? candidate : null;
-                    } else if (last) {
-                        return false;
-                    } else {
-                        List<DocumentRecord> records = registry.list(namespace, after, PAGE);
-                        last = records.size() < PAGE;
-                        after = records.isEmpty() ? after : records.get(records.size() - 1).documentId();
-                        page = records.iterator();
-                    }
-                }
-                return true;
-            }
-
-            @Override
-            public DocumentRecord next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                DocumentRecord current = next;
-                next = null;
-                return current;
-            }
-        };
     }
 
     /** One document's active version into the new generation; skipped when a previous run already completed it. */
@@ -342,16 +300,6 @@ public final class ReembedMigration {
         for (Namespace namespace : tenant.namespaces()) {
             store.deleteWhere(namespace, MetadataFilter.not(MetadataFilter.eq(ReservedKeys.EMBEDDER, embedderId)));
         }
-    }
-
-    private int documentsToMigrate(Tenant tenant) {
-        int documents = 0;
-        for (Namespace namespace : tenant.namespaces()) {
-            for (Iterator<DocumentRecord> it = activeDocuments(namespace); it.hasNext(); it.next()) {
-                documents++;
-            }
-        }
-        return documents;
     }
 
     private Tenant requireTenant(IngestJob job) {

@@ -86,7 +86,8 @@ public final class RetrievalService {
         RetrievalDefaults defaults = tenant.definition().retrieval();
         String mode = command.mode() != null ? command.mode() : defaults.mode();
         RetrieveOptions options = new RetrieveOptions(command.topK() != null ? command.topK() : defaults.topK(), filter,
-                defaults.minScoreFor(mode, command.minScore()), command.maxChars() != null ? command.maxChars() : defaults.maxChars());
+                defaults.minScoreFor(mode, command.minScore()), command.maxChars() != null ? command.maxChars() : defaults.maxChars(),
+                command.consistencyToken());
         String activeEmbedder = tenant.activeEmbedder();
         if (activeEmbedder == null) {
             return empty(namespace, runtime.embedderId());

@@ -11,9 +11,10 @@ import java.util.Objects;
  * @param mode            vector | keyword | hybrid
  * @param expandNeighbors include ± this many neighbouring chunks of each hit's document (0: none)
  * @param mmrLambda       MMR diversity selection with this λ (relevance weight, 0..1), or null for none
+ * @param consistencyToken read-your-writes: a token an ingest answered, which the store searches must have seen; null for none
  */
 public record RetrieveCommand(String query, String mode, Integer topK, MetadataFilter filter, Double minScore, Integer maxChars,
-                              Boolean rerank, int expandNeighbors, Double mmrLambda) {
+                              Boolean rerank, int expandNeighbors, Double mmrLambda, String consistencyToken) {
 
     public static final int MAX_TOP_K = 100;
     public static final int MAX_NEIGHBORS = 5;
@@ -40,7 +41,17 @@ public record RetrieveCommand(String query, String mode, Integer topK, MetadataF
         }
     }
 
+    /** Without read-your-writes. */
+    public RetrieveCommand(String query, String mode, Integer topK, MetadataFilter filter, Double minScore, Integer maxChars,
+                           Boolean rerank, int expandNeighbors, Double mmrLambda) {
+        this(query, mode, topK, filter, minScore, maxChars, rerank, expandNeighbors, mmrLambda, null);
+    }
+
     public static RetrieveCommand of(String query) {
         return new RetrieveCommand(query, null, null, null, null, null, null, 0, null);
+    }
+
+    public RetrieveCommand withConsistencyToken(String token) {
+        return new RetrieveCommand(query, mode, topK, filter, minScore, maxChars, rerank, expandNeighbors, mmrLambda, token);
     }
 }

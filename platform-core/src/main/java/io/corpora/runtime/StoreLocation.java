@@ -63,7 +63,7 @@ public record StoreLocation(String provider, SortedMap<String, String> options) 
         return java.util.Optional.of("tenant '" + tenantId + "' holds " + documents + " document(s); changing " + what
                 + " would point it at a store location that does not hold them, while its registry still lists them. "
                 + "Moving a tenant's data is a relocation, not a configuration change: keep the location (any other store "
-                + "option may change freely), or re-create the tenant there and ingest again");
+                + "option may change freely), or move the corpus with POST /admin/v1/tenants/" + tenantId + "/store:relocate");
     }
 
     /**

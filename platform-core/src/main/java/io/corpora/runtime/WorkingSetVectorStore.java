@@ -11,6 +11,8 @@ import io.corpora.spi.store.StoreCapability;
 import io.corpora.spi.store.VectorStore;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -102,6 +104,20 @@ final class WorkingSetVectorStore implements VectorStore {
     public long count(Namespace namespace, MetadataFilter filter) {
         try (TenantWorkingSet.Lease lease = workingSet.lease(tenant)) {
             return delegate.count(namespace, filter);
+        }
+    }
+
+    @Override
+    public Optional<Map<String, float[]>> storedVectors(Namespace namespace, Collection<String> chunkIds) {
+        try (TenantWorkingSet.Lease lease = workingSet.lease(tenant)) {
+            return delegate.storedVectors(namespace, chunkIds);
+        }
+    }
+
+    @Override
+    public String consistencyToken(Namespace namespace) {
+        try (TenantWorkingSet.Lease lease = workingSet.lease(tenant)) {
+            return delegate.consistencyToken(namespace);
         }
     }
 

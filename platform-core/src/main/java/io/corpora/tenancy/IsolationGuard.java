@@ -14,6 +14,7 @@ import io.corpora.spi.store.VectorStore;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.Objects;
 import java.util.Map;
 import java.util.Set;
@@ -191,6 +192,18 @@ public final class IsolationGuard implements VectorStore {
     public long count(Namespace ns, MetadataFilter filter) {
         requireBound(ns);
         return delegate.count(namespace, filter);
+    }
+
+    @Override
+    public Optional<Map<String, float[]>> storedVectors(Namespace ns, Collection<String> chunkIds) {
+        requireBound(ns);
+        return delegate.storedVectors(namespace, chunkIds);
+    }
+
+    @Override
+    public String consistencyToken(Namespace ns) {
+        requireBound(ns);
+        return delegate.consistencyToken(namespace);
     }
 
     @Override

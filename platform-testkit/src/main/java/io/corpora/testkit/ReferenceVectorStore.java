@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -114,6 +115,19 @@ public final class ReferenceVectorStore implements VectorStore {
     @Override
     public synchronized void deleteNamespace(Namespace namespace) {
         namespaces.remove(namespace);
+    }
+
+    @Override
+    public synchronized Optional<Map<String, float[]>> storedVectors(Namespace namespace, Collection<String> chunkIds) {
+        Map<String, float[]> vectors = new LinkedHashMap<>();
+        TreeMap<String, EmbeddedChunk> chunks = namespaces.getOrDefault(namespace, new TreeMap<>());
+        for (String id : chunkIds) {
+            EmbeddedChunk chunk = chunks.get(id);
+            if (chunk != null && chunk.hasEmbedding()) {
+                vectors.put(id, chunk.embedding());
+            }
+        }
+        return Optional.of(vectors);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.corpora.testkit;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -27,6 +28,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -257,6 +259,25 @@ public abstract class VectorStoreContract {
         assertTrue(store().documentChunks(ns, "d").isEmpty());
         assertEquals(0, store().deleteDocument(ns, "d"));
         store().deleteNamespace(ns);
+    }
+
+    @Test
+    void storedVectorsAreTheUpsertedOnesOfTheNamespaceOrNone() throws Exception {
+        Namespace ns = tenant("vectors");
+        Namespace other = tenant("vectors-other");
+        TestVectors vectors = new TestVectors(41, dimension());
+        float[] first = vectors.next();
+        float[] second = vectors.next();
+        store().upsert(ns, List.of(embedded(chunk("d", 0, "first", Map.of()), first), embedded(chunk("d", 1, "second", Map.of()), second)));
+        store().upsert(other, List.of(embedded(chunk("d", 0, "elsewhere", Map.of()), vectors.next())));
+        Optional<Map<String, float[]>> stored = store().storedVectors(ns, List.of("d#0", "d#1", "unknown"));
+        if (stored.isEmpty()) {
+            return; // the store cannot return its vectors (SPI default): a relocation embeds again
+        }
+        assertEquals(Set.of("d#0", "d#1"), stored.get().keySet(), "exactly the namespace's known chunks");
+        assertArrayEquals(first, stored.get().get("d#0"), 1e-6f);
+        assertArrayEquals(second, stored.get().get("d#1"), 1e-6f);
+        assertTrue(store().storedVectors(tenant("vectors-none"), List.of("d#0")).orElseThrow().isEmpty(), "another namespace holds none of them");
     }
 
     // ---------------------------------------------------------------------------------------------- upsert

@@ -15,9 +15,12 @@ import java.util.Objects;
  * @param embedderId        only chunks stamped with this {@link io.corpora.spi.EmbedderFingerprint#id()}; null for no
  *                          fingerprint constraint (keyword-only corpora)
  * @param includeEmbeddings return each hit's stored vector (for MMR); stores without the capability return none
+ * @param consistencyToken  a token an earlier {@link VectorStore#consistencyToken} returned: the search must see every
+ *                          write made before it (read-your-writes); null for the store's usual staleness. Stores whose
+ *                          reads are always consistent ignore it. Since SPI 1.4.
  */
 public record SearchRequest(SearchMode mode, float[] vector, String text, int topK, MetadataFilter filter, Double minScore,
-                            String embedderId, boolean includeEmbeddings) {
+                            String embedderId, boolean includeEmbeddings, String consistencyToken) {
 
     public SearchRequest {
         Objects.requireNonNull(mode, "mode");
@@ -35,6 +38,15 @@ public record SearchRequest(SearchMode mode, float[] vector, String text, int to
             throw new IllegalArgumentException("minScore must be finite");
         }
         vector = vector == null ? null : vector.clone();
+        if (consistencyToken != null && consistencyToken.isBlank()) {
+            consistencyToken = null;
+        }
+    }
+
+    /** The SPI 1.0 shape: no consistency token. */
+    public SearchRequest(SearchMode mode, float[] vector, String text, int topK, MetadataFilter filter, Double minScore,
+                         String embedderId, boolean includeEmbeddings) {
+        this(mode, vector, text, topK, filter, minScore, embedderId, includeEmbeddings, null);
     }
 
     public static SearchRequest vector(float[] vector, int topK, MetadataFilter filter, Double minScore, String embedderId) {
@@ -46,11 +58,16 @@ public record SearchRequest(SearchMode mode, float[] vector, String text, int to
     }
 
     public SearchRequest withEmbeddings() {
-        return new SearchRequest(mode, vector, text, topK, filter, minScore, embedderId, true);
+        return new SearchRequest(mode, vector, text, topK, filter, minScore, embedderId, true, consistencyToken);
     }
 
     public SearchRequest withTopK(int newTopK) {
-        return new SearchRequest(mode, vector, text, newTopK, filter, minScore, embedderId, includeEmbeddings);
+        return new SearchRequest(mode, vector, text, newTopK, filter, minScore, embedderId, includeEmbeddings, consistencyToken);
+    }
+
+    /** The same search, required to see every write before {@code token} (null: the store's usual staleness). Since SPI 1.4. */
+    public SearchRequest withConsistencyToken(String token) {
+        return new SearchRequest(mode, vector, text, topK, filter, minScore, embedderId, includeEmbeddings, token);
     }
 
     @Override

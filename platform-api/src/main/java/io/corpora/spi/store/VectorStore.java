@@ -6,6 +6,8 @@ import io.corpora.spi.MetadataFilter;
 import io.corpora.spi.Namespace;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -80,6 +82,25 @@ public interface VectorStore extends AutoCloseable {
 
     /** Brings an offloaded tenant's data back where calls find it; does nothing when none is offloaded. Since SPI 1.3. */
     default void restoreTenant(String tenantId) {}
+
+    /**
+     * An opaque token naming every write to this store that has returned so far (e.g. a database's log position after
+     * the commit), for read-your-writes: a later {@link SearchRequest#consistencyToken() search carrying it} sees all
+     * of them. Null, the default, when every search already sees every returned write (no replicas), so there is
+     * nothing to wait for. Since SPI 1.4.
+     */
+    default String consistencyToken(Namespace namespace) {
+        return null;
+    }
+
+    /**
+     * The stored vectors of the given chunks of the namespace, by chunk id (chunks without a vector, or unknown ids, are
+     * absent), so a corpus can be copied to another store without embedding it again (a store relocation). Empty, the
+     * default, when this store cannot return its vectors: the caller then embeds the chunk texts again. Since SPI 1.4.
+     */
+    default Optional<Map<String, float[]>> storedVectors(Namespace namespace, Collection<String> chunkIds) {
+        return Optional.empty();
+    }
 
     /** Chunks of one document, by index. */
     List<Chunk> documentChunks(Namespace namespace, String documentId);

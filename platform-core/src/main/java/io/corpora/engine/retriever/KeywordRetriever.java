@@ -35,7 +35,8 @@ public final class KeywordRetriever implements Retriever {
     public RetrievalResult retrieve(String query, RetrieveOptions options) {
         StoreLeg.requireQuery(query);
         RetrievalDiagnostics.Builder diagnostics = RetrievalDiagnostics.builder();
-        SearchRequest request = SearchRequest.keyword(query, options.topK(), options.filter(), options.minScore(), embedderId);
+        SearchRequest request = SearchRequest.keyword(query, options.topK(), options.filter(), options.minScore(), embedderId)
+                .withConsistencyToken(options.consistencyToken());
         return leg.run(request, options, diagnostics);
     }
 }

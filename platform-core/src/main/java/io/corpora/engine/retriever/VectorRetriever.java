@@ -107,7 +107,8 @@ public final class VectorRetriever implements Retriever {
     }
 
     SearchRequest request(float[] vector, RetrieveOptions options) {
-        return SearchRequest.vector(vector, options.topK(), options.filter(), options.minScore(), embedderId);
+        return SearchRequest.vector(vector, options.topK(), options.filter(), options.minScore(), embedderId)
+                .withConsistencyToken(options.consistencyToken());
     }
 
     /** Hits with their stored vectors (for MMR); stores without the capability return none. */

@@ -11,6 +11,8 @@ import io.corpora.spi.store.StoreCapability;
 import io.corpora.spi.store.VectorStore;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -80,6 +82,16 @@ public final class GuardedVectorStore implements VectorStore {
     @Override
     public long count(Namespace namespace, MetadataFilter filter) {
         return guard.call("count", () -> delegate.count(namespace, filter));
+    }
+
+    @Override
+    public Optional<Map<String, float[]>> storedVectors(Namespace namespace, Collection<String> chunkIds) {
+        return guard.call("storedVectors", () -> delegate.storedVectors(namespace, chunkIds));
+    }
+
+    @Override
+    public String consistencyToken(Namespace namespace) {
+        return guard.call("consistencyToken", () -> delegate.consistencyToken(namespace));
     }
 
     @Override

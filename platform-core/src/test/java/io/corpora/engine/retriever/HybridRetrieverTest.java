@@ -28,6 +28,16 @@ class HybridRetrieverTest {
     }
 
     @Test
+    void theConsistencyTokenReachesEveryLeg() {
+        FixedRetriever keyword = FixedRetriever.ranking("keyword", "a");
+        FixedRetriever vector = FixedRetriever.ranking("vector", "b");
+        HybridRetriever hybrid = new HybridRetriever(List.of(HybridRetriever.Leg.of("keyword", keyword), HybridRetriever.Leg.of("vector", vector)));
+        hybrid.retrieve("q", RetrieveOptions.topK(2).withConsistencyToken("pg:0/16B3748"));
+        assertEquals("pg:0/16B3748", keyword.calls.get(0).consistencyToken());
+        assertEquals("pg:0/16B3748", vector.calls.get(0).consistencyToken());
+    }
+
+    @Test
     void weightsAndKShapeTheFusion() {
         FixedRetriever keyword = FixedRetriever.ranking("keyword", "a", "b");
         FixedRetriever vector = FixedRetriever.ranking("vector", "b", "a");

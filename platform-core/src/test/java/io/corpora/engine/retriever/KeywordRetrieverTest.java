@@ -44,6 +44,17 @@ class KeywordRetrieverTest {
     }
 
     @Test
+    void aConsistencyTokenReachesTheStoreSearchAndNoneStaysNone() {
+        RecordingKeywordStore store = new RecordingKeywordStore(List.of(hit("a", 1.0)));
+        KeywordRetriever retriever = new KeywordRetriever(store, Namespace.of("acme"), null);
+        retriever.retrieve("hotel cap", RetrieveOptions.topK(3).withConsistencyToken("pg:0/16B3748").withMinScore(1.0).withTopK(4));
+        retriever.retrieve("hotel cap", RetrieveOptions.topK(3));
+        assertEquals("pg:0/16B3748", store.requests.get(0).consistencyToken(), "kept through the options' with-methods");
+        assertEquals(4, store.requests.get(0).topK());
+        assertEquals(null, store.requests.get(1).consistencyToken());
+    }
+
+    @Test
     void aKeywordOnlyCorpusSearchesWithoutAFingerprint() {
         RecordingKeywordStore store = new RecordingKeywordStore(List.of());
         new KeywordRetriever(store, Namespace.of("acme")).retrieve("q", RetrieveOptions.topK(3));

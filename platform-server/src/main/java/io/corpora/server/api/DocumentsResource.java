@@ -110,7 +110,8 @@ public class DocumentsResource {
             description = "A {url} is fetched only over https from one of the tenant's ingest.allowedOrigins (or ingest.privateOrigins),"
                     + " without following redirects, within the server's timeout and byte limit; refusals are 400 (not an https URL),"
                     + " 403 (origin not allowed, or a private address), 413 (too large), 422 (redirect, error status) and 504 (timeout).")
-    @APIResponse(responseCode = "201", description = "Stored: a new version is active",
+    @APIResponse(responseCode = "201", description = "Stored: a new version is active. With a store that reads from replicas, the"
+            + " Corpora-Consistency header carries a token: send it back on retrieve to see this version (read-your-writes)",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = IngestOutcome.class)))
     @APIResponse(responseCode = "200", description = "Unchanged (same content and metadata): skipped",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = IngestOutcome.class)))
@@ -127,7 +128,7 @@ public class DocumentsResource {
                 throw new ProblemException(outcome.status(), "ingest-failed", "Document not ingested", outcome.error(),
                         Map.of("documentId", outcome.documentId()));
             }
-            return Response.status(outcome.status()).entity(IngestOutcome.of(outcome)).build();
+            return ReadYourWrites.withToken(Response.status(outcome.status()).entity(IngestOutcome.of(outcome)), view).build();
         }
         if (!(body instanceof JsonArray array) || array.isEmpty()) {
             throw new ProblemException(400, "invalid-request", "Invalid request", "the body must be a document object or a non-empty array of them");

@@ -1,5 +1,7 @@
 package io.corpora.server.api;
 
+import io.corpora.controlplane.IngestJob;
+
 import io.corpora.access.TenantView;
 import io.corpora.server.Roles;
 import io.corpora.server.dataplane.DataPlane;
@@ -15,9 +17,13 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import io.corpora.server.api.model.Job;
 import io.corpora.server.api.model.JobList;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -57,10 +63,16 @@ public class JobsResource {
     @Path("{id}")
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
-    @Operation(summary = "One ingest job")
-    public Job get(@PathParam("tenant") String tenantId, @PathParam("id") String id) {
-        return Job.of(view(tenantId).job(id).orElseThrow(() -> new ProblemException(404, "job-not-found",
-                "Job not found", "no job '" + id + "' for this tenant")));
+    @Operation(summary = "One ingest job", description = "Once the job has finished, and when the tenant's store reads from replicas,"
+            + " the Corpora-Consistency header carries the token a retrieve sends back to see the job's documents (read-your-writes).")
+    @APIResponse(responseCode = "200", description = "The job",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Job.class)))
+    public Response get(@PathParam("tenant") String tenantId, @PathParam("id") String id) {
+        TenantView view = view(tenantId);
+        IngestJob job = view.job(id).orElseThrow(() -> new ProblemException(404, "job-not-found",
+                "Job not found", "no job '" + id + "' for this tenant"));
+        Response.ResponseBuilder response = Response.ok(Job.of(job));
+        return (job.finished() ? ReadYourWrites.withToken(response, view) : response).build();
     }
 
     private TenantView view(String tenantId) {

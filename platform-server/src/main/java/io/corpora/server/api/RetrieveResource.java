@@ -11,6 +11,8 @@ import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
@@ -50,12 +52,15 @@ public class RetrieveResource {
                     + " conditions and operators (maxFilterNodes, 64), nesting of $and/$not (maxFilterDepth, 8) and values in all"
                     + " (maxFilterValues, 1024); no NUL or other control character but tab, line feed and carriage return."
                     + " A body over corpora.retrieve.maxJsonBytes (131072) is 413.")
-    public RetrievalResult retrieve(@PathParam("tenant") String tenantId, RetrieveRequest request) {
+    public RetrievalResult retrieve(@PathParam("tenant") String tenantId, RetrieveRequest request,
+                                    @Parameter(description = "read-your-writes: the token a write answered in this header; the search then"
+                                            + " sees that write (a replica that has replayed it, else the primary after a bounded wait)")
+                                    @HeaderParam(ReadYourWrites.HEADER) String consistencyToken) {
         caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
         if (request == null) {
             throw new BadRequestException("a JSON body with a query is required");
         }
-        RetrieveCommand command = request.toCommand(dataPlane.retrieveLimits());
+        RetrieveCommand command = request.toCommand(dataPlane.retrieveLimits()).withConsistencyToken(consistencyToken);
         return RetrievalResult.of(dataPlane.view(caller, tenantId, request.partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN)
                 .retrieve(command));
     }
@@ -69,7 +74,9 @@ public class RetrieveResource {
     @SecurityRequirement(name = "jwt")
     @Operation(summary = "Several retrievals in one call (queries embedded together), answered in order; one partition per batch",
             description = "Each query is bounded as a single retrieve is; a body over corpora.retrieve.maxBatchJsonBytes (1048576) is 413.")
-    public RetrievalBatchResult retrieveBatch(@PathParam("tenant") String tenantId, RetrieveBatchRequest request) {
+    public RetrievalBatchResult retrieveBatch(@PathParam("tenant") String tenantId, RetrieveBatchRequest request,
+                                              @Parameter(description = "read-your-writes token, as on retrieve")
+                                              @HeaderParam(ReadYourWrites.HEADER) String consistencyToken) {
         caller.actorFor(tenantId, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
         if (request == null || request.queries == null || request.queries.isEmpty()) {
             throw new BadRequestException("a JSON body with a non-empty 'queries' array is required");
@@ -85,7 +92,7 @@ public class RetrieveResource {
             if (query.partition != null && !query.partition.equals(request.partition)) {
                 throw new BadRequestException("give the partition once for the whole batch, not per query");
             }
-            commands.add(query.toCommand(dataPlane.retrieveLimits()));
+            commands.add(query.toCommand(dataPlane.retrieveLimits()).withConsistencyToken(consistencyToken));
         }
         List<RetrievalResult> results = dataPlane.view(caller, tenantId, request.partition, Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN)
                 .retrieveBatch(commands).stream().map(RetrievalResult::of).toList();

@@ -36,6 +36,9 @@ public class IngestRecoveryStartup {
     ReembedMigrations migrations;
 
     @Inject
+    StoreRelocations relocations;
+
+    @Inject
     LeaseKeeper leaseKeeper;
 
     @Inject
@@ -97,6 +100,11 @@ public class IngestRecoveryStartup {
             migrations.recover(leases, leaseKeeper.self());
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "re-embed migration recovery failed; tenants keep their current embedder", e);
+        }
+        try {
+            relocations.recover(leases, leaseKeeper.self());
+        } catch (RuntimeException e) {
+            LOG.log(Level.SEVERE, "store relocation recovery failed; tenants keep their current store", e);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.corpora.server.dataplane;
 
 import io.corpora.controlplane.Tenant;
 import io.corpora.controlplane.TenantDefinition;
+import io.corpora.controlplane.JobKind;
 import io.corpora.runtime.StoreLocation;
 import io.corpora.server.tenants.TenantUpdateGuard;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -23,6 +24,10 @@ public class StoreLocationGuard implements TenantUpdateGuard {
         if (current.definition().store().equals(next.store())) {
             return;
         }
+        dataPlane.jobs().unfinishedMigration(current.id()).filter(job -> job.kind() == JobKind.RELOCATE).ifPresent(job -> {
+            throw new IllegalStateException("tenant '" + current.id() + "' is being relocated by job " + job.id()
+                    + "; its store configuration cannot change until that relocation ends");
+        });
         StoreLocation before = dataPlane.runtimes().storeLocation(current.definition().store());
         StoreLocation after = dataPlane.runtimes().storeLocation(next.store());
         long documents = dataPlane.registry().stats(current.id()).documentsByPartition().values().stream().mapToLong(Long::longValue).sum();

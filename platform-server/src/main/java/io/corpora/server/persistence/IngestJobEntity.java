@@ -42,6 +42,15 @@ public class IngestJobEntity {
     String fromEmbedder;
     @Column(name = "to_embedder")
     String toEmbedder;
+    /** RELOCATE jobs only: the store choices the corpus moves from and to (V11). */
+    @Column(name = "from_store_provider")
+    String fromStoreProvider;
+    @Column(name = "from_store_config")
+    String fromStoreConfig;
+    @Column(name = "target_store_provider")
+    String targetStoreProvider;
+    @Column(name = "target_store_config")
+    String targetStoreConfig;
     /** The server (ServerIdentity#id) whose lease the job runs under; null for a job recorded before leases. */
     @Column(name = "owner", length = 200)
     String owner;

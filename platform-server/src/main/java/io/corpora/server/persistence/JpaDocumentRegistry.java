@@ -159,9 +159,7 @@ public class JpaDocumentRegistry implements DocumentRegistry {
     @Override
     public DocumentRecord activateVersion(Namespace namespace, String documentId, int version, String contentHash, int chunkCount, String text,
                                           DocumentDescription description, String embedderId) {
-        if (embedderId != null) {
-            requireWritable(namespace.tenant(), embedderId);
-        }
+        requireWritable(namespace.tenant(), embedderId);
         DocumentEntity row = lock(namespace, documentId);
         if (row.pendingVersion != version) {
             throw new IllegalStateException("version " + version + " of document '" + documentId + "' in " + namespace
@@ -183,24 +181,29 @@ public class JpaDocumentRegistry implements DocumentRegistry {
     }
 
     /**
-     * The tenant row's lock orders this activation against a migration's start (JpaJobRepository#createReembed takes the
-     * same lock) and its switch: an activation committed before a migration starts is seen by its copy, and one after
-     * it is refused, on whichever server either runs.
+     * The tenant row's lock orders this activation against a migration's start (JpaJobRepository#createReembed and
+     * #createRelocation take the same lock) and its switch: an activation committed before a migration starts is seen by its copy, and one after
+     * it is refused, on whichever server either runs. A keyword-only version (no embedder) is refused during a migration
+     * too: a relocation moves it like any other.
      */
     private void requireWritable(String tenantId, String embedderId) {
         TenantEntity tenant = em.find(TenantEntity.class, tenantId, LockModeType.PESSIMISTIC_WRITE);
+        if (tenant == null && embedderId == null) {
+            return; // a registry written without a tenant row (keyword-only tools and tests): no migration to order against
+        }
         if (tenant == null) {
             throw new NoSuchElementException("tenant '" + tenantId + "' does not exist");
         }
-        long migrations = em.createQuery("SELECT COUNT(j) FROM IngestJobEntity j WHERE j.tenantId = :t AND j.kind = :kind"
-                        + " AND j.status IN :open", Long.class)
-                .setParameter("t", tenantId).setParameter("kind", JobKind.REEMBED.name())
-                .setParameter("open", List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name())).getSingleResult();
-        if (migrations > 0) {
-            throw new WriteRefusedException(WriteRefusedException.Reason.MIGRATION_IN_PROGRESS, "tenant '" + tenantId
-                    + "' is being re-embedded; its documents cannot change until the migration ends");
+        List<String> migrations = em.createQuery("SELECT j.kind FROM IngestJobEntity j WHERE j.tenantId = :t AND j.kind IN :kinds"
+                        + " AND j.status IN :open", String.class)
+                .setParameter("t", tenantId).setParameter("kinds", List.of(JobKind.REEMBED.name(), JobKind.RELOCATE.name()))
+                .setParameter("open", List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name())).getResultList();
+        if (!migrations.isEmpty()) {
+            throw new WriteRefusedException(WriteRefusedException.Reason.MIGRATION_IN_PROGRESS, "tenant '" + tenantId + "' is being "
+                    + (migrations.contains(JobKind.RELOCATE.name()) ? "relocated to another store" : "re-embedded")
+                    + "; its documents cannot change until the migration ends");
         }
-        if (tenant.activeEmbedder != null && !tenant.activeEmbedder.equals(embedderId)) {
+        if (embedderId != null && tenant.activeEmbedder != null && !tenant.activeEmbedder.equals(embedderId)) {
             throw new WriteRefusedException(WriteRefusedException.Reason.EMBEDDER_CHANGED, "tenant '" + tenantId
                     + "' switched to embedder " + tenant.activeEmbedder + " while this version was embedded by " + embedderId);
         }

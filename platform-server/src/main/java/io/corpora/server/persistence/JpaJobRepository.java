@@ -70,6 +70,18 @@ public class JpaJobRepository implements JobRepository {
         return persist(row);
     }
 
+    @Override
+    public IngestJob createRelocation(String tenant, int total, IngestJob.Relocate relocate) {
+        // The same ordering against document activations as a re-embed start (JpaDocumentRegistry#requireWritable).
+        em.find(TenantEntity.class, tenant, jakarta.persistence.LockModeType.PESSIMISTIC_WRITE);
+        IngestJobEntity row = newRow(tenant, total, JobKind.RELOCATE);
+        row.fromStoreProvider = relocate.fromStore().provider();
+        row.fromStoreConfig = JsonText.write(relocate.fromStore().config());
+        row.targetStoreProvider = relocate.targetStore().provider();
+        row.targetStoreConfig = JsonText.write(relocate.targetStore().config());
+        return persist(row);
+    }
+
     private IngestJobEntity newRow(String tenant, int total, JobKind kind) {
         if (total < 0) {
             throw new IllegalArgumentException("a job's document total must be >= 0, got " + total);
@@ -215,7 +227,10 @@ public class JpaJobRepository implements JobRepository {
         JobKind kind = JobKind.valueOf(row.kind);
         IngestJob.Reembed reembed = kind != JobKind.REEMBED ? null : new IngestJob.Reembed(
                 new PluginChoice(row.targetEmbedderProvider, JsonText.stringMap(row.targetEmbedderConfig)), row.fromEmbedder, row.toEmbedder);
+        IngestJob.Relocate relocate = kind != JobKind.RELOCATE ? null : new IngestJob.Relocate(
+                new PluginChoice(row.fromStoreProvider, JsonText.stringMap(row.fromStoreConfig)),
+                new PluginChoice(row.targetStoreProvider, JsonText.stringMap(row.targetStoreConfig)));
         return new IngestJob(row.id, row.tenantId, row.partitionId, kind, JobStatus.valueOf(row.status), row.total, row.succeeded, row.skipped, row.failed,
-                outcomes, reembed, row.error, Timestamps.instant(row.createdAt), Timestamps.instant(row.updatedAt));
+                outcomes, reembed, relocate, row.error, Timestamps.instant(row.createdAt), Timestamps.instant(row.updatedAt));
     }
 }

@@ -109,6 +109,21 @@ public class JpaTenantRepository implements TenantRepository {
         return toTenant(row);
     }
 
+    @Override
+    public Tenant switchStore(String tenantId, PluginChoice expected, PluginChoice target) {
+        TenantEntity row = lock(tenantId);
+        PluginChoice current = new PluginChoice(row.storeProvider, JsonText.stringMap(row.storeConfig));
+        if (!current.equals(expected)) {
+            throw new IllegalStateException("tenant '" + tenantId + "' now uses another store configuration (" + current.provider()
+                    + ") than the relocation started from; the store switch is refused");
+        }
+        row.storeProvider = target.provider();
+        row.storeConfig = JsonText.write(target.config());
+        row.updatedAt = Timestamps.now(clock);
+        em.flush();
+        return toTenant(row);
+    }
+
     /**
      * Removes the tenant with its job history; refuses while documents remain (purge the corpus first). The audit log
      * keeps the tenant's trail.

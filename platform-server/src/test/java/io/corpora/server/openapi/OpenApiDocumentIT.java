@@ -72,6 +72,7 @@ class OpenApiDocumentIT {
             "POST /admin/v1/tenants/{id}/state",
             "POST /admin/v1/tenants/{id}:purge",
             "POST /admin/v1/tenants/{id}/embedder:migrate",
+            "POST /admin/v1/tenants/{id}/store:relocate",
             "GET /admin/v1/tenants/{id}/jobs/{job}",
             "POST /admin/v1/tenants:sync",
             "GET /admin/v1/audit",

@@ -11,6 +11,8 @@ import io.corpora.spi.store.StoreCapability;
 import io.corpora.spi.store.VectorStore;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /** A test input: a real store behind a forwarder whose calls tests override to crash or to drive timing. */
@@ -70,6 +72,16 @@ class ForwardingStore implements VectorStore {
     @Override
     public long count(Namespace namespace, MetadataFilter filter) {
         return delegate.count(namespace, filter);
+    }
+
+    @Override
+    public Optional<Map<String, float[]>> storedVectors(Namespace namespace, Collection<String> chunkIds) {
+        return delegate.storedVectors(namespace, chunkIds);
+    }
+
+    @Override
+    public String consistencyToken(Namespace namespace) {
+        return delegate.consistencyToken(namespace);
     }
 
     @Override

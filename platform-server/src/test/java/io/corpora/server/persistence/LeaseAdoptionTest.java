@@ -11,6 +11,8 @@ import io.corpora.controlplane.DocumentRegistry;
 import io.corpora.controlplane.DocumentStatus;
 import io.corpora.controlplane.IngestJob;
 import io.corpora.controlplane.JobKind;
+import io.corpora.controlplane.WriteRefusedException;
+import io.corpora.controlplane.PluginChoice;
 import io.corpora.controlplane.JobRepository;
 import io.corpora.controlplane.JobStatus;
 import io.corpora.controlplane.ServerLeases;
@@ -151,6 +153,43 @@ class LeaseAdoptionTest {
         assertEquals(List.of(job.id()), leases.orphanedJobs(JobKind.INGEST, now).stream().map(ServerLeases.OrphanedJob::jobId).toList(),
                 "a cleanly stopped server's job is adoptable at once");
         assertEquals(1, leases.purgeExpired(now + 1), "the predecessor's ended lease is purged");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void aDeadServersRelocationIsAnOrphanOfItsKindKeepsBothStoresAndHoldsTheTenantsWrites(String database) throws Exception {
+        open(database);
+        Clock clock = Clock.systemUTC();
+        TenantRepository tenants = jpa.transactional(TenantRepository.class, jpa.tenants(clock));
+        tenants.create(ControlPlaneRepositoriesTest.tenant("acme"));
+        ServerLeases leases = jpa.leases();
+        long now = System.currentTimeMillis();
+        leases.register(DEAD, "node2", now - 2 * TTL, TTL);
+        leases.register(SURVIVOR, "node3", now, TTL);
+        IngestJob.Relocate stores = new IngestJob.Relocate(new PluginChoice("lucene", Map.of()),
+                new PluginChoice("pgvector", Map.of("jdbcUrl", "jdbc:postgresql://db2/corpora", "table", "chunks_acme")));
+        IngestJob relocation = jobsOf(DEAD, clock).createRelocation("acme", 3, stores);
+
+        assertEquals(List.of(relocation.id()), leases.orphanedJobs(JobKind.RELOCATE, now).stream().map(ServerLeases.OrphanedJob::jobId).toList());
+        assertTrue(leases.orphanedJobs(JobKind.REEMBED, now).isEmpty(), "a re-embed sweep leaves relocations alone");
+        assertTrue(leases.orphanedJobs(JobKind.INGEST, now).isEmpty());
+        assertTrue(leases.adoptJob(relocation.id(), SURVIVOR, now));
+        JobRepository survivorJobs = jobsOf(SURVIVOR, clock);
+        IngestJob adopted = survivorJobs.find("acme", relocation.id()).orElseThrow();
+        assertEquals(JobKind.RELOCATE, adopted.kind());
+        assertEquals(stores, adopted.relocate(), "both store choices survive the round trip, for a resume or a late source delete");
+        assertEquals(relocation.id(), survivorJobs.unfinishedMigration("acme").orElseThrow().id());
+
+        Namespace namespace = Namespace.of("acme");
+        DocumentRegistry registry = registryOf(SURVIVOR, clock);
+        int version = registry.beginVersion(namespace, "doc", "d.md", "text/markdown", Map.of(), 5);
+        WriteRefusedException refused = assertThrows(WriteRefusedException.class, () -> registry.activateVersion(namespace, "doc", version,
+                "h", 1, "t", new DocumentDescription("d.md", "text/markdown", Map.of(), 5), "onnx:some-model"));
+        assertEquals(WriteRefusedException.Reason.MIGRATION_IN_PROGRESS, refused.reason());
+        assertTrue(refused.getMessage().contains("relocated"), refused.getMessage());
+        survivorJobs.fail(relocation.id(), "rolled back (test)");
+        registry.activateVersion(namespace, "doc", version, "h", 1, "t", new DocumentDescription("d.md", "text/markdown", Map.of(), 5),
+                "onnx:some-model");
     }
 
     private void open(String database) throws Exception {

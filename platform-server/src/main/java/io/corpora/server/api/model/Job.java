@@ -7,11 +7,14 @@ import java.util.List;
 import java.util.Locale;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-/** An ingest, rebuild or re-embed job; also served by the admin API. {@code reembed} and {@code error} only when set. */
+/**
+ * An ingest, rebuild, re-embed or relocation job; also served by the admin API. {@code reembed} and {@code error} only
+ * when set (a relocation's stores are in the audit log and, after the switch, in the tenant's definition).
+ */
 @Schema(name = "Job")
 @JsonbPropertyOrder({"id", "kind", "partition", "status", "total", "succeeded", "skipped", "failed", "percent", "reembed", "error",
         "outcomes", "created", "updated"})
-public record Job(@Schema String id, @Schema(description = "ingest | rebuild | reembed") String kind,
+public record Job(@Schema String id, @Schema(description = "ingest | rebuild | reembed | relocate") String kind,
                   @JsonbNillable @Schema(description = "null for a tenant-wide job") String partition,
                   @Schema(description = "QUEUED, RUNNING, SUCCEEDED, PARTIALLY_FAILED or FAILED") String status,
                   @Schema int total, @Schema int succeeded, @Schema int skipped, @Schema int failed, @Schema int percent, @Schema Reembed reembed, @Schema String error,

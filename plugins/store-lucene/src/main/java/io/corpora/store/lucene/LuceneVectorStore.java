@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -370,6 +371,31 @@ public final class LuceneVectorStore implements VectorStore {
             int count = searcher.count(query);
             return count == 0 ? List.of() : load(searcher, searcher.search(query, count, byIndex).scoreDocs, count);
         }));
+    }
+
+    /** The vectors of the chunks' documents, whichever width each has ({@code vec.<width>}). */
+    @Override
+    public Optional<Map<String, float[]>> storedVectors(Namespace namespace, Collection<String> chunkIds) {
+        if (chunkIds.isEmpty()) {
+            return Optional.of(Map.of());
+        }
+        List<BytesRef> ids = new LinkedHashSet<>(chunkIds).stream().map(BytesRef::new).toList();
+        Query query = new TermInSetQuery(ChunkDocuments.ID, ids);
+        return Optional.of(onIndex(namespace, false, Map.<String, float[]>of(), index -> index.read(searcher -> {
+            ScoreDoc[] docs = searcher.search(query, ids.size()).scoreDocs;
+            List<Candidate> found = new ArrayList<>(docs.length);
+            for (ScoreDoc doc : docs) {
+                found.add(new Candidate(doc.doc, 0, null, null));
+            }
+            Map<String, float[]> vectors = new LinkedHashMap<>();
+            var storedFields = searcher.storedFields();
+            for (Candidate candidate : Candidate.withStoredVectors(searcher, found)) {
+                if (candidate.vector() != null) {
+                    vectors.put(ChunkDocuments.readChunk(storedFields, candidate.docId()).id(), candidate.vector());
+                }
+            }
+            return vectors;
+        })));
     }
 
     /** Pages in the byte order of the UTF-8 ids (String order for ids without supplementary characters). */

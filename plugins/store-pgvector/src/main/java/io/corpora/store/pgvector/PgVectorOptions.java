@@ -31,6 +31,7 @@ final class PgVectorOptions {
     static final String ENSURE_SCHEMA = "ensureSchema";
     static final String REPLICA_JDBC_URLS = "replicaJdbcUrls";
     static final String MAX_REPLICA_LAG_MILLIS = "maxReplicaLagMillis";
+    static final String CONSISTENCY_WAIT_MILLIS = "consistencyWaitMillis";
 
     private PgVectorOptions() {}
 
@@ -91,6 +92,9 @@ final class PgVectorOptions {
                                 + "writes, counts and listings stay on the primary; same user and password as the primary").build(),
                 ConfigOption.builder(MAX_REPLICA_LAG_MILLIS, ConfigType.INT).defaultValue(5000).minimum(0).maximum(3_600_000)
                         .description("a replica whose replay lag exceeds this many milliseconds is skipped (the primary serves): "
-                                + "the staleness a search may see").build());
+                                + "the staleness a search may see").build(),
+                ConfigOption.builder(CONSISTENCY_WAIT_MILLIS, ConfigType.INT).defaultValue(1000).minimum(0).maximum(60_000)
+                        .description("a search carrying a read-your-writes token waits at most this long for a replica to replay "
+                                + "past it, then reads from the primary").build());
     }
 }

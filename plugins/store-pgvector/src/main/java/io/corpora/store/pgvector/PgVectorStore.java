@@ -110,6 +110,22 @@ public final class PgVectorStore implements VectorStore {
         return capabilities;
     }
 
+    // ---------------------------------------------------------------------------------------- read-your-writes
+
+    /**
+     * The primary's WAL position ({@code pg:<LSN>}) once every write that has returned is in it; null without replicas,
+     * where every search reads the primary and sees them all.
+     */
+    @Override
+    public String consistencyToken(Namespace namespace) {
+        Objects.requireNonNull(namespace, "namespace");
+        if (!replicas.enabled()) {
+            return null;
+        }
+        return query("consistency token", new SqlFragment().sql("SELECT pg_current_wal_lsn()::text"),
+                rows -> rows.next() ? new LogPosition(rows.getString(1)).token() : null);
+    }
+
     // ---------------------------------------------------------------------------------------- writes
 
     @Override
@@ -249,6 +265,31 @@ public final class PgVectorStore implements VectorStore {
         });
     }
 
+    /** Read from the primary, like every read but searches: a relocation copies what was acknowledged. */
+    @Override
+    public Optional<Map<String, float[]>> storedVectors(Namespace namespace, Collection<String> chunkIds) {
+        Objects.requireNonNull(namespace, "namespace");
+        if (chunkIds.isEmpty()) {
+            return Optional.of(Map.of());
+        }
+        String[] ids = new LinkedHashSet<>(chunkIds).toArray(String[]::new);
+        return Optional.of(inTransaction("read vectors of " + namespace, connection -> {
+            SqlFragment sql = new SqlFragment().sql("SELECT " + c.id() + ", " + c.embedding() + "::text FROM " + settings.table() + " WHERE ")
+                    .append(inNamespace(namespace)).sql(" AND " + c.embedding() + " IS NOT NULL AND " + c.id() + " = ANY(")
+                    .bind(connection.createArrayOf("text", ids)).sql(")");
+            Map<String, float[]> vectors = new LinkedHashMap<>();
+            try (PreparedStatement statement = connection.prepareStatement(sql.text())) {
+                sql.bindTo(statement, 1);
+                try (ResultSet rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        vectors.put(rows.getString(1), new PGvector(rows.getString(2)).toArray());
+                    }
+                }
+            }
+            return vectors;
+        }));
+    }
+
     @Override
     public ChunkPage list(Namespace namespace, String afterId, int limit) {
         if (limit < 1) {
@@ -326,7 +367,7 @@ public final class PgVectorStore implements VectorStore {
             }
         }
 
-        return read("vector search in " + namespace, connection -> {
+        return read("vector search in " + namespace, request.consistencyToken(), connection -> {
             boolean exact = settings.exactSearchMaxRows() > 0 && namespaceIsSmall(connection, namespace, request.embedderId());
             SqlFragment sql = new SqlFragment();
             if (exact) {
@@ -457,7 +498,7 @@ public final class PgVectorStore implements VectorStore {
         }
         sql.sql(" ORDER BY score DESC, " + c.id() + " COLLATE \"C\" LIMIT ").bind(request.topK());
 
-        return read("keyword search in " + namespace, sql, rows -> {
+        return read("keyword search in " + namespace, request.consistencyToken(), sql, rows -> {
             List<ScoredChunk> hits = new ArrayList<>();
             while (rows.next()) {
                 float[] stored = request.includeEmbeddings() && rows.getString(7) != null ? new PGvector(rows.getString(7)).toArray() : null;
@@ -510,10 +551,13 @@ public final class PgVectorStore implements VectorStore {
         }
     }
 
-    /** A search: on a replica when one is usable, retried on the primary if the replica fails at the connection level. */
-    private <T> T read(String what, SqlWork<T> work) {
+    /**
+     * A search: on a replica when one is usable (and, given a consistency token, has replayed past it), retried on the
+     * primary if the replica fails at the connection level.
+     */
+    private <T> T read(String what, String consistencyToken, SqlWork<T> work) {
         if (replicas.enabled()) {
-            Optional<ReplicaRouting.Routed> routed = replicas.open();
+            Optional<ReplicaRouting.Routed> routed = replicas.open(LogPosition.parse(consistencyToken));
             if (routed.isPresent()) {
                 try (Connection connection = routed.get().connection()) {
                     connection.setAutoCommit(false); // SET LOCAL of the index scan needs a transaction; read-only on a standby
@@ -540,8 +584,8 @@ public final class PgVectorStore implements VectorStore {
         return inTransaction(what, work);
     }
 
-    private <T> T read(String what, SqlFragment sql, RowReader<T> reader) {
-        return read(what, connection -> {
+    private <T> T read(String what, String consistencyToken, SqlFragment sql, RowReader<T> reader) {
+        return read(what, consistencyToken, connection -> {
             try (PreparedStatement statement = connection.prepareStatement(sql.text())) {
                 sql.bindTo(statement, 1);
                 try (ResultSet rows = statement.executeQuery()) {

@@ -81,7 +81,8 @@ public final class PgVectorStoreProvider implements VectorStoreProvider {
             sources.add(ConnectionSource.pooled(new ConnectionPool(driver, settings.poolSize(), POOL_TIMEOUT_MILLIS)));
         }
         List<String> names = urls.stream().map(u -> u.replaceAll("\\?.*", "")).toList();
-        return new ReplicaRouting(sources, names, maxLag, System::currentTimeMillis, context.logger());
+        int consistencyWait = config.getInt(PgVectorOptions.CONSISTENCY_WAIT_MILLIS);
+        return new ReplicaRouting(sources, names, maxLag, consistencyWait, System::currentTimeMillis, context.logger());
     }
 
     private static ConnectionSource connections(PluginContext context, PgVectorSettings settings) {

@@ -18,6 +18,9 @@ import java.util.logging.Logger;
  * sampled at most once a second per replica, so the bound holds to within that second). A replica that refuses a
  * connection or breaks mid-search is skipped for {@link #DOWN_MILLIS}; the search is retried on the primary, so losing a
  * replica costs latency, not errors.
+ *
+ * <p>Read-your-writes: a search carrying a {@link LogPosition} goes only to a replica that has replayed past it
+ * ({@code pg_last_wal_replay_lsn()}); none has within {@code consistencyWaitMillis}, the primary serves it.
  */
 final class ReplicaRouting implements AutoCloseable {
 
@@ -29,23 +32,87 @@ final class ReplicaRouting implements AutoCloseable {
 
     private final List<Replica> replicas;
     private final long maxLagMillis;
+    private final long consistencyWaitMillis;
+    /** Searches with a token no replica had replayed in time, served by the primary (for tests and diagnostics). */
+    private final java.util.concurrent.atomic.AtomicLong tokenFallbacks = new java.util.concurrent.atomic.AtomicLong();
     private final LongSupplier clock;
     private final Logger logger;
     private final AtomicInteger next = new AtomicInteger();
 
-    ReplicaRouting(List<ConnectionSource> replicas, List<String> names, long maxLagMillis, LongSupplier clock, Logger logger) {
+    private static final long REPLAY_POLL_MILLIS = 5;
+    /** The replay position of a standby; a server that is not in recovery has applied everything it wrote. */
+    private static final String REPLAYED_SQL = "SELECT CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() >= ?::pg_lsn"
+            + " ELSE pg_current_wal_lsn() >= ?::pg_lsn END";
+
+    ReplicaRouting(List<ConnectionSource> replicas, List<String> names, long maxLagMillis, long consistencyWaitMillis, LongSupplier clock,
+                   Logger logger) {
         this.replicas = java.util.stream.IntStream.range(0, replicas.size()).mapToObj(i -> new Replica(names.get(i), replicas.get(i))).toList();
         this.maxLagMillis = maxLagMillis;
+        this.consistencyWaitMillis = consistencyWaitMillis;
         this.clock = clock;
         this.logger = logger;
     }
 
     static ReplicaRouting none() {
-        return new ReplicaRouting(List.of(), List.of(), 0, System::currentTimeMillis, Logger.getLogger(ReplicaRouting.class.getName()));
+        return new ReplicaRouting(List.of(), List.of(), 0, 0, System::currentTimeMillis, Logger.getLogger(ReplicaRouting.class.getName()));
     }
 
     boolean enabled() {
         return !replicas.isEmpty();
+    }
+
+    /**
+     * A connection to a usable replica that has replayed past {@code position}, polling for at most
+     * {@code consistencyWaitMillis}; empty: the caller reads from the primary. A null position is {@link #open()}.
+     */
+    Optional<Routed> open(LogPosition position) {
+        if (position == null) {
+            return open();
+        }
+        long deadline = System.nanoTime() + consistencyWaitMillis * 1_000_000;
+        while (true) {
+            boolean anyUsable = false;
+            for (int tried = 0; tried < replicas.size(); tried++) {
+                Optional<Routed> routed = open();
+                if (routed.isEmpty()) {
+                    break; // none usable at all: no point waiting
+                }
+                anyUsable = true;
+                if (replayed(routed.get(), position)) {
+                    return routed;
+                }
+                closeQuietly(routed.get().connection());
+            }
+            if (!anyUsable || System.nanoTime() >= deadline) {
+                tokenFallbacks.incrementAndGet();
+                return Optional.empty();
+            }
+            try {
+                Thread.sleep(REPLAY_POLL_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                tokenFallbacks.incrementAndGet();
+                return Optional.empty();
+            }
+        }
+    }
+
+    /** How many token-carrying searches the primary served because no replica had replayed in time. */
+    long tokenFallbacks() {
+        return tokenFallbacks.get();
+    }
+
+    private boolean replayed(Routed routed, LogPosition position) {
+        try (java.sql.PreparedStatement statement = routed.connection().prepareStatement(REPLAYED_SQL)) {
+            statement.setString(1, position.lsn());
+            statement.setString(2, position.lsn());
+            try (ResultSet rows = statement.executeQuery()) {
+                return rows.next() && rows.getBoolean(1);
+            }
+        } catch (SQLException e) {
+            markDown(routed.replica, e);
+            return false;
+        }
     }
 
     /** A connection to a usable replica, or empty: the caller reads from the primary. */

@@ -1,10 +1,13 @@
 package io.corpora.store.pgvector;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
+import io.corpora.spi.InvalidInputException;
 import io.corpora.spi.MetadataFilter;
 import io.corpora.spi.Namespace;
 import io.corpora.spi.store.ScoredChunk;
@@ -52,6 +55,38 @@ class ReadReplicaIT {
                 rows.next();
                 assertTrue(rows.getInt(1) >= 1, "the searches ran on the replica's own pool");
             }
+        }
+    }
+
+    @Test
+    void aConsistencyTokenIsHonouredByACaughtUpReplicaAndOtherwiseByThePrimaryAfterTheBoundedWait() {
+        Namespace ns = Namespace.of("ryw");
+        try (PgVectorStore store = TestDatabase.open(TABLE, Map.of(PgVectorOptions.DIMENSION, "2",
+                PgVectorOptions.REPLICA_JDBC_URLS, TestDatabase.url(), PgVectorOptions.CONSISTENCY_WAIT_MILLIS, "50"))) {
+            store.upsert(ns, List.of(new EmbeddedChunk(new Chunk("w", "doc", 0, "pilot boarding", List.of(), Map.of()), new float[] {1, 1})));
+            String token = store.consistencyToken(ns);
+            assertTrue(token.matches("pg:[0-9A-F]+/[0-9A-F]+"), token);
+            SearchRequest ownWrite = SearchRequest.vector(new float[] {1, 1}, 1, MetadataFilter.all(), null, null).withConsistencyToken(token);
+            assertEquals(List.of("w"), store.search(ns, ownWrite).stream().map(h -> h.chunk().id()).toList());
+            assertEquals(0, store.replicasForTest().tokenFallbacks(), "the replica had the write: it served the search");
+
+            // A position no server has reached: no replica can honour it, so the primary serves after the wait.
+            SearchRequest ahead = ownWrite.withConsistencyToken("pg:FFFFFFFF/FFFFFFFF");
+            assertEquals(List.of("w"), store.search(ns, ahead).stream().map(h -> h.chunk().id()).toList());
+            assertEquals(1, store.replicasForTest().tokenFallbacks());
+
+            assertThrows(InvalidInputException.class, () -> store.search(ns, ownWrite.withConsistencyToken("lucene:42")));
+        }
+    }
+
+    @Test
+    void withoutReplicasThereIsNoTokenAndEveryReadIsConsistent() {
+        Namespace ns = Namespace.of("ryw-primary");
+        try (PgVectorStore store = TestDatabase.open(TABLE, Map.of(PgVectorOptions.DIMENSION, "2"))) {
+            store.upsert(ns, List.of(new EmbeddedChunk(new Chunk("p", "doc", 0, "primary only", List.of(), Map.of()), new float[] {0, 1})));
+            assertNull(store.consistencyToken(ns));
+            SearchRequest request = SearchRequest.vector(new float[] {0, 1}, 1, MetadataFilter.all(), null, null).withConsistencyToken("pg:0/1");
+            assertEquals(1, store.search(ns, request).size());
         }
     }
 

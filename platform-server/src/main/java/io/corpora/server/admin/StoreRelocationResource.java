@@ -1,0 +1,127 @@
+package io.corpora.server.admin;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.corpora.controlplane.IngestJob;
+import io.corpora.controlplane.Tenant;
+import io.corpora.controlplane.TenantDefinition;
+import io.corpora.controlplane.TenantRepository;
+import io.corpora.server.Roles;
+import io.corpora.server.api.model.Job;
+import io.corpora.server.dataplane.StoreRelocations;
+import io.corpora.server.tenants.TenantLifecycle;
+import io.corpora.server.tenants.TenantsConfigService;
+import io.corpora.tenancy.config.InvalidTenantDefinitionException;
+import io.corpora.tenancy.config.TenantDefinitionCodec;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * Moving a tenant's corpus to another store configuration (another database or table, another store plugin) while it
+ * keeps serving: a background relocation job (see {@code StoreRelocation}). {@code platform-admin} only, like every
+ * change of a tenant's definition; progress under {@code GET /admin/v1/tenants/{id}/jobs/{job}}.
+ */
+@Path("/admin/v1/tenants")
+@RequestScoped
+@Tag(name = "admin")
+@RolesAllowed(Roles.PLATFORM_ADMIN)
+@SecurityRequirement(name = "jwt")
+@Produces(MediaType.APPLICATION_JSON)
+public class StoreRelocationResource {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String ACTION = "tenant.store.relocate";
+
+    @Inject
+    TenantRepository tenants;
+
+    @Inject
+    TenantsConfigService tenantsConfig;
+
+    @Inject
+    TenantLifecycle lifecycle;
+
+    @Inject
+    StoreRelocations relocations;
+
+    @Inject
+    JsonWebToken caller;
+
+    @Context
+    UriInfo uri;
+
+    @POST
+    @Path(TenantsResource.TENANT_ID + "/store:relocate")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Move the tenant's corpus to another store configuration in the background ({\"store\": {provider, config}});"
+            + " the current store serves until an atomic switch, then its copy is deleted",
+            description = "Active versions are copied with their stored vectors (no re-embedding); a source store that cannot return its"
+                    + " vectors has the chunk texts embedded again by the tenant's unchanged embedder. The tenant's ingests, deletes and"
+                    + " rebuilds are refused (409 migration-in-progress, Retry-After) on every server until the job ends.")
+    @APIResponse(responseCode = "202", description = "Started: the job (kind relocate) is QUEUED; Location names it",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Job.class)))
+    @APIResponse(responseCode = "400", description = "Not a {\"store\": …} body, an unknown store plugin, options it does not declare or"
+            + " accept, or a target store that cannot be opened")
+    @APIResponse(responseCode = "404", description = "The tenant does not exist")
+    @APIResponse(responseCode = "409", description = "The target is the tenant's current store location (store-unchanged), a migration"
+            + " or relocation of the tenant is already running (Retry-After), its writes in flight did not finish in time, or it is not ACTIVE")
+    public Response relocate(@PathParam("id") String id, String body) {
+        Tenant tenant = tenants.find(id).orElse(null);
+        if (tenant == null) {
+            return TenantViews.notFound(id);
+        }
+        TenantDefinition target;
+        try {
+            target = tenantsConfig.validator().parse("request", withStore(tenant, body));
+        } catch (InvalidTenantDefinitionException e) {
+            lifecycle.recordRefusal(TenantViews.actor(caller), id, ACTION, e.getMessage());
+            return TenantViews.invalid(e.problems());
+        } catch (IllegalArgumentException e) {
+            lifecycle.recordRefusal(TenantViews.actor(caller), id, ACTION, e.getMessage());
+            return TenantViews.badRequest(e.getMessage());
+        }
+        IngestJob job;
+        try {
+            job = relocations.start(TenantViews.actor(caller), tenant, target.store());
+        } catch (IllegalArgumentException e) {
+            return TenantViews.badRequest(e.getMessage());
+        }
+        return Response.accepted(Job.of(job))
+                .location(uri.getBaseUriBuilder().path("admin/v1/tenants/{id}/jobs/{job}").build(id, job.id())).build();
+    }
+
+    /** The tenant's current document with the body's {@code store} in place of its own, for the usual validation. */
+    private static JsonNode withStore(Tenant tenant, String body) {
+        JsonNode request;
+        try {
+            request = body == null || body.isBlank() ? null : JSON.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("the body is not valid JSON: " + e.getOriginalMessage());
+        }
+        if (request == null || !request.path("store").isObject()) {
+            throw new IllegalArgumentException("the body must be {\"store\": {\"provider\": …, \"config\": {…}}}");
+        }
+        ObjectNode document = TenantDefinitionCodec.toJson(tenant.definition());
+        document.set("store", request.get("store"));
+        return document;
+    }
+}

@@ -56,8 +56,19 @@ public interface DocumentRegistry {
      * with), first checks under a lock on the tenant's row that it is still the tenant's active embedder and that no
      * re-embed migration is unfinished; otherwise throws {@link WriteRefusedException} and changes nothing.
      */
+    default DocumentRecord activateVersion(Namespace namespace, String documentId, int version, String contentHash, int chunkCount, String text,
+                                           DocumentDescription description, String embedderId) {
+        return activateVersion(namespace, documentId, version, contentHash, chunkCount, text, description, embedderId, null);
+    }
+
+    /**
+     * Activates {@code version} as above and, when {@code store} is given (the store choice its chunks were written to),
+     * also checks under the same lock that it is still the tenant's store: a version written to the source of a
+     * relocation that ended meanwhile is refused ({@link WriteRefusedException.Reason#STORE_MOVED}), never activated
+     * against a copy it is not in. Any change of the store choice counts, location or not (a refusal costs a retry).
+     */
     DocumentRecord activateVersion(Namespace namespace, String documentId, int version, String contentHash, int chunkCount, String text,
-                                   DocumentDescription description, String embedderId);
+                                   DocumentDescription description, String embedderId, PluginChoice store);
 
     /**
      * Documents whose older versions' chunks may still be in the store: an activation marks the document (when an

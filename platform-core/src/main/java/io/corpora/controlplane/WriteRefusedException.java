@@ -7,7 +7,7 @@ package io.corpora.controlplane;
  */
 public final class WriteRefusedException extends IllegalStateException {
 
-    public enum Reason { MIGRATION_IN_PROGRESS, EMBEDDER_CHANGED }
+    public enum Reason { MIGRATION_IN_PROGRESS, EMBEDDER_CHANGED, STORE_MOVED }
 
     private final Reason reason;
 

@@ -188,9 +188,14 @@ public final class IngestionService {
                 tenants.setActiveEmbedder(tenant.id(), embedderId);
             }
             registry.activateVersion(namespace, request.documentId(), version, contentHash, stamped.size(), fullText(loaded), description,
-                    embedderId);
+                    embedderId, tenant.definition().store());
         } catch (RuntimeException e) {
             discardVersion(store, namespace, request.documentId(), version, e);
+            if (e instanceof WriteRefusedException refused && refused.reason() == WriteRefusedException.Reason.STORE_MOVED) {
+                // The chunks went to the store the tenant left (a relocation ended while this document was written).
+                throw new IngestException(409, "store-moved", "document '" + request.documentId() + "' was not stored: "
+                        + refused.getMessage() + "; send it again to write it to the new store", refused);
+            }
             if (e instanceof WriteRefusedException refused) {
                 throw refused.reason() == WriteRefusedException.Reason.MIGRATION_IN_PROGRESS
                         ? new IngestException(409, "migration-in-progress", "document '" + request.documentId() + "' was not stored: "

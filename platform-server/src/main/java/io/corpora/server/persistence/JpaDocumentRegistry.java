@@ -6,6 +6,7 @@ import io.corpora.controlplane.DocumentRegistry;
 import io.corpora.controlplane.DocumentStatus;
 import io.corpora.controlplane.JobKind;
 import io.corpora.controlplane.JobStatus;
+import io.corpora.controlplane.PluginChoice;
 import io.corpora.controlplane.WriteRefusedException;
 import io.corpora.spi.Identifiers;
 import io.corpora.spi.Namespace;
@@ -158,8 +159,8 @@ public class JpaDocumentRegistry implements DocumentRegistry {
 
     @Override
     public DocumentRecord activateVersion(Namespace namespace, String documentId, int version, String contentHash, int chunkCount, String text,
-                                          DocumentDescription description, String embedderId) {
-        requireWritable(namespace.tenant(), embedderId);
+                                          DocumentDescription description, String embedderId, PluginChoice store) {
+        requireWritable(namespace.tenant(), embedderId, store);
         DocumentEntity row = lock(namespace, documentId);
         if (row.pendingVersion != version) {
             throw new IllegalStateException("version " + version + " of document '" + documentId + "' in " + namespace
@@ -186,9 +187,9 @@ public class JpaDocumentRegistry implements DocumentRegistry {
      * it is refused, on whichever server either runs. A keyword-only version (no embedder) is refused during a migration
      * too: a relocation moves it like any other.
      */
-    private void requireWritable(String tenantId, String embedderId) {
+    private void requireWritable(String tenantId, String embedderId, PluginChoice store) {
         TenantEntity tenant = em.find(TenantEntity.class, tenantId, LockModeType.PESSIMISTIC_WRITE);
-        if (tenant == null && embedderId == null) {
+        if (tenant == null && embedderId == null && store == null) {
             return; // a registry written without a tenant row (keyword-only tools and tests): no migration to order against
         }
         if (tenant == null) {
@@ -206,6 +207,11 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         if (embedderId != null && tenant.activeEmbedder != null && !tenant.activeEmbedder.equals(embedderId)) {
             throw new WriteRefusedException(WriteRefusedException.Reason.EMBEDDER_CHANGED, "tenant '" + tenantId
                     + "' switched to embedder " + tenant.activeEmbedder + " while this version was embedded by " + embedderId);
+        }
+        if (store != null && !store.equals(new PluginChoice(tenant.storeProvider, JsonText.stringMap(tenant.storeConfig)))) {
+            // Names providers only: store options may hold hosts and credentials.
+            throw new WriteRefusedException(WriteRefusedException.Reason.STORE_MOVED, "tenant '" + tenantId + "' moved to another store ("
+                    + tenant.storeProvider + ") while this version was written to its previous one (" + store.provider() + ")");
         }
     }
 

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * What a re-embed migration persists and how it switches, on both databases (migrations V1 + V2, EclipseLink): the job's
+ * What a migration (re-embed, store relocation) persists and how it switches, on both databases (migrations V1 + V2, EclipseLink): the job's
  * target survives a reload, a restart clears its outcomes, and the switch changes embedder and fingerprint together or
  * not at all.
  */
@@ -142,5 +142,31 @@ class ReembedControlPlaneTest {
                 () -> documents.activateVersion(namespace, "doc", v2, "h2", 1, "second", description, "old.384.aaaa"));
         assertEquals(WriteRefusedException.Reason.EMBEDDER_CHANGED, after.reason(), "old-model vectors never activate after the switch");
         assertEquals(v2, documents.activateVersion(namespace, "doc", v2, "h2", 1, "second", description, "new.384.bbbb").activeVersion());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void aVersionWrittenToTheStoreARelocationLeftIsRefusedAfterTheSwitch(String database) throws Exception {
+        open(database);
+        DocumentRegistry documents = jpa.transactional(DocumentRegistry.class, jpa.documents(Clock.systemUTC()));
+        Namespace namespace = Namespace.of("acme");
+        DocumentDescription description = new DocumentDescription("doc.txt", "text/plain", Map.of(), 10);
+        PluginChoice source = tenants.find("acme").orElseThrow().definition().store();
+        PluginChoice target = new PluginChoice("pgvector", Map.of("jdbcUrl", "jdbc:postgresql://db2.internal/corpora", "table", "chunks_acme"));
+
+        // Another server began writing to the source before the relocation started and activates only after it ended.
+        int late = documents.beginVersion(namespace, "doc", "doc.txt", "text/plain", Map.of(), 10);
+        IngestJob relocation = jobs.createRelocation("acme", 0, new IngestJob.Relocate(source, target));
+        tenants.switchStore("acme", source, target);
+        jobs.finish(relocation.id());
+        WriteRefusedException refused = assertThrows(WriteRefusedException.class,
+                () -> documents.activateVersion(namespace, "doc", late, "h", 1, "late", description, "old.384.aaaa", source));
+        assertEquals(WriteRefusedException.Reason.STORE_MOVED, refused.reason());
+        assertTrue(refused.getMessage().contains("pgvector") && !refused.getMessage().contains("db2.internal"), refused.getMessage());
+        assertEquals(0, documents.find(namespace, "doc").orElseThrow().activeVersion(), "the refusal changed nothing");
+
+        int again = documents.beginVersion(namespace, "doc", "doc.txt", "text/plain", Map.of(), 10);
+        assertEquals(again, documents.activateVersion(namespace, "doc", again, "h", 1, "sent again", description, "old.384.aaaa", target)
+                .activeVersion(), "written to the tenant's store now, it activates");
     }
 }

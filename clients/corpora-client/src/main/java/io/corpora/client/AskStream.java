@@ -104,9 +104,13 @@ public final class AskStream implements AutoCloseable {
             answer.completeExceptionally(ended("the answer stream ended before its done event", null));
         } catch (IOException e) {
             answer.completeExceptionally(ended("reading the answer stream failed: " + e.getMessage(), e));
-        } catch (RuntimeException listenerFailed) {
-            // the caller's listener threw: the try closed the connection, so the model call stops too
+        } catch (RuntimeException | Error listenerFailed) {
+            // the caller's listener threw: the try closed the connection, so the model call stops too; an Error as well,
+            // or answer() would never complete for a caller waiting on it
             answer.completeExceptionally(listenerFailed);
+            if (listenerFailed instanceof Error error) {
+                throw error;
+            }
         }
     }
 

@@ -139,8 +139,9 @@ public class EvaluationsResource {
         }
         TenantView view = dataPlane.evaluationView(caller, tenantId, request.actor == null ? null : request.actor.partition, groups, Roles.TENANT_ADMIN);
         List<Candidate> candidates = candidates(request.candidates, view.tenant().definition().retrieval());
-        // An evaluation left by a server that stopped is closed here at once, not only by the next lease sweep.
-        evaluations.failOrphaned(leaseKeeper.self(), System.currentTimeMillis());
+        // This tenant's evaluation left by a server that stopped is closed here at once, not only by the next lease sweep
+        // (only this tenant's: another tenant's request neither waits on nor fails for them).
+        evaluations.failOrphaned(leaseKeeper.self(), System.currentTimeMillis(), tenantId);
         if (!evaluations.running(tenantId).isEmpty()) {
             throw new ProblemException(409, "evaluation-running", "Evaluation running",
                     "evaluation '" + evaluations.running(tenantId).get(0) + "' of this tenant is still running; one runs at a time");

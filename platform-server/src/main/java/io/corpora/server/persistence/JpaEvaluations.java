@@ -6,6 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
+import jakarta.persistence.Query;
 import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.TypedQuery;
 import jakarta.transaction.Transactional;
@@ -110,7 +111,8 @@ public class JpaEvaluations {
     /** False when the evaluation is no longer open (failed by the adopter of an expired lease): the run should stop. */
     @Transactional
     public boolean markRunning(String id) {
-        EvaluationEntity row = em.find(EvaluationEntity.class, id);
+        // Locked like succeed/fail: an adopter failing the run at the same moment must not be overwritten by RUNNING.
+        EvaluationEntity row = em.find(EvaluationEntity.class, id, LockModeType.PESSIMISTIC_WRITE);
         if (!open(row)) {
             return false;
         }
@@ -120,7 +122,7 @@ public class JpaEvaluations {
 
     @Transactional
     public void progress(String id, int done) {
-        EvaluationEntity row = em.find(EvaluationEntity.class, id);
+        EvaluationEntity row = em.find(EvaluationEntity.class, id, LockModeType.PESSIMISTIC_WRITE);
         if (open(row)) {
             row.done = done;
         }
@@ -160,9 +162,19 @@ public class JpaEvaluations {
      */
     @Transactional
     public List<Orphan> failOrphaned(String self, long nowMillis) {
+        return failOrphaned(self, nowMillis, null);
+    }
+
+    /** As {@link #failOrphaned(String, long)}, for one tenant's evaluations only (null: every tenant's). */
+    @Transactional
+    public List<Orphan> failOrphaned(String self, long nowMillis, String tenant) {
+        Query select = em.createNativeQuery("SELECT tenant_id, id, owner FROM evaluations WHERE " + OPEN + " AND " + DEAD_OWNER
+                + (tenant == null ? "" : " AND tenant_id = ?") + " ORDER BY created_at, id").setParameter(1, nowMillis);
+        if (tenant != null) {
+            select.setParameter(2, tenant);
+        }
         @SuppressWarnings("unchecked")
-        List<Object[]> candidates = em.createNativeQuery("SELECT tenant_id, id, owner FROM evaluations WHERE " + OPEN + " AND " + DEAD_OWNER
-                + " ORDER BY created_at, id").setParameter(1, nowMillis).getResultList();
+        List<Object[]> candidates = select.getResultList();
         List<Orphan> closed = new ArrayList<>();
         for (Object[] c : candidates) {
             Orphan orphan = new Orphan((String) c[0], (String) c[1], (String) c[2]);

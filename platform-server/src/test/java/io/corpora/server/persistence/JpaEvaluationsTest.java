@@ -148,9 +148,14 @@ class JpaEvaluationsTest {
         assertEquals("node2@dead", running.owner());
         assertEquals(2, tx(() -> dead.running("acme")).size(), "left open, the dead server's run blocks the tenant");
 
+        // Scoped to one tenant (what a tenant's own POST does), another tenant's orphan is left to the sweep.
+        List<JpaEvaluations.Orphan> ofOther = tx(() -> survivor.failOrphaned("node3@survivor", nowMs, "other"));
+        assertEquals(List.of(queued.id()), ofOther.stream().map(JpaEvaluations.Orphan::id).toList());
+        assertEquals(2, tx(() -> dead.running("acme")).size(), "acme's orphan is untouched by other's call");
+
         List<JpaEvaluations.Orphan> closed = tx(() -> survivor.failOrphaned("node3@survivor", nowMs));
 
-        assertEquals(List.of(running.id(), queued.id()).stream().sorted().toList(), closed.stream().map(JpaEvaluations.Orphan::id).sorted().toList());
+        assertEquals(List.of(running.id()), closed.stream().map(JpaEvaluations.Orphan::id).toList(), "the sweep closes the rest");
         JpaEvaluations.Row failed = tx(() -> live.find("acme", running.id())).orElseThrow();
         assertEquals(JpaEvaluations.Status.FAILED, failed.status());
         assertEquals("server node2@dead stopped while the evaluation ran (its lease expired); start the evaluation again", failed.error());

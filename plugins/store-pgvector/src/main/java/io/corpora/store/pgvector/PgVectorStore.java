@@ -3,6 +3,7 @@ package io.corpora.store.pgvector;
 import com.pgvector.PGvector;
 import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
+import io.corpora.spi.InvalidInputException;
 import io.corpora.spi.MetadataFilter;
 import io.corpora.spi.Namespace;
 import io.corpora.spi.ReservedKeys;
@@ -557,7 +558,7 @@ public final class PgVectorStore implements VectorStore {
      */
     private <T> T read(String what, String consistencyToken, SqlWork<T> work) {
         if (replicas.enabled()) {
-            Optional<ReplicaRouting.Routed> routed = replicas.open(LogPosition.parse(consistencyToken));
+            Optional<ReplicaRouting.Routed> routed = replicas.open(issued(LogPosition.parse(consistencyToken)));
             if (routed.isPresent()) {
                 try (Connection connection = routed.get().connection()) {
                     connection.setAutoCommit(false); // SET LOCAL of the index scan needs a transaction; read-only on a standby
@@ -582,6 +583,24 @@ public final class PgVectorStore implements VectorStore {
             }
         }
         return inTransaction(what, work);
+    }
+
+    /**
+     * The position, once the primary has reached it: a token ahead of the primary's log was never issued by it (forged,
+     * or of another cluster), and waiting on the replicas for it would hold a thread and their connections for the whole
+     * {@code consistencyWaitMillis} of every search. One primary query per token-carrying search.
+     */
+    private LogPosition issued(LogPosition position) {
+        if (position == null) {
+            return null;
+        }
+        Boolean reached = query("consistency token", new SqlFragment().sql("SELECT pg_current_wal_lsn() >= ").bind(position.lsn(), "pg_lsn"),
+                rows -> rows.next() && rows.getBoolean(1));
+        if (!reached) {
+            throw new InvalidInputException("consistency token " + position.token() + " is ahead of this store's log: it was not issued by"
+                    + " this store (send the token an ingest of this tenant answered)");
+        }
+        return position;
     }
 
     private <T> T read(String what, String consistencyToken, SqlFragment sql, RowReader<T> reader) {

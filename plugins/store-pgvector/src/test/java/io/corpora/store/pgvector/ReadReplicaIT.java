@@ -70,9 +70,14 @@ class ReadReplicaIT {
             assertEquals(List.of("w"), store.search(ns, ownWrite).stream().map(h -> h.chunk().id()).toList());
             assertEquals(0, store.replicasForTest().tokenFallbacks(), "the replica had the write: it served the search");
 
-            // A position no server has reached: no replica can honour it, so the primary serves after the wait.
+            // A position the primary has not reached was never issued by it: refused at once, no replica is waited on.
             SearchRequest ahead = ownWrite.withConsistencyToken("pg:FFFFFFFF/FFFFFFFF");
-            assertEquals(List.of("w"), store.search(ns, ahead).stream().map(h -> h.chunk().id()).toList());
+            InvalidInputException forged = assertThrows(InvalidInputException.class, () -> store.search(ns, ahead));
+            assertTrue(forged.getMessage().contains("ahead of this store's log"), forged.getMessage());
+            assertEquals(0, store.replicasForTest().tokenFallbacks());
+            // The routing itself, for a position no replica replays in time (a lagging standby): empty after the bounded
+            // wait, so the primary serves.
+            assertTrue(store.replicasForTest().open(new LogPosition("FFFFFFFF/FFFFFFFF")).isEmpty());
             assertEquals(1, store.replicasForTest().tokenFallbacks());
 
             assertThrows(InvalidInputException.class, () -> store.search(ns, ownWrite.withConsistencyToken("lucene:42")));

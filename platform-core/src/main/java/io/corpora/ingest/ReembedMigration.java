@@ -113,7 +113,7 @@ public final class ReembedMigration {
             throw new IngestException(409, "migration-in-progress", "tenant '" + tenant.id() + "' is already being migrated by job "
                     + running.get().id()).retryAfter(TenantWriteGate.RETRY_AFTER_SECONDS);
         }
-        TenantWriteGate.Claim claim = gate.claim(tenant.id(), claimWait);
+        TenantWriteGate.Claim claim = gate.claim(tenant.id(), "a re-embed migration", claimWait);
         try {
             IngestJob job = jobs.createReembed(tenant.id(), ActiveDocuments.count(registry, tenant),
                     new IngestJob.Reembed(targetEmbedder, tenant.activeEmbedder(), to));
@@ -196,7 +196,7 @@ public final class ReembedMigration {
             rollBack(job, null, reason);
             return Optional.empty();
         }
-        TenantWriteGate.Claim claim = gate.claim(tenant.id(), claimWait);
+        TenantWriteGate.Claim claim = gate.claim(tenant.id(), "a re-embed migration", claimWait);
         try {
             IngestJob restarted = jobs.restart(job.id(), ActiveDocuments.count(registry, tenant));
             LOG.info("re-embed migration " + job.id() + " of tenant " + tenant.id() + " resumes after a restart");
@@ -269,30 +269,43 @@ public final class ReembedMigration {
                 chunk.index(), chunk.text(), chunk.headingPath(), metadata);
     }
 
-    /** Deletes the new generation and fails the job; {@code claim} (null: none held) is released before the job ends. */
+    /**
+     * Deletes the new generation and fails the job; {@code claim} (null: none held) is released before the job ends. A
+     * generation that cannot be deleted still fails the job: the tenant serves its old embedder throughout, and an open
+     * job would keep its activations refused on every server.
+     */
     private IngestJob rollBack(IngestJob job, TenantWriteGate.Claim claim, String reason) {
         String to = job.reembed().toEmbedder();
         try {
             Tenant tenant = tenants.find(job.tenant()).orElse(null);
+            String serving = "; the tenant still serves " + job.reembed().fromEmbedder();
+            String cleanup = "";
             if (tenant != null && to.equals(tenant.activeEmbedder())) {
-                throw new IllegalStateException("tenant '" + tenant.id() + "' already serves " + to + "; its generation is kept");
-            }
-            if (tenant != null) {
-                VectorStore store = runtimes.apply(tenant.definition()).store();
-                int removed = 0;
-                for (Namespace namespace : tenant.namespaces()) {
-                    removed += store.deleteWhere(namespace, MetadataFilter.eq(ReservedKeys.EMBEDDER, to));
+                serving = "; the tenant already serves " + to + ", whose generation is kept";
+            } else if (tenant != null) {
+                try {
+                    VectorStore store = runtimes.apply(tenant.definition()).store();
+                    int removed = 0;
+                    for (Namespace namespace : tenant.namespaces()) {
+                        removed += store.deleteWhere(namespace, MetadataFilter.eq(ReservedKeys.EMBEDDER, to));
+                    }
+                    LOG.warning("re-embed migration " + job.id() + " of tenant " + tenant.id() + " rolled back (" + removed
+                            + " new-generation chunks removed): " + reason);
+                } catch (RuntimeException e) {
+                    LOG.log(Level.SEVERE, "re-embed migration " + job.id() + " of tenant " + tenant.id() + " rolled back, but its new"
+                            + " generation could not be deleted", e);
+                    cleanup = "; the new generation could not be deleted: " + e + " (its chunks are invisible to searches and go"
+                            + " with the next migration or index:rebuild)";
                 }
-                LOG.warning("re-embed migration " + job.id() + " of tenant " + tenant.id() + " rolled back (" + removed
-                        + " new-generation chunks removed): " + reason);
             }
             if (claim != null) {
                 claim.release();
             }
-            return jobs.fail(job.id(), "rolled back: " + reason + "; the tenant still serves " + job.reembed().fromEmbedder());
+            return jobs.fail(job.id(), "rolled back: " + reason + cleanup + serving);
         } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "rolling back re-embed migration " + job.id() + " failed; a restart retries it", e);
-            return jobs.find(job.tenant(), job.id()).orElse(job);
+            LOG.log(Level.SEVERE, "re-embed migration " + job.id() + " could not be closed (control plane unreachable?); it stays open"
+                    + " until a server restart lets the recovery sweep roll it back", e);
+            return job;
         }
     }
 

@@ -111,13 +111,23 @@ public final class StoreRelocation {
             throw new IngestException(409, "migration-in-progress", "tenant '" + tenant.id() + "' is already being migrated by job "
                     + running.get().id()).retryAfter(TenantWriteGate.RETRY_AFTER_SECONDS);
         }
+        long targetHolds;
         try {
-            runtimes.apply(tenant.definition().withStore(targetStore)).store().checkHealth();
+            VectorStore target = runtimes.apply(tenant.definition().withStore(targetStore)).store();
+            target.checkHealth();
+            targetHolds = chunksOf(tenant, target);
         } catch (RuntimeException e) {
             throw new IngestException(400, "store-unavailable", "the target " + targetStore.provider() + " store cannot be opened: "
                     + e.getMessage(), e);
         }
-        TenantWriteGate.Claim claim = gate.claim(tenant.id(), claimWait);
+        if (targetHolds > 0) {
+            // Option strings that differ can still name the same data (a jdbcUrl with another parameter or host alias):
+            // the copy would skip everything, and deleting the "source" afterwards would delete the only copy.
+            throw new IngestException(409, "target-not-empty", "the target " + targetStore.provider() + " store already holds "
+                    + targetHolds + " chunks of tenant '" + tenant.id() + "': it is the tenant's current store under another"
+                    + " spelling, or the leftover of an earlier relocation; delete the tenant's data there by hand before relocating to it");
+        }
+        TenantWriteGate.Claim claim = gate.claim(tenant.id(), "a store relocation", claimWait);
         try {
             IngestJob job = jobs.createRelocation(tenant.id(), ActiveDocuments.count(registry, tenant), new IngestJob.Relocate(current, targetStore));
             LOG.info("store relocation " + job.id() + " of tenant " + tenant.id() + ": " + current.provider() + " -> " + targetStore.provider());
@@ -155,12 +165,16 @@ public final class StoreRelocation {
             return jobs.finish(job.id());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "store relocation " + job.id() + " of tenant " + job.tenant() + " failed", e);
-            if (!switched) {
-                return rollBack(job, claim, e.toString());
+            return failed(job, claim, switched, e);
+        } catch (Error e) {
+            // The thread dies, the server may live on: an open job would refuse the tenant's activations on every server.
+            LOG.log(Level.SEVERE, "store relocation " + job.id() + " of tenant " + job.tenant() + " died", e);
+            try {
+                failed(job, claim, switched, e);
+            } catch (RuntimeException | Error closing) {
+                e.addSuppressed(closing);
             }
-            claim.release();
-            return jobs.fail(job.id(), "the tenant serves from its new store, but deleting the source copy failed (" + e
-                    + "); delete the tenant's data from the " + stores.fromStore().provider() + " store by hand");
+            throw e;
         } finally {
             claim.release(); // also when the thread dies of an Error
         }
@@ -195,7 +209,7 @@ public final class StoreRelocation {
             rollBack(job, null, reason);
             return Optional.empty();
         }
-        TenantWriteGate.Claim claim = gate.claim(tenant.id(), claimWait);
+        TenantWriteGate.Claim claim = gate.claim(tenant.id(), "a store relocation", claimWait);
         try {
             IngestJob restarted = jobs.restart(job.id(), ActiveDocuments.count(registry, tenant));
             LOG.info("store relocation " + job.id() + " of tenant " + tenant.id() + " resumes");
@@ -204,6 +218,25 @@ public final class StoreRelocation {
             claim.release();
             throw e;
         }
+    }
+
+    /** Ends a run that threw: rolled back before the switch, failed with the source left to delete by hand after it. */
+    private IngestJob failed(IngestJob job, TenantWriteGate.Claim claim, boolean switched, Throwable cause) {
+        if (!switched) {
+            return rollBack(job, claim, cause.toString());
+        }
+        claim.release();
+        return jobs.fail(job.id(), "the tenant serves from its new store, but deleting the source copy failed (" + cause
+                + "); delete the tenant's data from the " + job.relocate().fromStore().provider() + " store by hand");
+    }
+
+    /** How many chunks {@code store} holds of the tenant, over all its namespaces. */
+    private static long chunksOf(Tenant tenant, VectorStore store) {
+        long chunks = 0;
+        for (Namespace namespace : tenant.namespaces()) {
+            chunks += store.count(namespace, MetadataFilter.all());
+        }
+        return chunks;
     }
 
     /** Copies every document; stops at the first that fails and returns its outcome. */
@@ -279,25 +312,39 @@ public final class StoreRelocation {
         return chunks.stream().map(c -> contextualizer.embedded(c, vectors.get().get(c.id()))).toList();
     }
 
-    /** Deletes the target copy and fails the job; {@code claim} (null: none held) is released before the job ends. */
+    /**
+     * Deletes the target copy and fails the job; {@code claim} (null: none held) is released before the job ends. A
+     * target that cannot be deleted still fails the job: the source serves throughout, so deleting the target is
+     * cleanup, and an open job would keep the tenant's activations refused on every server.
+     */
     private IngestJob rollBack(IngestJob job, TenantWriteGate.Claim claim, String reason) {
         IngestJob.Relocate stores = job.relocate();
         try {
             Tenant tenant = tenants.find(job.tenant()).orElse(null);
+            String serving = "; the tenant still serves from its " + stores.fromStore().provider() + " store";
+            String cleanup = "";
             if (tenant != null && tenant.definition().store().equals(stores.targetStore())) {
-                throw new IllegalStateException("tenant '" + tenant.id() + "' already serves from the target store; its copy is kept");
-            }
-            if (tenant != null) {
-                deleteTenantData(tenant, runtimes.apply(tenant.definition().withStore(stores.targetStore())).store());
-                LOG.warning("store relocation " + job.id() + " of tenant " + tenant.id() + " rolled back (target copy deleted): " + reason);
+                serving = "; the tenant already serves from its " + stores.targetStore().provider() + " store, which is kept: delete its"
+                        + " data from the " + stores.fromStore().provider() + " store by hand";
+            } else if (tenant != null) {
+                try {
+                    deleteTenantData(tenant, runtimes.apply(tenant.definition().withStore(stores.targetStore())).store());
+                    LOG.warning("store relocation " + job.id() + " of tenant " + tenant.id() + " rolled back (target copy deleted): " + reason);
+                } catch (RuntimeException e) {
+                    LOG.log(Level.SEVERE, "store relocation " + job.id() + " of tenant " + tenant.id() + " rolled back, but its target copy"
+                            + " could not be deleted", e);
+                    cleanup = "; the target copy could not be deleted: " + e + " (delete the tenant's data from the target "
+                            + stores.targetStore().provider() + " store by hand before relocating there again)";
+                }
             }
             if (claim != null) {
                 claim.release();
             }
-            return jobs.fail(job.id(), "rolled back: " + reason + "; the tenant still serves from its " + stores.fromStore().provider() + " store");
+            return jobs.fail(job.id(), "rolled back: " + reason + cleanup + serving);
         } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "rolling back store relocation " + job.id() + " failed; the next recovery retries it", e);
-            return jobs.find(job.tenant(), job.id()).orElse(job);
+            LOG.log(Level.SEVERE, "store relocation " + job.id() + " could not be closed (control plane unreachable?); it stays open"
+                    + " until a server restart lets the recovery sweep roll it back", e);
+            return job;
         }
     }
 

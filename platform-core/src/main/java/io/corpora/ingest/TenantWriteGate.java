@@ -21,6 +21,8 @@ public final class TenantWriteGate {
     private static final class State {
         int writers;
         boolean claimed;
+        /** What holds the claim ("a store relocation"), for the refusal's text. */
+        String migration;
     }
 
     /** A migration's exclusive hold on one tenant's writes; released exactly once. */
@@ -82,13 +84,14 @@ public final class TenantWriteGate {
     /**
      * Claims the tenant for a migration: new writers are refused from now on, and the writers in flight get up to
      * {@code wait} to finish. 409 if another migration holds it, or if the writers did not finish in time (the claim is
-     * then given up).
+     * then given up). {@code migration} names it in the refusals ("a store relocation").
      */
-    public Claim claim(String tenantId, Duration wait) {
+    public Claim claim(String tenantId, String migration, Duration wait) {
         State state = state(tenantId);
         synchronized (state) {
             refuseIfClaimed(tenantId, state);
             state.claimed = true;
+            state.migration = migration;
             long deadline = System.nanoTime() + wait.toNanos();
             try {
                 while (state.writers > 0) {
@@ -112,7 +115,7 @@ public final class TenantWriteGate {
 
     private static void refuseIfClaimed(String tenantId, State state) {
         if (state.claimed) {
-            throw new IngestException(409, "migration-in-progress", "a re-embed migration of tenant '" + tenantId
+            throw new IngestException(409, "migration-in-progress", state.migration + " of tenant '" + tenantId
                     + "' is in progress; ingests, deletes and rebuilds are refused until it ends (its job is listed under GET /api/v1/tenants/"
                     + tenantId + "/jobs)").retryAfter(RETRY_AFTER_SECONDS);
         }

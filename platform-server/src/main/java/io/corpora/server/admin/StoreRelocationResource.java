@@ -75,14 +75,17 @@ public class StoreRelocationResource {
     @Operation(summary = "Move the tenant's corpus to another store configuration in the background ({\"store\": {provider, config}});"
             + " the current store serves until an atomic switch, then its copy is deleted",
             description = "Active versions are copied with their stored vectors (no re-embedding); a source store that cannot return its"
-                    + " vectors has the chunk texts embedded again by the tenant's unchanged embedder. The tenant's ingests, deletes and"
-                    + " rebuilds are refused (409 migration-in-progress, Retry-After) on every server until the job ends.")
+                    + " vectors has the chunk texts embedded again by the tenant's unchanged embedder. Until the job ends the tenant's ingests,"
+                    + " deletes and rebuilds are refused (409 migration-in-progress, Retry-After) on the server running it, and its"
+                    + " ingests and rebuilds (their version activations) on every other server; a document delete on another server"
+                    + " is not refused, and the copy of that document then fails, which rolls the relocation back.")
     @APIResponse(responseCode = "202", description = "Started: the job (kind relocate) is QUEUED; Location names it",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Job.class)))
     @APIResponse(responseCode = "400", description = "Not a {\"store\": …} body, an unknown store plugin, options it does not declare or"
             + " accept, or a target store that cannot be opened")
     @APIResponse(responseCode = "404", description = "The tenant does not exist")
-    @APIResponse(responseCode = "409", description = "The target is the tenant's current store location (store-unchanged), a migration"
+    @APIResponse(responseCode = "409", description = "The target is the tenant's current store location (store-unchanged), the target"
+            + " already holds chunks of the tenant (target-not-empty: the current store under another spelling, or a leftover), a migration"
             + " or relocation of the tenant is already running (Retry-After), its writes in flight did not finish in time, or it is not ACTIVE")
     public Response relocate(@PathParam("id") String id, String body) {
         Tenant tenant = tenants.find(id).orElse(null);

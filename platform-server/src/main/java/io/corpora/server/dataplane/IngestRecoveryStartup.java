@@ -67,7 +67,8 @@ public class IngestRecoveryStartup {
             // Unfinished versions stay hidden by the isolation guard; the sweep tries again.
             LOG.log(Level.SEVERE, "ingest recovery failed at boot", e);
         }
-        // Before requests flow: a resumed migration claims its tenant's writes here, synchronously.
+        // Adopted migrations resume on the executor; until one claims its tenant's writes, the open job already refuses
+        // the tenant's activations in the control plane.
         recoverMigrations();
         failOrphanedEvaluations();
         leaseKeeper.start(this::sweep);

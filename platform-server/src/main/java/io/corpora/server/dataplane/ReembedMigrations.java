@@ -105,13 +105,30 @@ public class ReembedMigrations {
             }
             LOG.warning("adopting re-embed migration " + job.id() + " of tenant " + job.tenant() + " from "
                     + (orphan.owner() == null ? "a server restart" : "server " + orphan.owner() + " (lease expired)"));
+            adopt(job, policy);
+        }
+    }
+
+    /**
+     * Finishes, resumes or rolls back an adopted job on the executor: recovery waits for the tenant's writes (up to
+     * {@code claimWaitSeconds}) and may delete a whole store copy, which must not hold up the lease renewal that runs
+     * the sweep. Meanwhile the open job keeps the tenant's activations refused in the control plane.
+     */
+    private void adopt(IngestJob job, ReembedMigration.OnRestart policy) {
+        Runnable recovery = () -> {
             try {
-                migration().recover(job, policy).ifPresentOrElse(started -> submit(SYSTEM, started),
+                migration().recover(job, policy).ifPresentOrElse(started -> ended(SYSTEM, migration().run(started)),
                         () -> ended(SYSTEM, dataPlane.jobs().find(job.tenant(), job.id()).orElse(job)));
             } catch (RuntimeException e) {
-                LOG.log(Level.SEVERE, "recovering re-embed migration " + job.id() + " of tenant " + job.tenant()
-                        + " failed; the tenant keeps serving its current embedder and the next restart tries again", e);
+                LOG.log(Level.SEVERE, "recovering re-embed migration " + job.id() + " of tenant " + job.tenant() + " failed; the tenant keeps serving its current embedder and"
+                        + " the job stays adopted by this server until it restarts", e);
             }
+        };
+        try {
+            executor.execute(recovery);
+        } catch (RuntimeException e) {
+            LOG.log(Level.SEVERE, "recovering re-embed migration " + job.id() + " could not be scheduled; the job stays adopted by this server"
+                    + " until it restarts", e);
         }
     }
 

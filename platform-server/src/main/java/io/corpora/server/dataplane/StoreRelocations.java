@@ -101,13 +101,30 @@ public class StoreRelocations {
             }
             LOG.warning("adopting store relocation " + job.id() + " of tenant " + job.tenant() + " from "
                     + (orphan.owner() == null ? "a server restart" : "server " + orphan.owner() + " (lease expired)"));
+            adopt(job, policy);
+        }
+    }
+
+    /**
+     * Finishes, resumes or rolls back an adopted job on the executor: recovery waits for the tenant's writes (up to
+     * {@code claimWaitSeconds}) and may delete a whole store copy, which must not hold up the lease renewal that runs
+     * the sweep. Meanwhile the open job keeps the tenant's activations refused in the control plane.
+     */
+    private void adopt(IngestJob job, ReembedMigration.OnRestart policy) {
+        Runnable recovery = () -> {
             try {
-                relocation().recover(job, policy).ifPresentOrElse(started -> submit(SYSTEM, started),
+                relocation().recover(job, policy).ifPresentOrElse(started -> ended(SYSTEM, relocation().run(started)),
                         () -> ended(SYSTEM, dataPlane.jobs().find(job.tenant(), job.id()).orElse(job)));
             } catch (RuntimeException e) {
-                LOG.log(Level.SEVERE, "recovering store relocation " + job.id() + " of tenant " + job.tenant()
-                        + " failed; the tenant keeps its current store and the next sweep tries again", e);
+                LOG.log(Level.SEVERE, "recovering store relocation " + job.id() + " of tenant " + job.tenant() + " failed; the tenant keeps its current store and"
+                        + " the job stays adopted by this server until it restarts", e);
             }
+        };
+        try {
+            executor.execute(recovery);
+        } catch (RuntimeException e) {
+            LOG.log(Level.SEVERE, "recovering store relocation " + job.id() + " could not be scheduled; the job stays adopted by this server"
+                    + " until it restarts", e);
         }
     }
 

@@ -5,6 +5,8 @@ import io.corpora.controlplane.JobKind;
 import io.corpora.controlplane.JobRepository;
 import io.corpora.controlplane.PluginChoice;
 import io.corpora.controlplane.JobStatus;
+import io.corpora.ingest.IngestException;
+import io.corpora.ingest.TenantWriteGate;
 import io.corpora.spi.Namespace;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
@@ -61,7 +63,7 @@ public class JpaJobRepository implements JobRepository {
     @Override
     public IngestJob createReembed(String tenant, int total, IngestJob.Reembed target) {
         // Orders the start against document activations on every server (JpaDocumentRegistry#requireWritable).
-        em.find(TenantEntity.class, tenant, jakarta.persistence.LockModeType.PESSIMISTIC_WRITE);
+        lockTenantWithoutOpenMigration(tenant);
         IngestJobEntity row = newRow(tenant, total, JobKind.REEMBED);
         row.targetEmbedderProvider = target.targetEmbedder().provider();
         row.targetEmbedderConfig = JsonText.write(target.targetEmbedder().config());
@@ -73,13 +75,32 @@ public class JpaJobRepository implements JobRepository {
     @Override
     public IngestJob createRelocation(String tenant, int total, IngestJob.Relocate relocate) {
         // The same ordering against document activations as a re-embed start (JpaDocumentRegistry#requireWritable).
-        em.find(TenantEntity.class, tenant, jakarta.persistence.LockModeType.PESSIMISTIC_WRITE);
+        lockTenantWithoutOpenMigration(tenant);
         IngestJobEntity row = newRow(tenant, total, JobKind.RELOCATE);
         row.fromStoreProvider = relocate.fromStore().provider();
         row.fromStoreConfig = JsonText.write(relocate.fromStore().config());
         row.targetStoreProvider = relocate.targetStore().provider();
         row.targetStoreConfig = JsonText.write(relocate.targetStore().config());
         return persist(row);
+    }
+
+    /**
+     * Locks the tenant's row and refuses when a re-embed or relocation of it is still open: the caller's own check ran
+     * in an earlier transaction, so two servers starting at once would otherwise both pass it. Every start takes this
+     * lock first, so the second one sees the first one's job.
+     */
+    private void lockTenantWithoutOpenMigration(String tenant) {
+        em.find(TenantEntity.class, tenant, LockModeType.PESSIMISTIC_WRITE);
+        List<String> open = em.createQuery("SELECT j.id FROM IngestJobEntity j WHERE j.tenantId = :t AND j.kind IN :k AND j.status IN :s",
+                        String.class)
+                .setParameter("t", tenant)
+                .setParameter("k", java.util.Arrays.stream(JobKind.values()).filter(JobKind::migratesCorpus).map(JobKind::name).toList())
+                .setParameter("s", List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name()))
+                .getResultList();
+        if (!open.isEmpty()) {
+            throw new IngestException(409, "migration-in-progress", "tenant '" + tenant + "' is already being migrated by job "
+                    + open.get(0)).retryAfter(TenantWriteGate.RETRY_AFTER_SECONDS);
+        }
     }
 
     private IngestJobEntity newRow(String tenant, int total, JobKind kind) {

@@ -3,6 +3,7 @@ package io.corpora.server.tenants;
 import io.corpora.controlplane.AuditEvent;
 import io.corpora.controlplane.AuditLog;
 import io.corpora.controlplane.DocumentRegistry;
+import io.corpora.controlplane.JobRepository;
 import io.corpora.controlplane.Tenant;
 import io.corpora.controlplane.TenantDefinition;
 import io.corpora.controlplane.TenantRepository;
@@ -29,6 +30,9 @@ public class TenantLifecycle {
 
     @Inject
     DocumentRegistry documents;
+
+    @Inject
+    JobRepository jobs;
 
     @Inject
     AuditLog audit;
@@ -158,6 +162,7 @@ public class TenantLifecycle {
             if (current.state() == TenantState.DELETING) {
                 return current;
             }
+            refuseWhileMigrating(current, "marked for deletion");
             Tenant marked = tenants.setState(tenantId, TenantState.DELETING);
             changes.fire(new TenantChanged(tenantId, TenantState.DELETING, "state"));
             return marked;
@@ -172,6 +177,7 @@ public class TenantLifecycle {
                 throw new IllegalTenantTransition("tenant '" + tenantId + "' is " + current.state()
                         + "; only a tenant marked for deletion (DELETE /admin/v1/tenants/" + tenantId + ") can be purged");
             }
+            refuseWhileMigrating(current, "purged");
             for (TenantPurger purger : purgers) {
                 purger.purge(tenantId);
             }
@@ -189,6 +195,14 @@ public class TenantLifecycle {
 
     private Tenant require(String tenantId) {
         return tenants.find(tenantId).orElseThrow(() -> new NoSuchElementException("tenant '" + tenantId + "' does not exist"));
+    }
+
+    /** A re-embed or relocation copies the corpus in the background: deleting under it would leave one of its copies behind. */
+    private void refuseWhileMigrating(Tenant current, String what) {
+        jobs.unfinishedMigration(current.id()).ifPresent(job -> {
+            throw new IllegalTenantTransition("tenant '" + current.id() + "' is being migrated by " + job.kind().name().toLowerCase(java.util.Locale.ROOT)
+                    + " job " + job.id() + " and cannot be " + what + " until it ends (GET /admin/v1/tenants/" + current.id() + "/jobs/" + job.id() + ")");
+        });
     }
 
     private static void refuseWhileDeleting(Tenant current, String what) {

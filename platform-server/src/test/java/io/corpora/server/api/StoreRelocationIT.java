@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * {@code POST /admin/v1/tenants/{id}/store:relocate} over HTTP: bad targets are problem+json 4xx, a Lucene tenant moves
  * to a pgvector table (the test database) with writes refused meanwhile, ends SUCCEEDED on the new store answering
- * the same passages, and both ends are audited.
+ * the same passages, and both ends are audited; the tenant cannot be deleted meanwhile.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -81,6 +81,9 @@ class StoreRelocationIT {
         assertTrue(refused.body().contains("migration-in-progress"), refused.body());
         assertNotNull(refused.retryAfter());
         assertProblem(409, client.post(relocate, admin, target), "migration-in-progress");
+        assertProblem(409, client.delete("admin/v1/tenants/" + tenant, admin), "being migrated");
+        assertEquals("ACTIVE", client.get("admin/v1/tenants/" + tenant, admin).json().get("state").asText(),
+                "a tenant is not marked for deletion under a relocation (its purge would leave a copy behind)");
 
         List<List<String>> during = new ArrayList<>();
         String jobPath = TenantFixtures.serverPath(started.location());

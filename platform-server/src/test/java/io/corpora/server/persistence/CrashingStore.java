@@ -25,6 +25,8 @@ final class CrashingStore extends ForwardingStore {
     /** Upserts still allowed before the crash; negative: never crash. */
     final AtomicInteger upsertsBeforeCrash = new AtomicInteger(-1);
     volatile boolean crashOnDeleteWhere;
+    /** Deletes fail (a RuntimeException the code under test sees) instead of killing the process. */
+    volatile boolean deleteWhereFails;
 
     CrashingStore(VectorStore delegate) {
         super(delegate);
@@ -42,6 +44,9 @@ final class CrashingStore extends ForwardingStore {
     public int deleteWhere(Namespace namespace, MetadataFilter filter) {
         if (crashOnDeleteWhere) {
             throw new SimulatedCrash("before a delete");
+        }
+        if (deleteWhereFails) {
+            throw new IllegalStateException("the store refuses the delete");
         }
         return super.deleteWhere(namespace, filter);
     }

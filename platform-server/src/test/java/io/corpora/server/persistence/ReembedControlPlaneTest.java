@@ -15,6 +15,7 @@ import io.corpora.controlplane.PluginChoice;
 import io.corpora.controlplane.Tenant;
 import io.corpora.controlplane.TenantRepository;
 import io.corpora.controlplane.WriteRefusedException;
+import io.corpora.ingest.IngestException;
 import io.corpora.spi.Namespace;
 import jakarta.persistence.EntityManager;
 import java.nio.file.Path;
@@ -86,6 +87,36 @@ class ReembedControlPlaneTest {
         assertEquals(JobStatus.FAILED, failed.status());
         assertEquals("rolled back: model refused the input", jobs.find("acme", created.id()).orElseThrow().error());
         assertTrue(jobs.unfinishedReembed("acme").isEmpty());
+    }
+
+    /**
+     * The create itself refuses a second migration under the tenant's row lock: the caller's check of open jobs runs in
+     * an earlier transaction, so two servers starting at once could both pass it. Calling create directly is that race.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void aSecondMigrationOfATenantIsRefusedByTheCreateWhileOneIsOpen(String database) throws Exception {
+        open(database);
+        IngestJob.Relocate relocate = new IngestJob.Relocate(new PluginChoice("lucene", Map.of()), new PluginChoice("pgvector", Map.of("table", "t")));
+        IngestJob.Reembed reembed = new IngestJob.Reembed(TARGET, "old.384.aaaa", "new.384.bbbb");
+        IngestJob first = jobs.createRelocation("acme", 2, relocate);
+
+        IngestException relocation = assertThrows(IngestException.class, () -> jobs.createRelocation("acme", 2, relocate));
+        assertEquals(409, relocation.status());
+        assertEquals("migration-in-progress", relocation.type());
+        assertTrue(relocation.getMessage().contains(first.id()), relocation.getMessage());
+        assertEquals("migration-in-progress", assertThrows(IngestException.class, () -> jobs.createReembed("acme", 2, reembed)).type(),
+                "a re-embed is refused while a relocation is open, and the other way round");
+        jobs.markRunning(first.id());
+        assertThrows(IngestException.class, () -> jobs.createRelocation("acme", 2, relocate), "RUNNING is open too");
+        assertEquals(1, jobs.list("acme", 10).size(), "the refused creates wrote nothing");
+
+        tenants.create(ControlPlaneRepositoriesTest.tenant("other"));
+        jobs.createReembed("other", 1, reembed); // another tenant's migration is independent
+        jobs.fail(first.id(), "rolled back: test");
+        IngestJob second = jobs.createReembed("acme", 2, reembed);
+        assertEquals(JobKind.REEMBED, second.kind(), "once the first ended, the next migration starts");
+        assertEquals("migration-in-progress", assertThrows(IngestException.class, () -> jobs.createRelocation("acme", 2, relocate)).type());
     }
 
     @ParameterizedTest

@@ -205,6 +205,28 @@ class ReembedMigrationTest {
     }
 
     @Test
+    void aRollBackWhoseNewGenerationCannotBeDeletedStillFailsTheJobAndReopensWrites() {
+        TenantWriteGate gate = new TenantWriteGate();
+        embedderB.beforeDocumentBatch(texts -> {
+            if (texts.stream().anyMatch(t -> t.contains("Ferries"))) {
+                throw new IllegalStateException("model refused the input");
+            }
+        });
+        store.deleteWhereFails = true;
+        IngestJob done = migration(gate).run(migration(gate).start(tenant(), CHOICE_B));
+        store.deleteWhereFails = false;
+
+        assertEquals(JobStatus.FAILED, done.status(), String.valueOf(done));
+        assertTrue(done.error().contains("rolled back") && done.error().contains("the new generation could not be deleted"), done.error());
+        assertTrue(jobs.unfinishedReembed(TENANT).isEmpty(), "the job is closed in the control plane");
+        assertEquals(embedderA.fingerprint().id(), tenant().activeEmbedder());
+        assertFalse(gate.claimed(TENANT));
+        int version = registry.beginVersion(DEFAULT, "late", "late.md", "text/markdown", Map.of(), 10);
+        registry.activateVersion(DEFAULT, "late", version, "hash-late", 0, "", new DocumentDescription("late.md", "text/markdown", Map.of(), 10),
+                tenant().activeEmbedder()); // every server's activations are open again
+    }
+
+    @Test
     void aRestartMidwayResumesAndSkipsTheDocumentsAlreadyReEmbedded() {
         ReembedMigration.Started started = migration(new TenantWriteGate()).start(tenant(), CHOICE_B);
         store.upsertsBeforeCrash.set(2);

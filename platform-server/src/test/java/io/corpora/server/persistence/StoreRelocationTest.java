@@ -97,6 +97,13 @@ class StoreRelocationTest {
     private String pgUrl;
     /** Runs inside each write to the relocation target, before it reaches the store (null: none). */
     private Consumer<Namespace> duringCopy;
+    /**
+     * Set by a simulated crash: the dead process writes nothing more, neither to the control plane nor to the target,
+     * so the {@link Error} that stands for the crash leaves the job open, as a real crash would.
+     */
+    private volatile boolean processDead;
+    /** The target store refuses to delete the tenant's data (a rollback's cleanup fails). */
+    private volatile boolean targetDeletesFail;
 
     @BeforeEach
     void seed() throws Exception {
@@ -169,7 +176,8 @@ class StoreRelocationTest {
         AtomicInteger writes = new AtomicInteger();
         duringCopy = namespace -> {
             if (writes.incrementAndGet() == 3) {
-                throw new AssertionError("the server dies in the middle of the copy"); // an Error: nothing survives it
+                processDead = true;
+                throw new AssertionError("the server dies in the middle of the copy");
             }
         };
         StoreRelocation.Started started = relocation.start(tenant(), pgvector(SHARED_TABLE));
@@ -181,6 +189,7 @@ class StoreRelocationTest {
         assertEquals(before, passages(), "the source keeps serving");
 
         duringCopy = null;
+        processDead = false;
         StoreRelocation restarted = relocation(new TenantWriteGate());
         StoreRelocation.Started resumed = restarted.recover(interrupted, ReembedMigration.OnRestart.RESUME).orElseThrow();
         IngestJob done = restarted.run(resumed);
@@ -196,11 +205,13 @@ class StoreRelocationTest {
     void aRollBackOnRestartDeletesTheTargetCopyAndKeepsTheSource() {
         StoreRelocation relocation = relocation(new TenantWriteGate());
         duringCopy = namespace -> {
+            processDead = true;
             throw new AssertionError("the server dies");
         };
         StoreRelocation.Started started = relocation.start(tenant(), pgvector(SHARED_TABLE));
         assertThrows(AssertionError.class, () -> relocation.run(started));
         duringCopy = null;
+        processDead = false;
         Map<Namespace, List<String>> before = passages();
 
         Optional<StoreRelocation.Started> none = relocation(new TenantWriteGate()).recover(jobs.find(TENANT, started.job().id()).orElseThrow(),
@@ -216,6 +227,81 @@ class StoreRelocationTest {
         registryWriteSucceeds();
     }
 
+    @Test
+    void aTargetThatAlreadyHoldsTheTenantUnderAnotherSpellingIsRefusedAndNothingIsDeleted() {
+        StoreRelocation relocation = relocation(new TenantWriteGate());
+        IngestJob moved = relocation.run(relocation.start(tenant(), pgvector(SHARED_TABLE)));
+        assertEquals(JobStatus.SUCCEEDED, moved.status(), String.valueOf(moved));
+        Map<Namespace, List<String>> before = passages();
+
+        // Another jdbcUrl spelling of the same database: other option strings, the same table.
+        PluginChoice sameTable = new PluginChoice("pgvector", Map.of("jdbcUrl", pgUrl + "&ApplicationName=corpora-alias", "table", SHARED_TABLE,
+                "ensureSchema", "true"));
+        IngestException refused = assertThrows(IngestException.class, () -> relocation.start(tenant(), sameTable));
+        assertEquals(409, refused.status());
+        assertEquals("target-not-empty", refused.type(), refused.getMessage());
+        assertTrue(jobs.unfinishedMigration(TENANT).isEmpty(), "no job was recorded");
+        assertEquals(pgvector(SHARED_TABLE), tenant().definition().store());
+        VectorStore shared = runtimes.runtime(tenant().definition()).store();
+        for (Namespace namespace : List.of(DEFAULT, TEAM)) {
+            assertEquals(chunkCount(namespace), shared.count(namespace, MetadataFilter.all()), "nothing was deleted: " + namespace);
+        }
+        assertEquals(before, passages());
+        registryWriteSucceeds();
+    }
+
+    @Test
+    void aRollBackWhoseTargetCannotBeDeletedStillFailsTheJobAndReopensTheTenantsWrites() {
+        TenantWriteGate gate = new TenantWriteGate();
+        StoreRelocation relocation = relocation(gate);
+        Map<Namespace, List<String>> before = passages();
+        AtomicInteger writes = new AtomicInteger();
+        duringCopy = namespace -> {
+            if (writes.incrementAndGet() == 2) {
+                throw new IllegalStateException("the target refuses a write");
+            }
+        };
+        targetDeletesFail = true;
+        IngestJob ended = relocation.run(relocation.start(tenant(), pgvector(SHARED_TABLE)));
+        duringCopy = null;
+
+        assertEquals(JobStatus.FAILED, ended.status(), String.valueOf(ended));
+        assertTrue(ended.error().contains("rolled back") && ended.error().contains("the target copy could not be deleted"), ended.error());
+        assertEquals(JobStatus.FAILED, jobs.find(TENANT, ended.id()).orElseThrow().status(), "the job is closed in the control plane");
+        assertEquals(lucene(), tenant().definition().store());
+        assertEquals(before, passages(), "the source still serves");
+        assertEquals("open", gate.write(TENANT, () -> "open"), "this server's writes are open again");
+        registryWriteSucceeds(); // and every server's activations
+        IngestException leftover = assertThrows(IngestException.class, () -> relocation.start(tenant(), pgvector(SHARED_TABLE)));
+        assertEquals("target-not-empty", leftover.type(), "the copy left in the target must be deleted before relocating there again");
+    }
+
+    @Test
+    void anErrorThatKillsOnlyTheRelocationThreadRollsItBackAndClosesTheJob() {
+        TenantWriteGate gate = new TenantWriteGate();
+        StoreRelocation relocation = relocation(gate);
+        Map<Namespace, List<String>> before = passages();
+        AtomicInteger writes = new AtomicInteger();
+        duringCopy = namespace -> {
+            if (writes.incrementAndGet() == 2) {
+                throw new StackOverflowError("the relocation thread dies; the server lives on");
+            }
+        };
+        StoreRelocation.Started started = relocation.start(tenant(), pgvector(SHARED_TABLE));
+        assertThrows(StackOverflowError.class, () -> relocation.run(started));
+        duringCopy = null;
+
+        IngestJob ended = jobs.find(TENANT, started.job().id()).orElseThrow();
+        assertEquals(JobStatus.FAILED, ended.status(), String.valueOf(ended));
+        assertTrue(ended.error().contains("StackOverflowError"), ended.error());
+        assertEquals(lucene(), tenant().definition().store());
+        assertEquals(before, passages());
+        VectorStore target = runtimes.runtime(tenant().definition().withStore(pgvector(SHARED_TABLE))).store();
+        assertEquals(0, target.count(DEFAULT, MetadataFilter.all()), "the target copy is deleted");
+        assertEquals("open", gate.write(TENANT, () -> "open"));
+        registryWriteSucceeds();
+    }
+
     /** Relocates to {@code target}, checking inside every target write that reads come from the source and writes are refused. */
     private void relocateWhileObserving(PluginChoice target, Map<Namespace, List<String>> expected) {
         TenantWriteGate gate = new TenantWriteGate();
@@ -227,6 +313,7 @@ class StoreRelocationTest {
             assertEquals(expected, passages(), "retrieves during the copy answer from the source");
             IngestException refused = assertThrows(IngestException.class, () -> gate.write(TENANT, () -> "an ingest"));
             assertEquals("migration-in-progress", refused.type());
+            assertTrue(refused.getMessage().contains("a store relocation of tenant"), refused.getMessage());
             WriteRefusedException activation = assertThrows(WriteRefusedException.class, this::writeThroughRegistry,
                     "another server's activation is refused by the control plane");
             assertEquals(WriteRefusedException.Reason.MIGRATION_IN_PROGRESS, activation.reason());
@@ -257,11 +344,36 @@ class StoreRelocationTest {
                     }
                     super.upsert(namespace, chunks);
                 }
+
+                @Override
+                public void deleteNamespace(Namespace namespace) {
+                    if (processDead || targetDeletesFail) {
+                        throw new IllegalStateException("the target store refuses the delete");
+                    }
+                    super.deleteNamespace(namespace);
+                }
             };
             return new TenantRuntime(definition, store, runtime.embedder(), runtime.reranker(), runtime.filterHook(), runtime.chunking(),
                     runtime.generator());
         };
-        return new StoreRelocation(tenants, registry, jobs, gate, observed, runtimes::storeLocation, Duration.ofSeconds(1), Duration.ZERO);
+        return new StoreRelocation(tenants, registry, jobsOfThisProcess(), gate, observed, runtimes::storeLocation, Duration.ofSeconds(1),
+                Duration.ZERO);
+    }
+
+    /** The job repository as this process sees it: unusable once it is {@link #processDead dead}. */
+    private JobRepository jobsOfThisProcess() {
+        JobRepository live = jobs;
+        return (JobRepository) java.lang.reflect.Proxy.newProxyInstance(JobRepository.class.getClassLoader(), new Class<?>[] {JobRepository.class},
+                (proxy, method, args) -> {
+                    if (processDead) {
+                        throw new IllegalStateException("the process is dead");
+                    }
+                    try {
+                        return method.invoke(live, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     /** The passages (chunk id, score to 4 decimals, text) a vector retrieve answers in each namespace, in rank order. */

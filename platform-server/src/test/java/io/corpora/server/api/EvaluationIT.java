@@ -9,14 +9,12 @@ import io.corpora.retrieval.evaluation.RetrievalMetrics;
 import io.corpora.server.Deployments;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
-import io.corpora.testkit.Poll;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -289,9 +287,6 @@ class EvaluationIT {
     }
 
     private static JsonNode await(String id, String token) {
-        return Poll.until("evaluation " + id + " finished", Duration.ofMinutes(3), () -> {
-            JsonNode e = CLIENT.get(BASE + "/evaluations/" + id, token).json();
-            return TenantFixtures.finished(e) ? Optional.of(e) : Optional.empty();
-        });
+        return FIXTURES.awaitJob(BASE + "/evaluations/" + id, token, Duration.ofMinutes(3));
     }
 }

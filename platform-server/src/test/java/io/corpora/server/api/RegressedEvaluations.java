@@ -5,12 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
-import io.corpora.testkit.Poll;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * A tenant's evaluation history made worse on purpose, through the real server: three judged documents, a keyword
@@ -61,10 +59,7 @@ public final class RegressedEvaluations {
         ServerClient.Response accepted = client.post(base(tenant) + "/evaluations", token, body);
         assertEquals(202, accepted.status(), accepted.body());
         String id = accepted.json().get("id").asText();
-        JsonNode done = Poll.until("evaluation " + id + " finished", Duration.ofMinutes(3), () -> {
-            JsonNode e = client.get(base(tenant) + "/evaluations/" + id, token).json();
-            return TenantFixtures.finished(e) ? Optional.of(e) : Optional.empty();
-        });
+        JsonNode done = new TenantFixtures(client).awaitJob(base(tenant) + "/evaluations/" + id, token, Duration.ofMinutes(3));
         assertEquals("SUCCEEDED", done.get("status").asText(), done.toString());
         return done;
     }

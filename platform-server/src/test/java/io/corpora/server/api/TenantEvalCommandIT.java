@@ -17,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -140,18 +139,11 @@ class TenantEvalCommandIT {
         assertEquals(2, noQrels.exitCode(), noQrels.toString());
     }
 
-    private void awaitFinished(String tenant, String id) throws InterruptedException {
-        String admin = client.token("ada", tenant, Roles.TENANT_ADMIN);
-        Instant giveUp = Instant.now().plus(Duration.ofMinutes(5)); // a hang guard, not a performance bound
-        while (Instant.now().isBefore(giveUp)) {
-            String status = client.get("api/v1/tenants/" + tenant + "/evaluations/" + id, admin).json().get("status").asText();
-            if (!status.equals("QUEUED") && !status.equals("RUNNING")) {
-                assertEquals("SUCCEEDED", status);
-                return;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("evaluation " + id + " did not finish");
+    private void awaitFinished(String tenant, String id) {
+        // a hang guard, not a performance bound
+        JsonNode done = new TenantFixtures(client).awaitJob("api/v1/tenants/" + tenant + "/evaluations/" + id,
+                client.token("ada", tenant, Roles.TENANT_ADMIN), Duration.ofMinutes(5));
+        assertEquals("SUCCEEDED", done.get("status").asText(), done.toString());
     }
 
     private static List<String> with(List<String> args, String... more) {

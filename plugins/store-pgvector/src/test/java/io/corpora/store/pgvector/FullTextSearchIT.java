@@ -76,6 +76,28 @@ class FullTextSearchIT {
     }
 
     @Test
+    void documentFrequenciesAreCountedOncePerQueryWhateverPlanTheTableGets() throws Exception {
+        // A table never analyzed (as a relocation's fresh target is) gets the plan that filters by tenant: the counts of
+        // an inlined idf CTE then ran once per matching row. Materialized, they are one CTE scan, whatever the statistics.
+        try (PgVectorStore store = open(Map.of()); var connection = TestDatabase.connect()) {
+            SearchRequest request = SearchRequest.keyword("lodging policy", 10, MetadataFilter.all(), null, null);
+            SqlFragment sql = store.keywordSql(NS, request, KeywordQuery.parse(request.text(), StopWords.of(List.of("english"))));
+            StringBuilder plan = new StringBuilder();
+            try (var explain = connection.prepareStatement("EXPLAIN (ANALYZE, COSTS OFF) " + sql.text())) {
+                sql.bindTo(explain, 1);
+                try (var rows = explain.executeQuery()) {
+                    while (rows.next()) {
+                        plan.append(rows.getString(1)).append('\n');
+                    }
+                }
+            }
+            assertTrue(plan.toString().contains("CTE idf") && plan.toString().contains("CTE total"),
+                    "the document-frequency CTEs are evaluated once, not inlined per row:\n" + plan);
+            assertEquals(List.of("t0", "t2", "t3", "t1"), search(store, "lodging policy"), "same ranking as before");
+        }
+    }
+
+    @Test
     void rowsHoldingAnyTermRankBySummedIdfThenByTsRankCd() {
         try (PgVectorStore store = open(Map.of())) {
             assertTrue(store.capabilities().contains(StoreCapability.KEYWORD_SEARCH));

@@ -45,9 +45,13 @@ final class Problems {
 
     /**
      * A problem+json body, e.g. the data of a streamed answer's {@code error} event; {@code status}, {@code requestId}
-     * and {@code retryAfter} stand in for members the body lacks.
+     * and {@code retryAfter} stand in for members the body lacks (an event has no headers: the server sends its
+     * Retry-After as the member {@code retryAfter}, in seconds).
      */
     static CorporaProblemException decode(ObjectMapper json, JsonNode body, int status, String requestId, Duration retryAfter) {
+        if (retryAfter == null && body.path("retryAfter").canConvertToLong()) {
+            retryAfter = Duration.ofSeconds(Math.max(0, body.get("retryAfter").asLong()));
+        }
         Map<String, Object> extensions = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> fields = body.fields(); fields.hasNext(); ) {
             Map.Entry<String, JsonNode> field = fields.next();

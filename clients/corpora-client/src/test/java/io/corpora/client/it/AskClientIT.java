@@ -216,6 +216,7 @@ class AskClientIT {
         CorporaProblemException problem = (CorporaProblemException) failed.getCause();
         assertEquals(503, problem.status(), problem.toString());
         assertEquals("plugin-unavailable", problem.kind());
+        assertTrue(problem.retryAfter().isPresent(), "the error event says when to try again, as a 503's header does");
         assertEquals(List.of("retrieval"), received);
         CorporaProblemException sameAsBlocking = assertThrows(CorporaProblemException.class, stream::await);
         assertEquals(problem.kind(), sameAsBlocking.kind());

@@ -1,5 +1,6 @@
 package io.corpora.runtime;
 
+import io.corpora.runtime.guard.SharedStoreView;
 import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
 import io.corpora.spi.MetadataFilter;
@@ -7,34 +8,26 @@ import io.corpora.spi.Namespace;
 import io.corpora.spi.store.ChunkPage;
 import io.corpora.spi.store.ScoredChunk;
 import io.corpora.spi.store.SearchRequest;
-import io.corpora.spi.store.StoreCapability;
 import io.corpora.spi.store.VectorStore;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * A shared store seen by one tenant inside the {@link TenantWorkingSet}: every data call holds a lease on the tenant, so
  * its namespaces are never closed under a call in flight, and a call on a closed tenant reopens it. Sits beneath the
  * tenant's guard: a call the guard stopped waiting for still holds its lease until it really ends.
  */
-final class WorkingSetVectorStore implements VectorStore {
+final class WorkingSetVectorStore extends SharedStoreView {
 
-    private final VectorStore delegate;
     private final TenantWorkingSet workingSet;
     private final String tenant;
 
     WorkingSetVectorStore(VectorStore delegate, TenantWorkingSet workingSet, String tenant) {
-        this.delegate = delegate;
+        super(delegate);
         this.workingSet = workingSet;
         this.tenant = tenant;
-    }
-
-    @Override
-    public Set<StoreCapability> capabilities() {
-        return delegate.capabilities();
     }
 
     @Override
@@ -119,19 +112,5 @@ final class WorkingSetVectorStore implements VectorStore {
         try (TenantWorkingSet.Lease lease = workingSet.lease(tenant)) {
             return delegate.consistencyToken(namespace);
         }
-    }
-
-    @Override
-    public void checkHealth() {
-        delegate.checkHealth();
-    }
-
-    /** The shared instance is closed by its owner. */
-    @Override
-    public void close() {}
-
-    @Override
-    public String toString() {
-        return delegate.toString();
     }
 }

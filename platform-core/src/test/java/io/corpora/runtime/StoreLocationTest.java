@@ -6,12 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.corpora.controlplane.PluginChoice;
 import io.corpora.controlplane.TenantDefinition;
-import io.corpora.plugin.loader.PluginManager;
-import io.corpora.plugin.loader.PluginRegistry;
-import io.corpora.runtime.guard.GuardContext;
-import io.corpora.runtime.guard.GuardPolicy;
-import io.corpora.runtime.guard.PluginCallObserver;
-import io.corpora.runtime.guard.PluginGuards;
 import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
 import io.corpora.spi.MetadataFilter;
@@ -24,11 +18,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,30 +30,18 @@ import org.junit.jupiter.api.io.TempDir;
 class StoreLocationTest {
 
     private static final Namespace ACME = Namespace.of("acme");
-    private static PluginRegistry plugins;
+
+    @RegisterExtension
+    static final RealPluginRuntimes real = new RealPluginRuntimes();
 
     @TempDir
     Path data;
 
-    private final ExecutorService pluginCalls = Executors.newCachedThreadPool();
     private TenantRuntimes runtimes;
-
-    @BeforeAll
-    static void load() {
-        plugins = PluginManager.load(Path.of(System.getProperty("corpora.test.plugins.dir", "target/plugins")));
-    }
-
-    @AfterEach
-    void close() {
-        if (runtimes != null) {
-            runtimes.close();
-        }
-        pluginCalls.shutdownNow();
-    }
 
     @Test
     void anUnrelatedStoreOptionChangeKeepsTheTenantOnItsIndexes() {
-        runtimes = runtimes();
+        runtimes = real.open(data);
         TenantRuntime before = runtimes.runtime(tenant(Map.of()));
         before.store().upsert(ACME, List.of(chunk("policy:0", "Refunds within thirty days.")));
 
@@ -78,19 +57,19 @@ class StoreLocationTest {
     @Test
     void aDefinitionWithoutLocationOptionsKeepsTheDirectoryNameDeployedDataUses() {
         // The name the server gave every option-less Lucene store before locations existed: sha256("{}"), 12 digits.
-        assertEquals("lucene-44136fa355b3", StoreLocation.of(plugins, new PluginChoice("lucene", Map.of())).directoryName());
+        assertEquals("lucene-44136fa355b3", StoreLocation.of(real.plugins(), new PluginChoice("lucene", Map.of())).directoryName());
         assertEquals("lucene-44136fa355b3",
-                StoreLocation.of(plugins, new PluginChoice("lucene", Map.of("quantization", "int8", "bm25.k1", "1.5"))).directoryName());
+                StoreLocation.of(real.plugins(), new PluginChoice("lucene", Map.of("quantization", "int8", "bm25.k1", "1.5"))).directoryName());
     }
 
     @Test
     void aPreLocationPerConfigurationDirectoryIsMovedOnFirstUse() {
         Map<String, String> options = Map.of("quantization", "int8");
         Path legacy = data.resolve("vector-store").resolve(StoreLocation.directoryName("lucene", options));
-        try (VectorStore old = plugins.create(VectorStoreProvider.class, "lucene", PluginContext.of(legacy, "test"), options)) {
+        try (VectorStore old = real.plugins().create(VectorStoreProvider.class, "lucene", PluginContext.of(legacy, "test"), options)) {
             old.upsert(ACME, List.of(chunk("policy:0", "Refunds within thirty days.")));
         }
-        runtimes = runtimes();
+        runtimes = real.open(data);
 
         TenantRuntime runtime = runtimes.runtime(tenant(options));
 
@@ -119,12 +98,7 @@ class StoreLocationTest {
     }
 
     private static StoreLocation location(String provider, Map<String, String> options) {
-        return StoreLocation.of(plugins, new PluginChoice(provider, options));
-    }
-
-    private TenantRuntimes runtimes() {
-        return new TenantRuntimes(plugins, data, key -> Optional.empty(),
-                new PluginGuards(GuardPolicy::defaults, GuardContext.system(pluginCalls, PluginCallObserver.NONE)));
+        return StoreLocation.of(real.plugins(), new PluginChoice(provider, options));
     }
 
     private static TenantDefinition tenant(Map<String, String> storeOptions) {

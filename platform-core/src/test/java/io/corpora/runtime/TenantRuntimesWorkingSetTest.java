@@ -6,13 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.corpora.controlplane.PluginChoice;
 import io.corpora.controlplane.TenantDefinition;
-import io.corpora.engine.embed.QueryEmbeddingCache;
-import io.corpora.plugin.loader.PluginManager;
-import io.corpora.plugin.loader.PluginRegistry;
-import io.corpora.runtime.guard.GuardContext;
-import io.corpora.runtime.guard.GuardPolicy;
-import io.corpora.runtime.guard.PluginCallObserver;
-import io.corpora.runtime.guard.PluginGuards;
 import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
 import io.corpora.spi.MetadataFilter;
@@ -35,9 +28,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -47,26 +39,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TenantRuntimesWorkingSetTest {
 
-    private static PluginRegistry plugins;
+    @RegisterExtension
+    static final RealPluginRuntimes real = new RealPluginRuntimes();
 
     @TempDir
     Path data;
 
-    private final ExecutorService pluginCalls = Executors.newCachedThreadPool();
     private TenantRuntimes runtimes;
-
-    @BeforeAll
-    static void load() {
-        plugins = PluginManager.load(Path.of(System.getProperty("corpora.test.plugins.dir", "target/plugins")));
-    }
-
-    @AfterEach
-    void close() {
-        if (runtimes != null) {
-            runtimes.close();
-        }
-        pluginCalls.shutdownNow();
-    }
 
     @Test
     void closeAndReopenUnderConcurrentReadsAndWritesLosesNothingAndHonoursTheBound() throws Exception {
@@ -142,8 +121,7 @@ class TenantRuntimesWorkingSetTest {
     @Test
     void idleTenantsCloseAndTheirNextCallReopensThem() throws Exception {
         AtomicLong nanos = new AtomicLong();
-        runtimes = new TenantRuntimes(plugins, data, key -> java.util.Optional.empty(), guards(),
-                new TenantRuntimes.WorkingSetPolicy(100, Duration.ofMinutes(10)), new QueryEmbeddingCache(0), nanos::get);
+        runtimes = real.open(data, new TenantRuntimes.WorkingSetPolicy(100, Duration.ofMinutes(10)), nanos::get);
         List<String> released = new CopyOnWriteArrayList<>();
         runtimes.addReleaseListener(released::add);
         runtimes.runtime(tenant("a")).store().upsert(Namespace.of("a"), List.of(chunk("a:0", "kept")));
@@ -221,12 +199,7 @@ class TenantRuntimesWorkingSetTest {
     }
 
     private TenantRuntimes runtimes(int max) {
-        return new TenantRuntimes(plugins, data, key -> java.util.Optional.empty(), guards(),
-                new TenantRuntimes.WorkingSetPolicy(max, Duration.ofHours(1)));
-    }
-
-    private PluginGuards guards() {
-        return new PluginGuards(GuardPolicy::defaults, GuardContext.system(pluginCalls, PluginCallObserver.NONE));
+        return real.open(data, new TenantRuntimes.WorkingSetPolicy(max, Duration.ofHours(1)));
     }
 
     private static TenantDefinition tenant(String id) {

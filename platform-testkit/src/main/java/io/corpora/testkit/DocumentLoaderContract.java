@@ -17,6 +17,7 @@ import io.corpora.spi.loader.DocumentLoaderProvider;
 import io.corpora.spi.loader.LoadRequest;
 import io.corpora.spi.loader.LoadedDocument;
 import io.corpora.spi.loader.Section;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,7 +52,13 @@ public abstract class DocumentLoaderContract {
     public static final String TIMEOUT = "timeout";
 
     /** One document: its media type and bytes. */
-    public record Sample(String mediaType, byte[] bytes) {}
+    public record Sample(String mediaType, byte[] bytes) {
+
+        /** A text document, encoded as UTF-8. */
+        public static Sample utf8(String mediaType, String text) {
+            return new Sample(mediaType, text.getBytes(StandardCharsets.UTF_8));
+        }
+    }
 
     /** A limit beyond bytes and time (pages, records): the option, a value, and a document over it. */
     public record CountLimit(String option, String value, Sample overLimit) {}

@@ -7,13 +7,13 @@ import dev.langchain4j.rag.content.ContentMetadata;
 import dev.langchain4j.rag.content.retriever.ContentRetriever;
 import dev.langchain4j.rag.query.Query;
 import io.corpora.client.CorporaClient;
+import io.corpora.client.FrameworkRetrieval;
 import io.corpora.client.PassageMetadata;
 import io.corpora.client.model.Passage;
 import io.corpora.client.model.RetrieveOptions;
 import io.corpora.client.model.RetrieveRequest;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -42,8 +42,7 @@ public final class CorporaContentRetriever implements ContentRetriever {
     public static final String SCORE = PassageMetadata.SCORE;
     public static final String PAGE = PassageMetadata.PAGE;
 
-    private final CorporaClient client;
-    private final Function<Query, RetrieveRequest> request;
+    private final FrameworkRetrieval<Query> retrieval;
 
     /** Every query with the tenant's retrieval defaults. */
     public CorporaContentRetriever(CorporaClient client) {
@@ -52,23 +51,17 @@ public final class CorporaContentRetriever implements ContentRetriever {
 
     /** Every query with the same options, e.g. {@code RetrieveOptions.DEFAULTS.withTopK(5).withFilter(Map.of("lang", "en"))}. */
     public CorporaContentRetriever(CorporaClient client, RetrieveOptions options) {
-        this(client, requestsWith(options));
+        this.retrieval = FrameworkRetrieval.withOptions(client, options, Query::text);
     }
 
     /** The request for each query made by {@code request} (e.g. a filter from the query's chat memory id). */
     public CorporaContentRetriever(CorporaClient client, Function<Query, RetrieveRequest> request) {
-        this.client = Objects.requireNonNull(client, "client");
-        this.request = Objects.requireNonNull(request, "request");
-    }
-
-    private static Function<Query, RetrieveRequest> requestsWith(RetrieveOptions options) {
-        Objects.requireNonNull(options, "options");
-        return query -> options.request(query.text());
+        this.retrieval = new FrameworkRetrieval<>(client, request);
     }
 
     @Override
     public List<Content> retrieve(Query query) {
-        return client.retrieve(request.apply(query)).passages().stream().map(CorporaContentRetriever::content).toList();
+        return retrieval.passages(query).stream().map(CorporaContentRetriever::content).toList();
     }
 
     /** One passage as LangChain4j content. */

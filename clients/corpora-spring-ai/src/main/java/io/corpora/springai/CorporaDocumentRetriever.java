@@ -1,14 +1,13 @@
 package io.corpora.springai;
 
 import io.corpora.client.CorporaClient;
+import io.corpora.client.FrameworkRetrieval;
 import io.corpora.client.PassageMetadata;
 import io.corpora.client.model.Passage;
 import io.corpora.client.model.RetrieveOptions;
 import io.corpora.client.model.RetrieveRequest;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Function;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.rag.Query;
@@ -37,8 +36,7 @@ public final class CorporaDocumentRetriever implements DocumentRetriever {
     public static final String CHUNK_INDEX = PassageMetadata.CHUNK_INDEX;
     public static final String PAGE = PassageMetadata.PAGE;
 
-    private final CorporaClient client;
-    private final Function<Query, RetrieveRequest> request;
+    private final FrameworkRetrieval<Query> retrieval;
 
     /** Every query with the tenant's retrieval defaults. */
     public CorporaDocumentRetriever(CorporaClient client) {
@@ -47,23 +45,17 @@ public final class CorporaDocumentRetriever implements DocumentRetriever {
 
     /** Every query with the same options, e.g. {@code RetrieveOptions.DEFAULTS.withTopK(5).withFilter(Map.of("lang", "en"))}. */
     public CorporaDocumentRetriever(CorporaClient client, RetrieveOptions options) {
-        this(client, requestsWith(options));
+        this.retrieval = FrameworkRetrieval.withOptions(client, options, Query::text);
     }
 
     /** The request for each query made by {@code request} (e.g. a filter from {@link Query#context()}). */
     public CorporaDocumentRetriever(CorporaClient client, Function<Query, RetrieveRequest> request) {
-        this.client = Objects.requireNonNull(client, "client");
-        this.request = Objects.requireNonNull(request, "request");
-    }
-
-    private static Function<Query, RetrieveRequest> requestsWith(RetrieveOptions options) {
-        Objects.requireNonNull(options, "options");
-        return query -> options.request(query.text());
+        this.retrieval = new FrameworkRetrieval<>(client, request);
     }
 
     @Override
     public List<Document> retrieve(Query query) {
-        return client.retrieve(request.apply(query)).passages().stream().map(CorporaDocumentRetriever::document).toList();
+        return retrieval.passages(query).stream().map(CorporaDocumentRetriever::document).toList();
     }
 
     static Document document(Passage passage) {

@@ -7,31 +7,23 @@ import io.corpora.spi.Namespace;
 import io.corpora.spi.store.ChunkPage;
 import io.corpora.spi.store.ScoredChunk;
 import io.corpora.spi.store.SearchRequest;
-import io.corpora.spi.store.StoreCapability;
 import io.corpora.spi.store.VectorStore;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * A shared store seen through one tenant's guard. Every data call is guarded (and so retried: searches and reads are
  * idempotent, upserts and deletes are by id); capabilities and the health check are not (readiness has its own timeout).
  */
-public final class GuardedVectorStore implements VectorStore {
+public final class GuardedVectorStore extends SharedStoreView {
 
-    private final VectorStore delegate;
     private final PluginCallGuard guard;
 
     public GuardedVectorStore(VectorStore delegate, PluginCallGuard guard) {
-        this.delegate = delegate;
+        super(delegate);
         this.guard = guard;
-    }
-
-    @Override
-    public Set<StoreCapability> capabilities() {
-        return delegate.capabilities();
     }
 
     @Override
@@ -92,19 +84,5 @@ public final class GuardedVectorStore implements VectorStore {
     @Override
     public String consistencyToken(Namespace namespace) {
         return guard.call("consistencyToken", () -> delegate.consistencyToken(namespace));
-    }
-
-    @Override
-    public void checkHealth() {
-        delegate.checkHealth();
-    }
-
-    /** The shared instance is closed by its owner. */
-    @Override
-    public void close() {}
-
-    @Override
-    public String toString() {
-        return delegate.toString();
     }
 }

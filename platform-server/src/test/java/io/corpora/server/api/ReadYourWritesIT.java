@@ -9,16 +9,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.corpora.server.Deployments;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -44,11 +40,7 @@ class ReadYourWritesIT {
 
     @Test
     void aReplicaTenantAnswersATokenThatRetrieveHonoursAndALuceneTenantNone() throws Exception {
-        String pgUrl = System.getenv("CORPORA_TEST_PG_URL");
-        Assumptions.assumeTrue(pgUrl != null && !pgUrl.isBlank(), "CORPORA_TEST_PG_URL names the PostgreSQL (pgvector) database");
-        try (Connection connection = DriverManager.getConnection(pgUrl); Statement statement = connection.createStatement()) {
-            statement.execute("DROP TABLE IF EXISTS " + TABLE);
-        }
+        String pgUrl = TenantFixtures.pgvectorUrlWithoutTable(TABLE);
         TenantFixtures fixtures = new TenantFixtures(client);
         String replicated = TenantFixtures.uniqueId("ryw");
         Map<String, Object> definition = TenantFixtures.embeddedDefaults(replicated);

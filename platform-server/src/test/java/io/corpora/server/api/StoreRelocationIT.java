@@ -9,9 +9,6 @@ import io.corpora.server.Deployments;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import io.corpora.testkit.Poll;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +17,6 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -46,9 +42,7 @@ class StoreRelocationIT {
 
     @Test
     void aLuceneTenantMovesToPgvectorServingTheSamePassagesAndBadTargetsAreProblems() throws Exception {
-        String pgUrl = System.getenv("CORPORA_TEST_PG_URL");
-        Assumptions.assumeTrue(pgUrl != null && !pgUrl.isBlank(), "CORPORA_TEST_PG_URL names the PostgreSQL (pgvector) database");
-        dropTable(pgUrl);
+        String pgUrl = TenantFixtures.pgvectorUrlWithoutTable(TABLE);
         String tenant = TenantFixtures.uniqueId("reloc");
         TenantFixtures fixtures = new TenantFixtures(client);
         fixtures.create(tenant, List.of(), false);
@@ -124,11 +118,5 @@ class StoreRelocationIT {
         response.json().get("passages").forEach(p -> passages.add(p.get("id").asText() + " " + p.get("text").asText()));
         assertTrue(!passages.isEmpty(), response.body());
         return passages;
-    }
-
-    private static void dropTable(String url) throws Exception {
-        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
-            statement.execute("DROP TABLE IF EXISTS " + TABLE);
-        }
     }
 }

@@ -6,14 +6,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.corpora.testkit.Poll;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.junit.jupiter.api.Assumptions;
 
-/** Creates tenants through the admin API and waits on jobs, for the data-plane integration tests. */
+/** Creates tenants through the admin API, empties the test database for pgvector tenants and waits on jobs, for the data-plane integration tests. */
 public final class TenantFixtures {
 
     private final ServerClient client;
@@ -76,6 +81,19 @@ public final class TenantFixtures {
     public static boolean finished(JsonNode job) {
         String status = job.get("status").asText();
         return !status.equals("QUEUED") && !status.equals("RUNNING");
+    }
+
+    /**
+     * The JDBC URL of the test PostgreSQL (pgvector) database, {@code CORPORA_TEST_PG_URL}, with {@code table} dropped so
+     * that a pgvector tenant on it starts empty; skips the test when the variable is not set.
+     */
+    public static String pgvectorUrlWithoutTable(String table) throws SQLException {
+        String url = System.getenv("CORPORA_TEST_PG_URL");
+        Assumptions.assumeTrue(url != null && !url.isBlank(), "CORPORA_TEST_PG_URL names the PostgreSQL (pgvector) database");
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS " + table);
+        }
+        return url;
     }
 
     /** A Location header (absolute or not) as a path relative to the server root. */

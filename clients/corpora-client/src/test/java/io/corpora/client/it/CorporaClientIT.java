@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.corpora.client.CorporaClient;
 import io.corpora.client.CorporaProblemException;
+import io.corpora.client.FrameworkRetrieval;
 import io.corpora.client.RetryPolicy;
 import io.corpora.client.model.CorpusStats;
 import io.corpora.client.model.Document;
@@ -21,6 +22,7 @@ import io.corpora.client.model.Passage;
 import io.corpora.client.model.RetrievalBatchResult;
 import io.corpora.client.model.RetrievalResult;
 import io.corpora.client.model.RetrieveBatchRequest;
+import io.corpora.client.model.RetrieveOptions;
 import io.corpora.client.model.RetrieveRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,6 +89,22 @@ class CorporaClientIT {
         assertEquals("SUCCEEDED", job.status(), job.toString());
         String id = job.outcomes().get(0).documentId();
         assertEquals("docs", acmeWriter.document(id, null).metadata().get("team"));
+    }
+
+    @Test
+    void aFrameworkRetrievalSendsEachQueryItsOwnRequest() {
+        // Stands for a framework's query type: its text, and the filter its context (e.g. a chat memory id) would give.
+        record FrameworkQuery(String text, Map<String, Object> filter) {}
+        FrameworkRetrieval<FrameworkQuery> byQuery = new FrameworkRetrieval<>(acmeWriter,
+                query -> RetrieveRequest.of(query.text()).withFilter(query.filter()));
+        String question = "how often are signing keys rotated?";
+        List<Passage> english = byQuery.passages(new FrameworkQuery(question, Map.of("lang", "en")));
+        assertEquals(List.of("keys.md"), english.stream().map(p -> p.citation().documentId()).distinct().toList(), english.toString());
+        assertEquals(List.of(), byQuery.passages(new FrameworkQuery(question, Map.of("lang", "fr"))), "that query's own filter applied");
+
+        FrameworkRetrieval<String> sameOptions = FrameworkRetrieval.withOptions(acmeWriter, RetrieveOptions.DEFAULTS.withTopK(1), text -> text);
+        assertEquals(1, sameOptions.passages(question).size(), "every query with the options' topK");
+        assertThrows(NullPointerException.class, () -> FrameworkRetrieval.<String>withOptions(acmeWriter, null, text -> text));
     }
 
     @Test

@@ -46,7 +46,8 @@ public final class RunningCorpora implements AutoCloseable {
         if (shared == null) {
             int port = Integer.getInteger("corpora.client.it.port", 19433);
             Path dir = Path.of(System.getProperty("corpora.client.it.dir", "target/corpora-it"));
-            String name = "corpora-client-it-" + port;
+            // Named after the build's server (liberty.server.name), so builds with servers of their own never share one.
+            String name = System.getProperty("corpora.liberty.server.name", "corpora") + "-client-it-" + port;
             // OpenAPI scanning stays on (the launcher turns it off for speed): the contract test reads GET /openapi.
             KillableLibertyServer server = KillableLibertyServer.create(name, port, dir.resolve("data"), dir.resolve("logs"),
                     List.of(KillableLibertyServer.DEVELOPMENT_MODE, "-Dmp.openapi.scan.disable=false"));

@@ -23,7 +23,7 @@ class HtmlLoaderContractTest extends DocumentLoaderContract {
     @Override
     protected Sample malformed() {
         // markup without any text: nothing a user could search
-        return new Sample("text/html", "<html><body><nav>Menu</nav><script>var x;</script></body></html>".getBytes(StandardCharsets.UTF_8));
+        return Sample.utf8("text/html", "<html><body><nav>Menu</nav><script>var x;</script></body></html>");
     }
 
     @Override
@@ -33,8 +33,7 @@ class HtmlLoaderContractTest extends DocumentLoaderContract {
 
     @Override
     protected List<Sample> documentsClaimingReservedKeys() {
-        return List.of(new Sample("text/html", ("<html lang=\"_tenant\"><head><meta name=\"_tenant\" content=\"other\">"
-                + "<meta name=\"description\" content=\"_partition\"><title>_tenant</title></head><body><p>Body text.</p></body></html>")
-                .getBytes(StandardCharsets.UTF_8)));
+        return List.of(Sample.utf8("text/html", "<html lang=\"_tenant\"><head><meta name=\"_tenant\" content=\"other\">"
+                + "<meta name=\"description\" content=\"_partition\"><title>_tenant</title></head><body><p>Body text.</p></body></html>"));
     }
 }

@@ -1,20 +1,13 @@
 package io.corpora.loader.records;
 
-import io.corpora.testkit.DocumentLoaderContract;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 
-class JsonLinesLoaderContractTest extends DocumentLoaderContract {
+class JsonLinesLoaderContractTest extends RecordLoaderContract {
 
     @Override
     protected String providerName() {
         return "jsonl";
-    }
-
-    @Override
-    protected Map<String, String> config() {
-        return Map.of("maxRecords", "1000000");
     }
 
     @Override
@@ -24,23 +17,21 @@ class JsonLinesLoaderContractTest extends DocumentLoaderContract {
 
     @Override
     protected Sample malformed() {
-        return new Sample("application/jsonl", "{\"a\": 1}\n{\"b\": 2}\n{\"c\": tru}\n".getBytes(StandardCharsets.UTF_8));
+        return Sample.utf8("application/jsonl", "{\"a\": 1}\n{\"b\": 2}\n{\"c\": tru}\n");
     }
 
     @Override
     protected Sample slowDocument() {
-        return new Sample("application/jsonl", "{\"text\":\"some words here\"}\n".repeat(300_000).getBytes(StandardCharsets.UTF_8));
+        return Sample.utf8("application/jsonl", "{\"text\":\"some words here\"}\n".repeat(300_000));
     }
 
     @Override
-    protected List<CountLimit> countLimits() {
-        return List.of(new CountLimit("maxRecords", "2",
-                new Sample("application/jsonl", "{\"a\": 1}\n{\"a\": 2}\n{\"a\": 3}\n".getBytes(StandardCharsets.UTF_8))));
+    protected Sample threeRecords() {
+        return Sample.utf8("application/jsonl", "{\"a\": 1}\n{\"a\": 2}\n{\"a\": 3}\n");
     }
 
     @Override
     protected List<Sample> documentsClaimingReservedKeys() {
-        return List.of(new Sample("application/jsonl",
-                "{\"_tenant\": \"other\", \"_partition\": \"secret\", \"text\": \"Body text.\"}\n".getBytes(StandardCharsets.UTF_8)));
+        return List.of(Sample.utf8("application/jsonl", "{\"_tenant\": \"other\", \"_partition\": \"secret\", \"text\": \"Body text.\"}\n"));
     }
 }

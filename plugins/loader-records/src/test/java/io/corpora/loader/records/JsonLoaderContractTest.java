@@ -1,20 +1,13 @@
 package io.corpora.loader.records;
 
-import io.corpora.testkit.DocumentLoaderContract;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 
-class JsonLoaderContractTest extends DocumentLoaderContract {
+class JsonLoaderContractTest extends RecordLoaderContract {
 
     @Override
     protected String providerName() {
         return "json";
-    }
-
-    @Override
-    protected Map<String, String> config() {
-        return Map.of("maxRecords", "1000000");
     }
 
     @Override
@@ -25,7 +18,7 @@ class JsonLoaderContractTest extends DocumentLoaderContract {
 
     @Override
     protected Sample malformed() {
-        return new Sample("application/json", "[{\"a\": 1}, {\"b\": ".getBytes(StandardCharsets.UTF_8));
+        return Sample.utf8("application/json", "[{\"a\": 1}, {\"b\": ");
     }
 
     @Override
@@ -34,18 +27,16 @@ class JsonLoaderContractTest extends DocumentLoaderContract {
         for (int i = 0; i < 300_000; i++) {
             json.append(i == 0 ? "" : ",").append("{\"n\":").append(i).append(",\"text\":\"some words here\"}");
         }
-        return new Sample("application/json", json.append(']').toString().getBytes(StandardCharsets.UTF_8));
+        return Sample.utf8("application/json", json.append(']').toString());
     }
 
     @Override
-    protected List<CountLimit> countLimits() {
-        return List.of(new CountLimit("maxRecords", "2",
-                new Sample("application/json", "[{\"a\": 1}, {\"a\": 2}, {\"a\": 3}]".getBytes(StandardCharsets.UTF_8))));
+    protected Sample threeRecords() {
+        return Sample.utf8("application/json", "[{\"a\": 1}, {\"a\": 2}, {\"a\": 3}]");
     }
 
     @Override
     protected List<Sample> documentsClaimingReservedKeys() {
-        return List.of(new Sample("application/json",
-                "[{\"_tenant\": \"other\", \"_partition\": \"secret\", \"text\": \"Body text.\"}]".getBytes(StandardCharsets.UTF_8)));
+        return List.of(Sample.utf8("application/json", "[{\"_tenant\": \"other\", \"_partition\": \"secret\", \"text\": \"Body text.\"}]"));
     }
 }

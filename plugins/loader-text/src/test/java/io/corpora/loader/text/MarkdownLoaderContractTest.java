@@ -20,17 +20,17 @@ class MarkdownLoaderContractTest extends DocumentLoaderContract {
 
     @Override
     protected Sample malformed() {
-        return new Sample("text/markdown", "---\ntags: [a, b\n---\nbody\n".getBytes(StandardCharsets.UTF_8)); // invalid YAML
+        return Sample.utf8("text/markdown", "---\ntags: [a, b\n---\nbody\n"); // invalid YAML
     }
 
     @Override
     protected Sample slowDocument() {
-        return new Sample("text/markdown", "## Heading\n\nsome words in a paragraph\n\n".repeat(200_000).getBytes(StandardCharsets.UTF_8));
+        return Sample.utf8("text/markdown", "## Heading\n\nsome words in a paragraph\n\n".repeat(200_000));
     }
 
     @Override
     protected List<Sample> documentsClaimingReservedKeys() {
-        return List.of(new Sample("text/markdown", ("---\n_tenant: other\n_partition: secret\n_embedder: x\naudience: public\n---\n"
-                + "# Claims\n\nBody text.\n").getBytes(StandardCharsets.UTF_8)));
+        return List.of(Sample.utf8("text/markdown", "---\n_tenant: other\n_partition: secret\n_embedder: x\naudience: public\n---\n"
+                + "# Claims\n\nBody text.\n"));
     }
 }

@@ -23,6 +23,6 @@ class TextLoaderContractTest extends DocumentLoaderContract {
 
     @Override
     protected Sample slowDocument() {
-        return new Sample("text/plain", "many words on many lines\n".repeat(400_000).getBytes(StandardCharsets.UTF_8));
+        return Sample.utf8("text/plain", "many words on many lines\n".repeat(400_000));
     }
 }

@@ -5,12 +5,10 @@ import io.corpora.onnx.Encoding;
 import io.corpora.onnx.InferenceWorkers;
 import io.corpora.onnx.OnnxSession;
 import io.corpora.onnx.OutputTensor;
-import io.corpora.spi.rerank.Reranker;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Objects;
 import java.util.logging.Logger;
 import java.util.stream.IntStream;
 
@@ -22,7 +20,7 @@ import java.util.stream.IntStream;
  * depend on its batch-mates (the activations' quantisation scale is the batch's), by about 1e-3 — found by the test
  * kit's {@code RerankerContract}; configure {@code batchSize: 1} where identical scores across requests matter.
  */
-final class CrossEncoderReranker implements Reranker {
+final class CrossEncoderReranker extends CheckedReranker {
 
     private final BertTokenizer tokenizer;
     private final OnnxSession session;
@@ -40,12 +38,7 @@ final class CrossEncoderReranker implements Reranker {
     }
 
     @Override
-    public double[] score(String query, List<String> texts) {
-        Objects.requireNonNull(query, "query");
-        texts.forEach(t -> Objects.requireNonNull(t, "texts must not contain null"));
-        if (texts.isEmpty()) {
-            return new double[0];
-        }
+    double[] scoreNonEmpty(String query, List<String> texts) {
         int budget = settings.maxSequenceTokens() - 3;
         int[] queryIds = tokenizer.tokenIds(query);
         if (queryIds.length > budget / 2) {

@@ -4,13 +4,11 @@ import io.corpora.onnx.BiEncoder;
 import io.corpora.onnx.InferenceWorkers;
 import io.corpora.onnx.Truncation;
 import io.corpora.spi.VectorMath;
-import io.corpora.spi.rerank.Reranker;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -20,7 +18,7 @@ import java.util.Set;
  * A passage that answers the query in one sentence among unrelated ones is no longer diluted by them.
  * Vectors are cached by text, since reranked candidates recur across queries.
  */
-final class MaxSimReranker implements Reranker {
+final class MaxSimReranker extends CheckedReranker {
 
     private final BiEncoder encoder;
     private final InferenceWorkers workers;
@@ -40,12 +38,7 @@ final class MaxSimReranker implements Reranker {
     }
 
     @Override
-    public double[] score(String query, List<String> texts) {
-        Objects.requireNonNull(query, "query");
-        texts.forEach(t -> Objects.requireNonNull(t, "texts must not contain null"));
-        if (texts.isEmpty()) {
-            return new double[0];
-        }
+    double[] scoreNonEmpty(String query, List<String> texts) {
         // Scoring only: a sentence longer than the model reads is cut (and logged), never refused.
         float[] q = workers.call(() -> encoder.embedQuery(query, Truncation.WARN));
         List<List<String>> sentences = texts.stream().map(splitter::split).toList();

@@ -13,7 +13,7 @@ import io.corpora.server.Roles;
 import io.corpora.server.api.model.Job;
 import io.corpora.server.tenants.TenantLifecycle;
 import io.corpora.server.tenants.TenantsConfigService;
-import io.corpora.server.dataplane.ReembedMigrations;
+import io.corpora.server.dataplane.CorpusMigrations;
 import io.corpora.server.rest.Problem;
 import io.corpora.tenancy.config.InvalidTenantDefinitionException;
 import io.corpora.tenancy.config.TenantDefinitionCodec;
@@ -67,7 +67,7 @@ public class EmbedderMigrationResource {
     TenantLifecycle lifecycle;
 
     @Inject
-    ReembedMigrations migrations;
+    CorpusMigrations migrations;
 
     @Inject
     JsonWebToken caller;
@@ -102,7 +102,7 @@ public class EmbedderMigrationResource {
         }
         IngestJob job;
         try {
-            job = migrations.start(TenantViews.actor(caller), tenant, target.embedder());
+            job = migrations.reembed(TenantViews.actor(caller), tenant, target.embedder());
         } catch (IllegalArgumentException e) {
             return TenantViews.badRequest(e.getMessage()); // e.g. no such embedder provider
         }

@@ -10,7 +10,7 @@ import io.corpora.controlplane.TenantDefinition;
 import io.corpora.controlplane.TenantRepository;
 import io.corpora.server.Roles;
 import io.corpora.server.api.model.Job;
-import io.corpora.server.dataplane.StoreRelocations;
+import io.corpora.server.dataplane.CorpusMigrations;
 import io.corpora.server.tenants.TenantLifecycle;
 import io.corpora.server.tenants.TenantsConfigService;
 import io.corpora.tenancy.config.InvalidTenantDefinitionException;
@@ -61,7 +61,7 @@ public class StoreRelocationResource {
     TenantLifecycle lifecycle;
 
     @Inject
-    StoreRelocations relocations;
+    CorpusMigrations migrations;
 
     @Inject
     JsonWebToken caller;
@@ -104,7 +104,7 @@ public class StoreRelocationResource {
         }
         IngestJob job;
         try {
-            job = relocations.start(TenantViews.actor(caller), tenant, target.store());
+            job = migrations.relocate(TenantViews.actor(caller), tenant, target.store());
         } catch (IllegalArgumentException e) {
             return TenantViews.badRequest(e.getMessage());
         }

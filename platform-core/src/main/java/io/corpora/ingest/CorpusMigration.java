@@ -77,14 +77,15 @@ public abstract class CorpusMigration<P> {
         }
     }
 
+    /** For the subclasses' switch and runtimes of the target. */
+    protected final TenantRepository tenants;
+    protected final Function<TenantDefinition, TenantRuntime> runtimes;
     private final Logger log = Logger.getLogger(getClass().getName());
     private final JobKind kind;
     private final Function<IngestJob, P> payload;
     private final JobCreation<P> createJob;
     private final Wording wording;
-    protected final TenantRepository tenants;
     private final JobRepository jobs;
-    protected final Function<TenantDefinition, TenantRuntime> runtimes;
     private final DocumentRegistry registry;
     private final TenantWriteGate gate;
     private final Duration claimWait;
@@ -97,8 +98,9 @@ public abstract class CorpusMigration<P> {
      * @param claimWait how long a start waits for ingests in flight to finish
      * @param drain     how long the old place survives the switch, for reads that started before it
      */
-    protected CorpusMigration(JobKind kind, Function<IngestJob, P> payload, JobCreation<P> createJob, Wording wording, TenantRepository tenants, DocumentRegistry registry, JobRepository jobs,
-                              TenantWriteGate gate, Function<TenantDefinition, TenantRuntime> runtimes, Duration claimWait, Duration drain) {
+    protected CorpusMigration(JobKind kind, Function<IngestJob, P> payload, JobCreation<P> createJob, Wording wording,
+                              TenantRepository tenants, DocumentRegistry registry, JobRepository jobs, TenantWriteGate gate,
+                              Function<TenantDefinition, TenantRuntime> runtimes, Duration claimWait, Duration drain) {
         this.kind = Objects.requireNonNull(kind, "kind");
         this.payload = Objects.requireNonNull(payload, "payload");
         this.createJob = Objects.requireNonNull(createJob, "createJob");

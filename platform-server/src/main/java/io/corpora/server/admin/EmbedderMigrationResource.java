@@ -1,22 +1,11 @@
 package io.corpora.server.admin;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.corpora.controlplane.IngestJob;
 import io.corpora.controlplane.JobRepository;
-import io.corpora.controlplane.Tenant;
-import io.corpora.controlplane.TenantDefinition;
 import io.corpora.controlplane.TenantRepository;
 import io.corpora.server.Roles;
 import io.corpora.server.api.model.Job;
-import io.corpora.server.tenants.TenantLifecycle;
-import io.corpora.server.tenants.TenantsConfigService;
-import io.corpora.server.dataplane.ReembedMigrations;
+import io.corpora.server.dataplane.CorpusMigrations;
 import io.corpora.server.rest.Problem;
-import io.corpora.tenancy.config.InvalidTenantDefinitionException;
-import io.corpora.tenancy.config.TenantDefinitionCodec;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -30,7 +19,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -51,9 +39,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 public class EmbedderMigrationResource {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String ACTION = "tenant.embedder.migrate";
-
     @Inject
     TenantRepository tenants;
 
@@ -61,16 +46,10 @@ public class EmbedderMigrationResource {
     JobRepository jobs;
 
     @Inject
-    TenantsConfigService tenantsConfig;
+    MigrationRequests requests;
 
     @Inject
-    TenantLifecycle lifecycle;
-
-    @Inject
-    ReembedMigrations migrations;
-
-    @Inject
-    JsonWebToken caller;
+    CorpusMigrations migrations;
 
     @Context
     UriInfo uri;
@@ -86,28 +65,8 @@ public class EmbedderMigrationResource {
     @APIResponse(responseCode = "409", description = "A migration of the tenant is already running (Retry-After), its writes in flight did not"
             + " finish in time, the tenant is not ACTIVE, or it already carries the target's fingerprint")
     public Response migrate(@PathParam("id") String id, String body) {
-        Tenant tenant = tenants.find(id).orElse(null);
-        if (tenant == null) {
-            return TenantViews.notFound(id);
-        }
-        TenantDefinition target;
-        try {
-            target = tenantsConfig.validator().parse("request", withEmbedder(tenant, body));
-        } catch (InvalidTenantDefinitionException e) {
-            lifecycle.recordRefusal(TenantViews.actor(caller), id, ACTION, e.getMessage());
-            return TenantViews.invalid(e.problems());
-        } catch (IllegalArgumentException e) {
-            lifecycle.recordRefusal(TenantViews.actor(caller), id, ACTION, e.getMessage());
-            return TenantViews.badRequest(e.getMessage());
-        }
-        IngestJob job;
-        try {
-            job = migrations.start(TenantViews.actor(caller), tenant, target.embedder());
-        } catch (IllegalArgumentException e) {
-            return TenantViews.badRequest(e.getMessage()); // e.g. no such embedder provider
-        }
-        return Response.accepted(Job.of(job))
-                .location(uri.getBaseUriBuilder().path("admin/v1/tenants/{id}/jobs/{job}").build(id, job.id())).build();
+        return requests.start(id, body, "embedder", "tenant.embedder.migrate", uri,
+                (actor, tenant, target) -> migrations.reembed(actor, tenant, target.embedder()));
     }
 
     @GET
@@ -122,21 +81,5 @@ public class EmbedderMigrationResource {
         }
         return jobs.find(id, jobId).map(job -> Response.ok(Job.of(job)).build()).orElseGet(() ->
                 Problem.response(404, "job-not-found", "Job not found", "no job '" + jobId + "' for tenant '" + id + "'"));
-    }
-
-    /** The tenant's current document with the body's {@code embedder} in place of its own, for the usual validation. */
-    private static JsonNode withEmbedder(Tenant tenant, String body) {
-        JsonNode request;
-        try {
-            request = body == null || body.isBlank() ? null : JSON.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("the body is not valid JSON: " + e.getOriginalMessage());
-        }
-        if (request == null || !request.path("embedder").isObject()) {
-            throw new IllegalArgumentException("the body must be {\"embedder\": {\"provider\": …, \"config\": {…}}}");
-        }
-        ObjectNode document = TenantDefinitionCodec.toJson(tenant.definition());
-        document.set("embedder", request.get("embedder"));
-        return document;
     }
 }

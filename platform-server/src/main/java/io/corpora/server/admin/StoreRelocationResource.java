@@ -1,20 +1,8 @@
 package io.corpora.server.admin;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.corpora.controlplane.IngestJob;
-import io.corpora.controlplane.Tenant;
-import io.corpora.controlplane.TenantDefinition;
-import io.corpora.controlplane.TenantRepository;
 import io.corpora.server.Roles;
 import io.corpora.server.api.model.Job;
-import io.corpora.server.dataplane.StoreRelocations;
-import io.corpora.server.tenants.TenantLifecycle;
-import io.corpora.server.tenants.TenantsConfigService;
-import io.corpora.tenancy.config.InvalidTenantDefinitionException;
-import io.corpora.tenancy.config.TenantDefinitionCodec;
+import io.corpora.server.dataplane.CorpusMigrations;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -27,7 +15,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -48,23 +35,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 public class StoreRelocationResource {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String ACTION = "tenant.store.relocate";
+    @Inject
+    MigrationRequests requests;
 
     @Inject
-    TenantRepository tenants;
-
-    @Inject
-    TenantsConfigService tenantsConfig;
-
-    @Inject
-    TenantLifecycle lifecycle;
-
-    @Inject
-    StoreRelocations relocations;
-
-    @Inject
-    JsonWebToken caller;
+    CorpusMigrations migrations;
 
     @Context
     UriInfo uri;
@@ -88,43 +63,7 @@ public class StoreRelocationResource {
             + " already holds chunks of the tenant (target-not-empty: the current store under another spelling, or a leftover), a migration"
             + " or relocation of the tenant is already running (Retry-After), its writes in flight did not finish in time, or it is not ACTIVE")
     public Response relocate(@PathParam("id") String id, String body) {
-        Tenant tenant = tenants.find(id).orElse(null);
-        if (tenant == null) {
-            return TenantViews.notFound(id);
-        }
-        TenantDefinition target;
-        try {
-            target = tenantsConfig.validator().parse("request", withStore(tenant, body));
-        } catch (InvalidTenantDefinitionException e) {
-            lifecycle.recordRefusal(TenantViews.actor(caller), id, ACTION, e.getMessage());
-            return TenantViews.invalid(e.problems());
-        } catch (IllegalArgumentException e) {
-            lifecycle.recordRefusal(TenantViews.actor(caller), id, ACTION, e.getMessage());
-            return TenantViews.badRequest(e.getMessage());
-        }
-        IngestJob job;
-        try {
-            job = relocations.start(TenantViews.actor(caller), tenant, target.store());
-        } catch (IllegalArgumentException e) {
-            return TenantViews.badRequest(e.getMessage());
-        }
-        return Response.accepted(Job.of(job))
-                .location(uri.getBaseUriBuilder().path("admin/v1/tenants/{id}/jobs/{job}").build(id, job.id())).build();
-    }
-
-    /** The tenant's current document with the body's {@code store} in place of its own, for the usual validation. */
-    private static JsonNode withStore(Tenant tenant, String body) {
-        JsonNode request;
-        try {
-            request = body == null || body.isBlank() ? null : JSON.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("the body is not valid JSON: " + e.getOriginalMessage());
-        }
-        if (request == null || !request.path("store").isObject()) {
-            throw new IllegalArgumentException("the body must be {\"store\": {\"provider\": …, \"config\": {…}}}");
-        }
-        ObjectNode document = TenantDefinitionCodec.toJson(tenant.definition());
-        document.set("store", request.get("store"));
-        return document;
+        return requests.start(id, body, "store", "tenant.store.relocate", uri,
+                (actor, tenant, target) -> migrations.relocate(actor, tenant, target.store()));
     }
 }

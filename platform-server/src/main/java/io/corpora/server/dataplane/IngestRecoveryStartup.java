@@ -17,7 +17,7 @@ import java.util.logging.Logger;
 /**
  * At boot, after the control plane is migrated and synced: takes this server's lease, adopts and closes the work of
  * dead servers (its own predecessor included) with {@link IngestRecovery}, removes leftovers of superseded versions,
- * recovers orphaned re-embed migrations ({@link ReembedMigrations#recover}) and fails evaluations a dead server left
+ * recovers orphaned re-embed migrations and store relocations ({@link CorpusMigrations#recover}) and fails evaluations a dead server left
  * open ({@link JpaEvaluations#failOrphaned}); then, while the server runs, repeats the adoption after every lease
  * renewal, so work of a server that died is closed by a survivor.
  */
@@ -33,10 +33,7 @@ public class IngestRecoveryStartup {
     ControlPlaneStartup controlPlane;
 
     @Inject
-    ReembedMigrations migrations;
-
-    @Inject
-    StoreRelocations relocations;
+    CorpusMigrations migrations;
 
     @Inject
     LeaseKeeper leaseKeeper;
@@ -97,15 +94,6 @@ public class IngestRecoveryStartup {
     }
 
     private void recoverMigrations() {
-        try {
-            migrations.recover(leases, leaseKeeper.self());
-        } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "re-embed migration recovery failed; tenants keep their current embedder", e);
-        }
-        try {
-            relocations.recover(leases, leaseKeeper.self());
-        } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "store relocation recovery failed; tenants keep their current store", e);
-        }
+        migrations.recover(leases, leaseKeeper.self());
     }
 }

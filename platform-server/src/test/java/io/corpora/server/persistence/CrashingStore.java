@@ -22,6 +22,7 @@ final class CrashingStore extends ForwardingStore {
         }
     }
 
+    private final AtomicInteger crashes = new AtomicInteger();
     /** Upserts still allowed before the crash; negative: never crash. */
     final AtomicInteger upsertsBeforeCrash = new AtomicInteger(-1);
     volatile boolean crashOnDeleteWhere;
@@ -35,7 +36,7 @@ final class CrashingStore extends ForwardingStore {
     @Override
     public void upsert(Namespace namespace, List<EmbeddedChunk> chunks) {
         if (upsertsBeforeCrash.getAndDecrement() == 0) {
-            throw new SimulatedCrash("before an upsert");
+            throw crash("before an upsert");
         }
         super.upsert(namespace, chunks);
     }
@@ -43,11 +44,21 @@ final class CrashingStore extends ForwardingStore {
     @Override
     public int deleteWhere(Namespace namespace, MetadataFilter filter) {
         if (crashOnDeleteWhere) {
-            throw new SimulatedCrash("before a delete");
+            throw crash("before a delete");
         }
         if (deleteWhereFails) {
             throw new IllegalStateException("the store refuses the delete");
         }
         return super.deleteWhere(namespace, filter);
+    }
+
+    /** How many times the store killed its process so far. */
+    int crashes() {
+        return crashes.get();
+    }
+
+    private SimulatedCrash crash(String where) {
+        crashes.incrementAndGet();
+        return new SimulatedCrash(where);
     }
 }

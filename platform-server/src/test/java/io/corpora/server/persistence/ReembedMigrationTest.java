@@ -63,8 +63,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The re-embed migration on the real JPA control plane (H2) and a real in-memory store: a tenant with documents in its
  * default partition and a declared one, embedded by A, migrated to B. Crashes are reproduced by a store that throws an
- * {@link Error} at a chosen point (nothing catches it, as nothing survives a dead process), then recovery runs on a
- * fresh gate and migration object, as after a restart.
+ * {@link Error} at a chosen point and kills the process that ran the migration (its control-plane calls fail from then
+ * on), then recovery runs on a fresh gate and migration object, as after a restart.
  */
 class ReembedMigrationTest {
 
@@ -227,6 +227,28 @@ class ReembedMigrationTest {
     }
 
     @Test
+    void anErrorThatKillsOnlyTheMigrationThreadRollsItBackAndClosesTheJob() {
+        TenantWriteGate gate = new TenantWriteGate();
+        ReembedMigration migration = migration(gate);
+        embedderB.beforeDocumentBatch(texts -> {
+            if (texts.stream().anyMatch(t -> t.contains("Ferries"))) {
+                throw new StackOverflowError("the migration thread dies; the server lives on");
+            }
+        });
+        ReembedMigration.Started started = migration.start(tenant(), CHOICE_B);
+        assertThrows(StackOverflowError.class, () -> migration.run(started));
+
+        IngestJob ended = jobs.find(TENANT, started.job().id()).orElseThrow();
+        assertEquals(JobStatus.FAILED, ended.status(), String.valueOf(ended));
+        assertTrue(ended.error().contains("rolled back") && ended.error().contains("StackOverflowError"), ended.error());
+        assertTrue(jobs.unfinishedReembed(TENANT).isEmpty(), "no open job keeps the tenant's activations refused");
+        assertEquals(embedderA.fingerprint().id(), tenant().activeEmbedder());
+        assertEquals(CHOICE_A, tenant().definition().embedder());
+        assertOnlyGeneration(embedderA.fingerprint().id());
+        assertFalse(gate.claimed(TENANT));
+    }
+
+    @Test
     void aRestartMidwayResumesAndSkipsTheDocumentsAlreadyReEmbedded() {
         ReembedMigration.Started started = migration(new TenantWriteGate()).start(tenant(), CHOICE_B);
         store.upsertsBeforeCrash.set(2);
@@ -303,8 +325,27 @@ class ReembedMigrationTest {
         assertEquals(256, store.count(DEFAULT, MetadataFilter.all()), "and nothing of the old generation");
     }
 
+    /**
+     * A migration as one process runs it: once the store has crashed since it was made, the process is dead and its
+     * control-plane calls fail, so the {@link Error} that stands for the crash leaves the job open, as a real crash would.
+     */
     private ReembedMigration migration(TenantWriteGate gate) {
-        return new ReembedMigration(tenants, registry, jobs, gate, runtimes, 8, Duration.ofSeconds(1), Duration.ZERO);
+        int crashesBefore = store.crashes();
+        return new ReembedMigration(ofThisProcess(TenantRepository.class, tenants, crashesBefore), registry,
+                ofThisProcess(JobRepository.class, jobs, crashesBefore), gate, runtimes, 8, Duration.ofSeconds(1), Duration.ZERO);
+    }
+
+    private <T> T ofThisProcess(Class<T> type, T live, int crashesBefore) {
+        return type.cast(java.lang.reflect.Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
+            if (store.crashes() > crashesBefore) {
+                throw new IllegalStateException("the process is dead");
+            }
+            try {
+                return method.invoke(live, args);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+            }
+        }));
     }
 
     private Tenant tenant() {

@@ -10,6 +10,10 @@ import io.corpora.client.model.DocumentChunks;
 import io.corpora.client.model.Document;
 import io.corpora.client.model.DocumentInput;
 import io.corpora.client.model.DocumentPage;
+import io.corpora.client.model.Evaluation;
+import io.corpora.client.model.EvaluationList;
+import io.corpora.client.model.EvaluationRequest;
+import io.corpora.client.model.IndexReport;
 import io.corpora.client.model.IngestOutcome;
 import io.corpora.client.model.Job;
 import io.corpora.client.model.JobList;
@@ -34,11 +38,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.StringJoiner;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * Corpora's data-plane API for one tenant: retrieve, ask, documents, jobs, stats. Thread-safe; build one per tenant and
- * token source and share it.
+ * Corpora's data-plane API for one tenant: retrieve, ask, documents, jobs, stats, the index's verify and rebuild, and
+ * retrieval-quality evaluations. Thread-safe; build one per tenant and token source and share it.
  *
  * <pre>{@code
  * CorporaClient corpora = CorporaClient.builder(URI.create("https://corpora.example.com/"), "acme")
@@ -188,25 +193,89 @@ public final class CorporaClient {
      * 100 ms, then doubling up to 2 s between polls; a {@link CorporaException} once {@code timeout} passed.
      */
     public Job awaitJob(String id, Duration timeout) {
-        Instant deadline = Instant.now().plus(timeout);
-        Duration pause = FIRST_POLL;
-        while (true) {
-            Job job = job(id);
-            if (job.finished()) {
-                return job;
-            }
-            Duration left = Duration.between(Instant.now(), deadline);
-            if (left.isNegative()) {
-                throw new CorporaException("job " + id + " not finished within " + timeout + ": " + job.status() + ", " + job.percent() + " %");
-            }
-            sleep(pause.compareTo(left) < 0 ? pause : left);
-            pause = pause.multipliedBy(2).compareTo(LONGEST_POLL) > 0 ? LONGEST_POLL : pause.multipliedBy(2);
-        }
+        return await("job " + id, () -> job(id), Job::finished, job -> job.status() + ", " + job.percent() + " %", timeout);
     }
 
     /** Documents, chunks and bytes the caller may see. */
     public CorpusStats stats() {
         return call("GET", "stats", null, CorpusStats.class, true);
+    }
+
+    // --- the index ---------------------------------------------------------------------------------------------
+
+    /**
+     * Whether the store holds exactly the chunks the registry expects, in the tenant's namespace or {@code partition}'s
+     * (null: the token's), counting only what the caller may see; repairs nothing. Writer or tenant-admin.
+     */
+    public IndexReport verifyIndex(String partition) {
+        return call("GET", "index:verify" + query("partition", partition), null, IndexReport.class, true);
+    }
+
+    /**
+     * Starts a job re-pushing every registered document from the registry's text, then removing orphaned chunks;
+     * {@link #awaitJob} waits for it and {@link #verifyIndex} confirms the result. Tenant-admin. Not repeated on a 503:
+     * a second call would start a second job.
+     */
+    public Job rebuildIndex(String partition) {
+        return call("POST", "index:rebuild" + query("partition", partition), null, Job.class, false);
+    }
+
+    // --- evaluations -------------------------------------------------------------------------------------------
+
+    /**
+     * Starts an evaluation of the tenant's retrieval on a judged set, one run per candidate configuration, and returns
+     * it QUEUED; {@link #awaitEvaluation} waits for it. Changes nothing ({@link #applyEvaluation} does). Tenant-admin;
+     * one evaluation of a tenant runs at a time (else a 409 problem {@code evaluation-running}).
+     */
+    public Evaluation evaluate(EvaluationRequest request) {
+        return call("POST", "evaluations", request, Evaluation.class, false);
+    }
+
+    /** One page of the tenant's evaluations, newest first, without per-query scores; pass the page's {@code next} as {@code offset}. */
+    public EvaluationList evaluations(int offset, int limit) {
+        return call("GET", "evaluations" + query("offset", Integer.toString(offset), "limit", Integer.toString(limit)), null,
+                EvaluationList.class, true);
+    }
+
+    /** One evaluation with its progress and, once SUCCEEDED, every candidate's per-query scores. */
+    public Evaluation evaluation(String id) {
+        return call("GET", "evaluations/" + segment(id), null, Evaluation.class, true);
+    }
+
+    /** Polls the evaluation as {@link #awaitJob} polls a job, until SUCCEEDED or FAILED (check {@link Evaluation#status()}). */
+    public Evaluation awaitEvaluation(String id, Duration timeout) {
+        return await("evaluation " + id, () -> evaluation(id), Evaluation::ended,
+                evaluation -> evaluation.status() + ", " + evaluation.progress().percent() + " %", timeout);
+    }
+
+    /**
+     * Applies the evaluation's recommended mode (and, for hybrid, fusion) to the tenant's retrieval configuration and
+     * returns the evaluation with {@code appliedAt} set. An evaluation that did not succeed or was applied already is a
+     * 409 problem {@code evaluation-not-applicable}.
+     */
+    public Evaluation applyEvaluation(String id) {
+        return call("POST", "evaluations/" + segment(id) + ":apply", null, Evaluation.class, false);
+    }
+
+    /**
+     * Polls {@code poll} until {@code finished}, first after 100 ms, then doubling up to 2 s between polls; a
+     * {@link CorporaException} naming {@code what} and its {@code progress} once {@code timeout} passed.
+     */
+    private static <T> T await(String what, Supplier<T> poll, Predicate<T> finished, Function<T, String> progress, Duration timeout) {
+        Instant deadline = Instant.now().plus(timeout);
+        Duration pause = FIRST_POLL;
+        while (true) {
+            T current = poll.get();
+            if (finished.test(current)) {
+                return current;
+            }
+            Duration left = Duration.between(Instant.now(), deadline);
+            if (left.isNegative()) {
+                throw new CorporaException(what + " not finished within " + timeout + ": " + progress.apply(current));
+            }
+            sleep(pause.compareTo(left) < 0 ? pause : left);
+            pause = pause.multipliedBy(2).compareTo(LONGEST_POLL) > 0 ? LONGEST_POLL : pause.multipliedBy(2);
+        }
     }
 
     // --- the transport -----------------------------------------------------------------------------------------

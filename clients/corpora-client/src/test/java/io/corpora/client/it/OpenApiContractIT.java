@@ -18,6 +18,25 @@ import io.corpora.client.model.Diagnostics;
 import io.corpora.client.model.Document;
 import io.corpora.client.model.DocumentChunks;
 import io.corpora.client.model.DocumentPage;
+import io.corpora.client.model.Evaluation;
+import io.corpora.client.model.EvaluationActor;
+import io.corpora.client.model.EvaluationActorUsed;
+import io.corpora.client.model.EvaluationCandidateRequest;
+import io.corpora.client.model.EvaluationCandidateResult;
+import io.corpora.client.model.EvaluationComparison;
+import io.corpora.client.model.EvaluationFingerprint;
+import io.corpora.client.model.EvaluationFusion;
+import io.corpora.client.model.EvaluationFusionUsed;
+import io.corpora.client.model.EvaluationJudgedSet;
+import io.corpora.client.model.EvaluationList;
+import io.corpora.client.model.EvaluationProgress;
+import io.corpora.client.model.EvaluationQueryScore;
+import io.corpora.client.model.EvaluationRequest;
+import io.corpora.client.model.EvaluationWorseQuery;
+import io.corpora.client.model.IndexChunkIds;
+import io.corpora.client.model.IndexMissing;
+import io.corpora.client.model.IndexMissingDocument;
+import io.corpora.client.model.IndexReport;
 import io.corpora.client.model.IngestOutcome;
 import io.corpora.client.model.Job;
 import io.corpora.client.model.JobList;
@@ -52,9 +71,13 @@ class OpenApiContractIT {
     static final List<Class<? extends Record>> RESPONSES = List.of(RetrievalResult.class, Passage.class, Citation.class,
             Diagnostics.class, RetrievalLeg.class, Refusal.class, RetrievalBatchResult.class, IngestOutcome.class, Job.class,
             JobReembed.class, JobList.class, Document.class, DocumentPage.class, Chunk.class, DocumentChunks.class, CorpusStats.class,
-            AskResponse.class, AnswerCitation.class, AskUsage.class, AskDiagnostics.class, AskTransform.class);
+            AskResponse.class, AnswerCitation.class, AskUsage.class, AskDiagnostics.class, AskTransform.class, IndexReport.class,
+            IndexMissing.class, IndexChunkIds.class, IndexMissingDocument.class, Evaluation.class, EvaluationActorUsed.class, EvaluationJudgedSet.class,
+            EvaluationProgress.class, EvaluationCandidateResult.class, EvaluationFusionUsed.class, EvaluationFingerprint.class,
+            EvaluationComparison.class, EvaluationWorseQuery.class, EvaluationQueryScore.class, EvaluationList.class);
     /** Request records: the client sends a subset of what the server reads. */
-    static final List<Class<? extends Record>> REQUESTS = List.of(RetrieveRequest.class, RetrieveBatchRequest.class, AskRequest.class);
+    static final List<Class<? extends Record>> REQUESTS = List.of(RetrieveRequest.class, RetrieveBatchRequest.class, AskRequest.class,
+            EvaluationRequest.class, EvaluationCandidateRequest.class, EvaluationFusion.class, EvaluationActor.class);
 
     private static JsonNode schemas;
 

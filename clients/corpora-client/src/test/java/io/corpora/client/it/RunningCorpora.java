@@ -1,5 +1,6 @@
 package io.corpora.client.it;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.corpora.client.CorporaClient;
 import io.corpora.client.RetryPolicy;
@@ -95,8 +96,7 @@ public final class RunningCorpora implements AutoCloseable {
         definition.put("embedder", Map.of("provider", "onnx"));
         definition.put("retrieval", Map.of("mode", "hybrid", "topK", 10));
         definition.putAll(extra);
-        HttpRequest request = HttpRequest.newBuilder(baseUri().resolve("admin/v1/tenants"))
-                .header("Authorization", "Bearer " + tokens.mint("ops", null, List.of("platform-admin"), Duration.ofMinutes(5), Map.of()))
+        HttpRequest request = asPlatformAdmin("admin/v1/tenants")
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(new ObjectMapper().writeValueAsString(definition))).build();
         HttpResponse<String> created = http.send(request, HttpResponse.BodyHandlers.ofString());
@@ -108,14 +108,27 @@ public final class RunningCorpora implements AutoCloseable {
 
     /** Sets a tenant's lifecycle state (ACTIVE, INACTIVE) through the admin API. */
     public void setState(String tenant, String state) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(baseUri().resolve("admin/v1/tenants/" + tenant + "/state"))
-                .header("Authorization", "Bearer " + tokens.mint("ops", null, List.of("platform-admin"), Duration.ofMinutes(5), Map.of()))
+        HttpRequest request = asPlatformAdmin("admin/v1/tenants/" + tenant + "/state")
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"state\": \"" + state + "\"}")).build();
         HttpResponse<String> answer = http.send(request, HttpResponse.BodyHandlers.ofString());
         if (answer.statusCode() != 200) {
             throw new IllegalStateException("state of " + tenant + ": " + answer.statusCode() + " " + answer.body());
         }
+    }
+
+    /** The tenant as the admin API reads it ({@code GET admin/v1/tenants/{id}}): its definition and state. */
+    public JsonNode tenant(String tenant) throws IOException, InterruptedException {
+        HttpResponse<String> answer = http.send(asPlatformAdmin("admin/v1/tenants/" + tenant).GET().build(), HttpResponse.BodyHandlers.ofString());
+        if (answer.statusCode() != 200) {
+            throw new IllegalStateException("GET tenant " + tenant + ": " + answer.statusCode() + " " + answer.body());
+        }
+        return new ObjectMapper().readTree(answer.body());
+    }
+
+    private HttpRequest.Builder asPlatformAdmin(String path) {
+        return HttpRequest.newBuilder(baseUri().resolve(path))
+                .header("Authorization", "Bearer " + tokens.mint("ops", null, List.of("platform-admin"), Duration.ofMinutes(5), Map.of()));
     }
 
     /** GET of a path relative to the server root, without a token (e.g. {@code openapi?format=JSON}). */

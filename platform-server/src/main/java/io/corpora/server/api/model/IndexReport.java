@@ -14,7 +14,19 @@ public record IndexReport(@Schema String namespace, @Schema boolean consistent, 
     /** Documents whose chunks the store lacks (listed up to a bound; {@code count} is exact). */
     @Schema(name = "IndexMissing")
     @JsonbPropertyOrder({"count", "documents"})
-    public record Missing(@Schema long count, @Schema List<IndexVerifier.MissingChunks> documents) {}
+    public record Missing(@Schema long count, @Schema List<MissingDocument> documents) {}
+
+    /**
+     * A document version whose store holds {@code found} of its {@code expected} chunks (the engine's
+     * {@link IndexVerifier.MissingChunks}, annotated here so the OpenAPI document lists its properties).
+     */
+    @Schema(name = "IndexMissingDocument")
+    @JsonbPropertyOrder({"documentId", "version", "expected", "found"})
+    public record MissingDocument(@Schema String documentId, @Schema int version, @Schema int expected, @Schema int found) {
+        static MissingDocument of(IndexVerifier.MissingChunks m) {
+            return new MissingDocument(m.documentId(), m.version(), m.expected(), m.found());
+        }
+    }
 
     /** Chunk ids of one kind of inconsistency (listed up to a bound; {@code count} is exact). */
     @Schema(name = "IndexChunkIds")
@@ -22,7 +34,7 @@ public record IndexReport(@Schema String namespace, @Schema boolean consistent, 
     public record ChunkIds(@Schema long count, @Schema List<String> chunkIds) {}
 
     public static IndexReport of(String namespace, IndexVerifier.Report r) {
-        return new IndexReport(namespace, r.consistent(), r.documents(), r.chunks(), new Missing(r.missingCount(), r.missing()),
+        return new IndexReport(namespace, r.consistent(), r.documents(), r.chunks(), new Missing(r.missingCount(), r.missing().stream().map(MissingDocument::of).toList()),
                 new ChunkIds(r.orphanedCount(), r.orphaned()), new ChunkIds(r.staleCount(), r.stale()),
                 new ChunkIds(r.unstampedCount(), r.unstamped()));
     }

@@ -158,6 +158,9 @@ public abstract class CorpusMigration<P> {
      */
     public final IngestJob run(Started started) {
         IngestJob job = started.job();
+        if (job.kind() != kind) {
+            throw new IllegalArgumentException("job " + job.id() + " is a " + job.kind() + " job, not a " + kind + " job");
+        }
         P plan = payload.apply(job);
         TenantWriteGate.Claim claim = started.claim();
         boolean switched = false;

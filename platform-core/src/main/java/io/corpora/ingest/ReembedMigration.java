@@ -121,7 +121,7 @@ public final class ReembedMigration extends CorpusMigration<IngestJob.Reembed> {
     /** Chunks of any generation but the new one. */
     @Override
     protected void removeSource(Tenant tenant, IngestJob.Reembed plan) {
-        VectorStore store = target(tenant, plan).store();
+        VectorStore store = runtimes.apply(tenant.definition()).store(); // the tenant's store: a re-embed never moves it
         for (Namespace namespace : tenant.namespaces()) {
             store.deleteWhere(namespace, MetadataFilter.not(MetadataFilter.eq(ReservedKeys.EMBEDDER, plan.toEmbedder())));
         }

@@ -110,7 +110,7 @@ public class CorpusMigrations {
         }
         audit(actor, tenant.id(), kind.startAction(), "success", kind.details().apply(started.job()));
         try {
-            executor.execute(() -> ended(kind, actor, kind.runner().run(started)));
+            executor.execute(() -> runAndAudit(kind, actor, started));
         } catch (RuntimeException e) {
             started.claim().release();
             dataPlane.jobs().fail(started.job().id(), "could not be scheduled: " + e);
@@ -144,7 +144,7 @@ public class CorpusMigrations {
         String what = kind.runner().noun() + " " + job.id();
         Runnable recovery = () -> {
             try {
-                kind.runner().recover(job, policy).ifPresentOrElse(started -> ended(kind, SYSTEM, kind.runner().run(started)),
+                kind.runner().recover(job, policy).ifPresentOrElse(started -> runAndAudit(kind, SYSTEM, started),
                         () -> ended(kind, SYSTEM, dataPlane.jobs().find(job.tenant(), job.id()).orElse(job)));
             } catch (RuntimeException e) {
                 LOG.log(Level.SEVERE, "recovering " + what + " of tenant " + job.tenant() + " failed; " + kind.unchanged()
@@ -156,6 +156,19 @@ public class CorpusMigrations {
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "recovering " + what + " could not be scheduled; the job stays adopted by this server until it restarts", e);
         }
+    }
+
+    /** Runs a started migration and audits how it ended, also when an {@link Error} ended it (its job is closed then too). */
+    private void runAndAudit(Kind kind, String actor, CorpusMigration.Started started) {
+        IngestJob ended;
+        try {
+            ended = kind.runner().run(started);
+        } catch (Error e) {
+            IngestJob job = started.job();
+            ended(kind, actor, dataPlane.jobs().find(job.tenant(), job.id()).orElse(job));
+            throw e;
+        }
+        ended(kind, actor, ended);
     }
 
     private void ended(Kind kind, String actor, IngestJob job) {

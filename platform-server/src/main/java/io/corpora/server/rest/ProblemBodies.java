@@ -26,7 +26,7 @@ public final class ProblemBodies {
             if (retryAfter == null && response.getStatus() == 503) {
                 retryAfter = RetryAfterOn503Filter.DEFAULT_SECONDS;
             }
-            if (retryAfter != null && retryAfter.chars().allMatch(Character::isDigit)) {
+            if (retryAfter != null && retryAfter.matches("\\d{1,9}")) {
                 body.put("retryAfter", Long.parseLong(retryAfter));
             }
             return body;

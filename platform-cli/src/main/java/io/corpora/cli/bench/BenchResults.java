@@ -99,13 +99,14 @@ final class BenchResults {
             for (int clients : BenchCommand.CLIENTS) {
                 LatencyRow corpora = find(bucket, "corpora (no embedding)", clients);
                 LatencyRow raw = find(bucket, "raw lucene", clients);
+                LatencyRow rawSameBreadth = find(bucket, "raw lucene, corpora's breadth", clients);
                 LatencyRow peer = find(bucket, "langchain4j in-memory", clients);
-                if (corpora == null || raw == null || peer == null) {
+                if (corpora == null || raw == null || rawSameBreadth == null || peer == null) {
                     continue;
                 }
-                out.add(String.format(Locale.ROOT, "%-8s %6d chunks, %2d clients: corpora/raw p50 %.2fx; corpora/langchain4j throughput %.2fx",
-                        bucket, corpora.chunks(), clients, corpora.result().p50Ms() / raw.result().p50Ms(),
-                        corpora.result().perSecond() / peer.result().perSecond()));
+                out.add(String.format(Locale.ROOT, "%-8s %6d chunks, %2d clients: corpora/raw p50 %.2fx (raw at corpora's breadth %.2fx);"
+                        + " corpora/langchain4j throughput %.2fx", bucket, corpora.chunks(), clients, corpora.result().p50Ms() / raw.result().p50Ms(),
+                        corpora.result().p50Ms() / rawSameBreadth.result().p50Ms(), corpora.result().perSecond() / peer.result().perSecond()));
             }
         }
         return out;

@@ -52,12 +52,15 @@ final class BenchResults {
                 texts, raw, rawBefore, rawAfter, one, 100 * one / raw, two, 100 * two / raw));
     }
 
-    void recall(Fleet.Tenant tenant, double recall, double filtered, double peer) {
+    void recall(Fleet.Tenant tenant, double recall, double filtered, double peer, double raw, double rawSameBreadth) {
         row("recall", tenant.bucket(), tenant.size(), "corpora (lucene hnsw)", 1, "recall_at_10", recall);
         row("recall", tenant.bucket(), tenant.size(), "corpora (lucene hnsw), filtered 50%", 1, "recall_at_10", filtered);
         row("recall", tenant.bucket(), tenant.size(), "langchain4j in-memory", 1, "recall_at_10", peer);
-        summary.add(String.format(Locale.ROOT, "recall@10 vs exact, %s tenant (%d chunks): HNSW %.3f, filtered (half the chunks) %.3f, LangChain4j %.3f",
-                tenant.bucket(), tenant.size(), recall, filtered, peer));
+        row("recall", tenant.bucket(), tenant.size(), "raw lucene", 1, "recall_at_10", raw);
+        row("recall", tenant.bucket(), tenant.size(), "raw lucene, corpora's breadth", 1, "recall_at_10", rawSameBreadth);
+        summary.add(String.format(Locale.ROOT, "recall@10 vs exact, %s tenant (%d chunks): Corpora %.3f, filtered (half the chunks) %.3f,"
+                + " LangChain4j %.3f, raw Lucene k=%d %.3f, raw Lucene k=%d %.3f", tenant.bucket(), tenant.size(), recall, filtered, peer,
+                Systems.TOP_K, raw, Systems.CORPORA_CANDIDATES, rawSameBreadth));
     }
 
     void latency(Fleet.Tenant tenant, String system, Latency.Result r) {

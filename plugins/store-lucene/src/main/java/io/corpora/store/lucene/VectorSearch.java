@@ -166,10 +166,11 @@ final class VectorSearch {
 
         /** Every document scoring at least the {@code limit}-th best score: the best {@code limit}, and ties with the last. */
         ScoreDoc[] best(int limit) {
-            float cut = size <= limit ? Float.NEGATIVE_INFINITY : limitThBest(limit);
+            boolean all = size <= limit; // then no score is compared, whatever it is
+            float cut = all ? Float.NEGATIVE_INFINITY : limitThBest(limit);
             List<ScoreDoc> kept = new ArrayList<>(Math.min(size, limit + 8));
             for (int i = 0; i < size; i++) {
-                if (scores[i] >= cut) {
+                if (all || scores[i] >= cut) {
                     kept.add(new ScoreDoc(docs[i], scores[i]));
                 }
             }

@@ -5,7 +5,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What makes two embeddings comparable. Vectors of different fingerprints are never mixed: every chunk
@@ -33,9 +35,21 @@ public record EmbedderFingerprint(String provider, String model, int dimension, 
      * e.g. {@code bge-small-en-v1.5-q.384.4f1c2a9e0b7d3c11}.
      */
     public String id() {
-        String canonical = provider + '\n' + model + '\n' + dimension + '\n' + (normalized ? "l2" : "raw") + '\n' + revision;
-        return sanitize(model) + "." + dimension + "." + sha256(canonical).substring(0, 16);
+        String id = IDS.get(this);
+        if (id == null) {
+            String canonical = provider + '\n' + model + '\n' + dimension + '\n' + (normalized ? "l2" : "raw") + '\n' + revision;
+            id = sanitize(model) + "." + dimension + "." + sha256(canonical).substring(0, 16);
+            if (IDS.size() >= MAX_REMEMBERED_IDS) {
+                IDS.clear(); // a bound for a caller inventing fingerprints; a server holds a handful
+            }
+            IDS.put(this, id);
+        }
+        return id;
     }
+
+    /** Ids computed so far: every retrieval asks for its embedder's id, and a SHA-256 and a regex each time add up. */
+    private static final Map<EmbedderFingerprint, String> IDS = new ConcurrentHashMap<>();
+    private static final int MAX_REMEMBERED_IDS = 1024;
 
     private static String sanitize(String value) {
         return value.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]", "-");

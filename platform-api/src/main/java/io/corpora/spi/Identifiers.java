@@ -39,10 +39,29 @@ public final class Identifiers {
     }
 
     public static String requireMetadataKey(String key) {
-        if (key == null || !METADATA_KEY.matcher(key).matches()) {
+        if (key == null || !isMetadataKey(key)) {
             throw new IllegalArgumentException("metadata key must match " + METADATA_KEY.pattern() + ", got: " + quote(key));
         }
         return key;
+    }
+
+    /**
+     * {@link #METADATA_KEY}, hand-matched: every chunk a store returns re-checks its keys, and the regex cost a retrieval
+     * of ten passages several microseconds.
+     */
+    static boolean isMetadataKey(String key) {
+        int length = key.length();
+        if (length == 0 || length > 128) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            char c = key.charAt(i);
+            boolean first = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+            if (!first && (i == 0 || !((c >= '0' && c <= '9') || c == '.' || c == '-'))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static String quote(String value) {

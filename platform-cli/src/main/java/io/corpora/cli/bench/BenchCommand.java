@@ -64,7 +64,7 @@ public final class BenchCommand implements Command {
         return """
                 usage: corpora bench [--quick | --profile quick|medium|full] [options]
                        corpora bench density --pid PID [options]   (tenant density of a running server; --help for its options)
-                  --quick              the quick profile (200 tenants, ~29k chunks; under 3 minutes)
+                  --quick              the quick profile (200 tenants, ~29k chunks, 300 real passages; under 3 minutes)
                   --profile NAME       quick | medium (2,000 tenants, ~250k chunks) | full (10,000 tenants, ~1M chunks); default quick
                   --dataset DIR        a BEIR dataset whose passages and queries are embedded (default ../shared/datasets/scifact)
                   --out DIR            results folder (default bench-results/<timestamp>)

@@ -80,7 +80,8 @@ final class BenchCorpus {
         return VectorMath.l2Normalize(v);
     }
 
-    private static double gaussian(SplittableRandom random) {
+    /** A standard normal draw (Box-Muller). */
+    static double gaussian(SplittableRandom random) {
         double u = 1.0 - random.nextDouble();
         double w = random.nextDouble();
         return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * w);

@@ -52,12 +52,15 @@ final class BenchResults {
                 texts, raw, rawBefore, rawAfter, one, 100 * one / raw, two, 100 * two / raw));
     }
 
-    void recall(Fleet.Tenant tenant, double recall, double filtered, double peer) {
+    void recall(Fleet.Tenant tenant, double recall, double filtered, double peer, double raw, double rawSameBreadth) {
         row("recall", tenant.bucket(), tenant.size(), "corpora (lucene hnsw)", 1, "recall_at_10", recall);
         row("recall", tenant.bucket(), tenant.size(), "corpora (lucene hnsw), filtered 50%", 1, "recall_at_10", filtered);
         row("recall", tenant.bucket(), tenant.size(), "langchain4j in-memory", 1, "recall_at_10", peer);
-        summary.add(String.format(Locale.ROOT, "recall@10 vs exact, %s tenant (%d chunks): HNSW %.3f, filtered (half the chunks) %.3f, LangChain4j %.3f",
-                tenant.bucket(), tenant.size(), recall, filtered, peer));
+        row("recall", tenant.bucket(), tenant.size(), "raw lucene", 1, "recall_at_10", raw);
+        row("recall", tenant.bucket(), tenant.size(), "raw lucene, corpora's breadth", 1, "recall_at_10", rawSameBreadth);
+        summary.add(String.format(Locale.ROOT, "recall@10 vs exact, %s tenant (%d chunks): Corpora %.3f, filtered (half the chunks) %.3f,"
+                + " LangChain4j %.3f, raw Lucene k=%d %.3f, raw Lucene k=%d %.3f", tenant.bucket(), tenant.size(), recall, filtered, peer,
+                Systems.TOP_K, raw, Systems.CORPORA_CANDIDATES, rawSameBreadth));
     }
 
     void latency(Fleet.Tenant tenant, String system, Latency.Result r) {
@@ -99,13 +102,14 @@ final class BenchResults {
             for (int clients : BenchCommand.CLIENTS) {
                 LatencyRow corpora = find(bucket, "corpora (no embedding)", clients);
                 LatencyRow raw = find(bucket, "raw lucene", clients);
+                LatencyRow rawSameBreadth = find(bucket, "raw lucene, corpora's breadth", clients);
                 LatencyRow peer = find(bucket, "langchain4j in-memory", clients);
-                if (corpora == null || raw == null || peer == null) {
+                if (corpora == null || raw == null || rawSameBreadth == null || peer == null) {
                     continue;
                 }
-                out.add(String.format(Locale.ROOT, "%-8s %6d chunks, %2d clients: corpora/raw p50 %.2fx; corpora/langchain4j throughput %.2fx",
-                        bucket, corpora.chunks(), clients, corpora.result().p50Ms() / raw.result().p50Ms(),
-                        corpora.result().perSecond() / peer.result().perSecond()));
+                out.add(String.format(Locale.ROOT, "%-8s %6d chunks, %2d clients: corpora/raw p50 %.2fx (raw at corpora's breadth %.2fx);"
+                        + " corpora/langchain4j throughput %.2fx", bucket, corpora.chunks(), clients, corpora.result().p50Ms() / raw.result().p50Ms(),
+                        corpora.result().p50Ms() / rawSameBreadth.result().p50Ms(), corpora.result().perSecond() / peer.result().perSecond()));
             }
         }
         return out;

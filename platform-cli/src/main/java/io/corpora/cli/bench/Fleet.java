@@ -13,6 +13,7 @@ import io.corpora.spi.store.VectorStoreProvider;
 import io.corpora.tenancy.ReservedKeyStamper;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -52,6 +53,8 @@ final class Fleet {
     private VectorStore open(String name, Map<String, String> extra) throws Exception {
         Map<String, String> config = new java.util.HashMap<>(extra);
         config.put("directory", work.resolve(name).toString());
+        config.put("numCandidatesFactor", String.valueOf(Systems.NUM_CANDIDATES_FACTOR)); // the breadth the raw baseline matches
+        config.put("minCandidates", String.valueOf(Systems.MIN_CANDIDATES));
         return registry.create(VectorStoreProvider.class, "lucene", BenchCommand.context(work, name), config);
     }
 
@@ -110,6 +113,7 @@ final class Fleet {
                     profile.sizeOf(median), profile.sizeOf(profile.tenants()), seconds, written / seconds, WRITE_BATCH));
             results.note("store size on disk", String.format("%.1f MB", BenchCommand.sizeOf(work.resolve("lucene")) / 1e6));
 
+            warmUp(store, measured);
             for (Tenant tenant : measured) {
                 measureTenant(store, tenant, results);
             }
@@ -121,31 +125,63 @@ final class Fleet {
         quantised(measured.get(measured.size() - 1), results);
     }
 
+    /**
+     * Every system on every measured tenant, unmeasured, before the first cell: each cell's own warm-up is too short for
+     * the JIT to compile a whole path on a loaded machine, which made the first cell measured an outlier.
+     */
+    private void warmUp(VectorStore store, List<Tenant> measured) {
+        err.printf("bench: warming up every system on the measured tenants (%d ms each)%n", profile.warmup().toMillis());
+        for (Tenant tenant : measured) {
+            Path indexDirectory = namespaceDirectory("lucene", tenant.namespace());
+            try (Systems.Search corpora = Systems.corpora(store, tenant.namespace(), model, corpus.queryTexts, corpus.queryVectors, false);
+                 Systems.Search raw = Systems.rawLucene(indexDirectory, corpus.queryVectors, Systems.TOP_K);
+                 Systems.Search rawSameBreadth = Systems.rawLucene(indexDirectory, corpus.queryVectors, Systems.CORPORA_CANDIDATES);
+                 Systems.Search peer = Systems.langChain4j(tenant.ids(), tenant.texts(), tenant.vectors(), corpus.queryVectors)) {
+                for (Systems.Search search : List.of(corpora, raw, rawSameBreadth, peer)) {
+                    Latency.measure(1, profile.warmup(), Duration.ZERO, q -> search.top(q, null));
+                }
+            }
+        }
+    }
+
     private void measureTenant(VectorStore store, Tenant tenant, BenchResults results) throws Exception {
         err.printf("bench: measuring the %s tenant (%d chunks)%n", tenant.bucket(), tenant.size());
         List<float[]> queries = corpus.queryVectors;
         MetadataFilter even = MetadataFilter.eq("parity", 0L);
         Systems.Search corpora = Systems.corpora(store, tenant.namespace(), model, corpus.queryTexts, queries, false);
         Systems.Search corporaEmbedding = Systems.corpora(store, tenant.namespace(), model, corpus.queryTexts, queries, true);
-        try (Systems.Search raw = Systems.rawLucene(namespaceDirectory("lucene", tenant.namespace()), queries);
+        Path indexDirectory = namespaceDirectory("lucene", tenant.namespace());
+        try (Systems.Search raw = Systems.rawLucene(indexDirectory, queries, Systems.TOP_K);
+             Systems.Search rawSameBreadth = Systems.rawLucene(indexDirectory, queries, Systems.CORPORA_CANDIDATES);
              Systems.Search peer = Systems.langChain4j(tenant.ids(), tenant.texts(), tenant.vectors(), queries)) {
             // recall@10 against exact search over the tenant's own vectors, unfiltered and filtered (half the chunks)
             double recall = 0;
             double recallFiltered = 0;
             double peerRecall = 0;
+            double rawRecall = 0;
+            double rawSameBreadthRecall = 0;
             for (int q = 0; q < queries.size(); q++) {
-                recall += overlap(corpora.top(q, null), exact(tenant, queries.get(q), false));
+                List<String> truth = exact(tenant, queries.get(q), false);
+                recall += overlap(corpora.top(q, null), truth);
                 recallFiltered += overlap(corpora.top(q, even), exact(tenant, queries.get(q), true));
-                peerRecall += overlap(peer.top(q, null), exact(tenant, queries.get(q), false));
+                peerRecall += overlap(peer.top(q, null), truth);
+                rawRecall += overlap(raw.top(q, null), truth);
+                rawSameBreadthRecall += overlap(rawSameBreadth.top(q, null), truth);
             }
-            results.recall(tenant, recall / queries.size(), recallFiltered / queries.size(), peerRecall / queries.size());
+            int n = queries.size();
+            results.recall(tenant, recall / n, recallFiltered / n, peerRecall / n, rawRecall / n, rawSameBreadthRecall / n);
+            Duration window = profile.window();
+            Duration warmup = profile.warmup();
             for (int clients : BenchCommand.CLIENTS) {
-                results.latency(tenant, "corpora (no embedding)", Latency.measure(clients, profile.window(), 50, q -> corpora.top(q, null)));
-                results.latency(tenant, "raw lucene", Latency.measure(clients, profile.window(), 50, q -> raw.top(q, null)));
-                results.latency(tenant, "langchain4j in-memory", Latency.measure(clients, profile.window(), 10, q -> peer.top(q, null)));
-                results.latency(tenant, "corpora (with embedding)", Latency.measure(clients, profile.window(), 5, q -> corporaEmbedding.top(q, null)));
+                results.latency(tenant, "corpora (no embedding)", Latency.measure(clients, window, warmup, q -> corpora.top(q, null)));
+                results.latency(tenant, "raw lucene", Latency.measure(clients, window, warmup, q -> raw.top(q, null)));
+                results.latency(tenant, "raw lucene, corpora's breadth", Latency.measure(clients, window, warmup, q -> rawSameBreadth.top(q, null)));
+                results.latency(tenant, "langchain4j in-memory", Latency.measure(clients, window, warmup, q -> peer.top(q, null)));
+                if (tenant.bucket().equals("largest")) { // the model's cost does not depend on the tenant: measured once
+                    results.latency(tenant, "corpora (with embedding)", Latency.measure(clients, window, warmup, q -> corporaEmbedding.top(q, null)));
+                }
             }
-            results.latency(tenant, "corpora filtered (no embedding)", Latency.measure(1, profile.window(), 20, q -> corpora.top(q, even)));
+            results.latency(tenant, "corpora filtered (no embedding)", Latency.measure(1, window, warmup, q -> corpora.top(q, even)));
         }
     }
 
@@ -182,7 +218,7 @@ final class Fleet {
     /** The smallest tenant's p50 alone, then while the largest tenant ingests through the real pipeline (model included). */
     private void interference(VectorStore store, Tenant small, Tenant large, BenchResults results) throws Exception {
         Systems.Search search = Systems.corpora(store, small.namespace(), model, corpus.queryTexts, corpus.queryVectors, false);
-        Latency.Result alone = Latency.measure(1, profile.window(), 50, q -> search.top(q, null));
+        Latency.Result alone = Latency.measure(1, profile.window(), profile.warmup(), q -> search.top(q, null));
         AtomicBoolean stop = new AtomicBoolean();
         ChunkIndexer indexer = new ChunkIndexer(store, large.namespace(), model, new HeadingContextualizer());
         int[] ingested = new int[1];
@@ -202,7 +238,7 @@ final class Fleet {
         Thread.sleep(500);
         Latency.Result during;
         try {
-            during = Latency.measure(1, profile.window(), 0, q -> search.top(q, null));
+            during = Latency.measure(1, profile.window(), Duration.ZERO, q -> search.top(q, null));
         } finally {
             stop.set(true);
             ingest.join();
@@ -217,7 +253,7 @@ final class Fleet {
             long start = System.nanoTime();
             search.top(0, null);
             double first = (System.nanoTime() - start) / 1e6;
-            Latency.Result warm = Latency.measure(1, profile.window(), 20, q -> search.top(q, null));
+            Latency.Result warm = Latency.measure(1, profile.window(), profile.warmup(), q -> search.top(q, null));
             results.cold(tenant, first, warm);
         }
     }
@@ -238,7 +274,7 @@ final class Fleet {
             for (int q = 0; q < corpus.queryVectors.size(); q++) {
                 recall += overlap(search.top(q, null), exact(tenant, corpus.queryVectors.get(q), false));
             }
-            Latency.Result latency = Latency.measure(1, profile.window(), 50, q -> search.top(q, null));
+            Latency.Result latency = Latency.measure(1, profile.window(), profile.warmup(), q -> search.top(q, null));
             long floatBytes = BenchCommand.sizeOf(namespaceDirectory("lucene", tenant.namespace()));
             long int8Bytes = BenchCommand.sizeOf(namespaceDirectory("lucene-int8", tenant.namespace()));
             results.quantised(tenant, recall / corpus.queryVectors.size(), latency, floatBytes, int8Bytes);

@@ -11,14 +11,15 @@ import java.time.Duration;
  * @param passages       real passages embedded with the bundled model (cached on disk); every other vector is derived from them
  * @param queries        real queries embedded (cached)
  * @param window         how long each latency cell runs
+ * @param warmup         how long each latency cell first runs unmeasured, from the same clients (the same for every system)
  * @param ingestTexts    passages of the ingest measurement (embedded afresh, never from the cache)
  */
 public record Profile(String name, int tenants, int largest, int smallest, double zipf, int passages, int queries, Duration window,
-                      int ingestTexts) {
+                      Duration warmup, int ingestTexts) {
 
-    static final Profile QUICK = new Profile("quick", 200, 5_000, 5, 1.0, 600, 50, Duration.ofMillis(1500), 24);
-    static final Profile MEDIUM = new Profile("medium", 2_000, 30_000, 5, 1.0, 5_000, 200, Duration.ofSeconds(4), 256);
-    static final Profile FULL = new Profile("full", 10_000, 100_000, 10, 1.0, 50_000, 300, Duration.ofSeconds(10), 512);
+    static final Profile QUICK = new Profile("quick", 200, 5_000, 5, 1.0, 300, 50, Duration.ofMillis(1000), Duration.ofMillis(500), 16);
+    static final Profile MEDIUM = new Profile("medium", 2_000, 30_000, 5, 1.0, 5_000, 200, Duration.ofSeconds(4), Duration.ofSeconds(2), 256);
+    static final Profile FULL = new Profile("full", 10_000, 100_000, 10, 1.0, 50_000, 300, Duration.ofSeconds(10), Duration.ofSeconds(3), 512);
 
     static Profile named(String name) {
         return switch (name) {

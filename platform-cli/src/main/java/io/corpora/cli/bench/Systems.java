@@ -32,6 +32,16 @@ import org.apache.lucene.store.FSDirectory;
 /** The three things searched side by side with the same vectors and queries. */
 final class Systems {
 
+    /** Hits every search returns. */
+    static final int TOP_K = 10;
+    /**
+     * The HNSW breadth Corpora's Lucene store searches a top 10 with: max(topK x numCandidatesFactor, minCandidates), both
+     * set to these values on the bench's stores ({@link Fleet}), which are also the store's defaults.
+     */
+    static final int NUM_CANDIDATES_FACTOR = 10;
+    static final int MIN_CANDIDATES = 100;
+    static final int CORPORA_CANDIDATES = Math.max(TOP_K * NUM_CANDIDATES_FACTOR, MIN_CANDIDATES);
+
     private Systems() {}
 
     /** A top-10 search returning ids, best first. */
@@ -68,7 +78,7 @@ final class Systems {
         return (query, filter) -> {
             IsolationGuard guard = new IsolationGuard(store, namespace, IsolationGuard.DEFAULT_OVER_FETCH, ids -> versionOne(ids));
             VectorRetriever retriever = new VectorRetriever(guard, namespace, precomputed);
-            RetrievalResult result = retriever.retrieve(queryTexts.get(query % queryTexts.size()), new RetrieveOptions(10, filter, null, null));
+            RetrievalResult result = retriever.retrieve(queryTexts.get(query % queryTexts.size()), new RetrieveOptions(TOP_K, filter, null, null));
             List<Map<String, Object>> rendered = new ArrayList<>();
             for (Passage p : result.passages()) {
                 Map<String, Object> one = new LinkedHashMap<>();
@@ -95,10 +105,12 @@ final class Systems {
 
     /**
      * The engine under Corpora's Lucene store, read directly: an {@link IndexSearcher} over the namespace's last commit,
-     * a {@link KnnFloatVectorQuery} for 10, and the hits' ids and texts loaded (what any caller needs back).
+     * a {@link KnnFloatVectorQuery} exploring {@code breadth} candidates (HNSW's beam: {@link #TOP_K} is the engine's
+     * cheapest top 10, {@link #CORPORA_CANDIDATES} the search Corpora's store asks for), the best 10 kept, and their ids
+     * and texts loaded (what any caller needs back).
      * The field names are the store's on-disk layout ({@code vec.<width>}, {@code _id}, {@code _text}).
      */
-    static Search rawLucene(Path namespaceDirectory, List<float[]> queryVectors) {
+    static Search rawLucene(Path namespaceDirectory, List<float[]> queryVectors, int breadth) {
         try {
             FSDirectory directory = FSDirectory.open(namespaceDirectory);
             DirectoryReader reader = DirectoryReader.open(directory);
@@ -108,7 +120,7 @@ final class Systems {
                 @Override
                 public List<String> top(int query, MetadataFilter filter) {
                     try {
-                        TopDocs top = searcher.search(new KnnFloatVectorQuery(field, queryVectors.get(query % queryVectors.size()), 10), 10);
+                        TopDocs top = searcher.search(new KnnFloatVectorQuery(field, queryVectors.get(query % queryVectors.size()), breadth), TOP_K);
                         StoredFields stored = searcher.storedFields();
                         List<String> ids = new ArrayList<>(top.scoreDocs.length);
                         for (ScoreDoc hit : top.scoreDocs) {
@@ -149,7 +161,7 @@ final class Systems {
         store.addAll(embeddings, segments);
         return (query, filter) -> {
             EmbeddingSearchRequest request = EmbeddingSearchRequest.builder()
-                    .queryEmbedding(Embedding.from(queryVectors.get(query % queryVectors.size()))).maxResults(10).build();
+                    .queryEmbedding(Embedding.from(queryVectors.get(query % queryVectors.size()))).maxResults(TOP_K).build();
             return store.search(request).matches().stream().map(m -> m.embedded().metadata().getString("chunk")).toList();
         };
     }

@@ -23,12 +23,15 @@ final class OnnxEmbedder implements Embedder {
     private final InferenceWorkers workers;
     private final Truncation truncation;
     private final EmbedderFingerprint fingerprint;
+    private final int maxQueryTokens;
 
     OnnxEmbedder(BiEncoder encoder, InferenceWorkers workers, Truncation truncation) {
         this.encoder = encoder;
         this.workers = workers;
         this.truncation = truncation;
         this.fingerprint = new EmbedderFingerprint(PROVIDER, encoder.spec().name(), encoder.dimension(), true, encoder.modelSha256());
+        String instruction = encoder.spec().queryInstruction();
+        this.maxQueryTokens = encoder.spec().maxContentTokens() - (instruction.isEmpty() ? 0 : encoder.countTokens(instruction));
     }
 
     @Override
@@ -63,11 +66,13 @@ final class OnnxEmbedder implements Embedder {
         return encoder.spec().maxSequenceTokens();
     }
 
-    /** The content window less the query instruction, which {@link BiEncoder#embedQuery} prepends. */
+    /**
+     * The content window less the query instruction, which {@link BiEncoder#embedQuery} prepends; counted once (every
+     * query asks for it, and tokenizing the instruction each time cost as much as tokenizing the query).
+     */
     @Override
     public int maxQueryTokens() {
-        String instruction = encoder.spec().queryInstruction();
-        return encoder.spec().maxContentTokens() - (instruction.isEmpty() ? 0 : encoder.countTokens(instruction));
+        return maxQueryTokens;
     }
 
     @Override

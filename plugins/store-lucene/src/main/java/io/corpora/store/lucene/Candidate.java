@@ -22,12 +22,17 @@ record Candidate(int docId, double score, String chunkId, float[] vector) {
 
     static final Comparator<Candidate> CONTRACT_ORDER =
             Comparator.comparingDouble(Candidate::score).reversed().thenComparing(Candidate::chunkId);
+    private static final Comparator<Candidate> BY_SCORE = Comparator.comparingDouble(Candidate::score).reversed();
 
-    /** Reads each candidate's chunk id from doc values. */
+    /** Reads the chunk id from doc values of each candidate that has none yet. */
     static List<Candidate> withIds(IndexSearcher searcher, List<Candidate> candidates) throws IOException {
         List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
         List<Candidate> out = new ArrayList<>(candidates.size());
         for (Candidate c : candidates) {
+            if (c.chunkId != null) {
+                out.add(c);
+                continue;
+            }
             LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(c.docId, leaves));
             SortedDocValues ids = DocValues.getSorted(leaf.reader(), ChunkDocuments.ID);
             if (!ids.advanceExact(c.docId - leaf.docBase)) {
@@ -60,7 +65,10 @@ record Candidate(int docId, double score, String chunkId, float[] vector) {
         return out;
     }
 
-    /** Floor, contract order, cut, and load the chunks. */
+    /**
+     * Floor, contract order, cut, and load the chunks. Ids are read only for the candidates that can make the cut (the
+     * best {@code topK} by score and any tied with the last), since only ties need them to be ordered.
+     */
     static List<ScoredChunk> toResults(IndexSearcher searcher, List<Candidate> candidates, Double minScore, int topK,
                                        boolean includeEmbeddings) throws IOException {
         List<Candidate> kept = new ArrayList<>(candidates.size());
@@ -69,10 +77,20 @@ record Candidate(int docId, double score, String chunkId, float[] vector) {
                 kept.add(c);
             }
         }
-        kept.sort(CONTRACT_ORDER);
-        List<ScoredChunk> results = new ArrayList<>(Math.min(topK, kept.size()));
+        if (kept.isEmpty() || topK < 1) {
+            return List.of();
+        }
+        kept.sort(BY_SCORE);
+        int end = Math.min(topK, kept.size());
+        double last = kept.get(end - 1).score;
+        while (end < kept.size() && kept.get(end).score == last) {
+            end++;
+        }
+        List<Candidate> contenders = withIds(searcher, kept.subList(0, end));
+        contenders.sort(CONTRACT_ORDER);
+        List<ScoredChunk> results = new ArrayList<>(Math.min(topK, contenders.size()));
         var storedFields = searcher.storedFields();
-        for (Candidate c : kept.subList(0, Math.min(topK, kept.size()))) {
+        for (Candidate c : contenders.subList(0, Math.min(topK, contenders.size()))) {
             results.add(new ScoredChunk(ChunkDocuments.readChunk(storedFields, c.docId), c.score,
                     includeEmbeddings && c.vector != null ? c.vector.clone() : null));
         }

@@ -9,6 +9,7 @@ import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
 import io.corpora.spi.MetadataFilter;
 import io.corpora.spi.Namespace;
+import io.corpora.spi.ReservedKeys;
 import io.corpora.spi.config.ConfigOption;
 import io.corpora.spi.config.InvalidConfigException;
 import io.corpora.spi.config.PluginConfig;
@@ -257,6 +258,48 @@ class LuceneVectorStoreTest {
             VectorSearch.Outcome broad = store.vectorSearch(NS, SearchRequest.vector(q, 3, MetadataFilter.all(), null, null));
             assertEquals(VectorSearch.Strategy.HNSW, broad.strategy());
             assertEquals(3, broad.hits().size());
+        }
+    }
+
+    /** An exact scan keeps every candidate tied at its cut, so chunk ids, not the order documents were written in, decide. */
+    @Test
+    void anExactScanKeepsTiesAtTheCandidateCutSoIdsDecide() {
+        float[] same = new TestVectors(12, 8).next();
+        List<EmbeddedChunk> batch = new ArrayList<>();
+        for (int i = 29; i >= 0; i--) { // written in descending id order: doc order and id order disagree
+            batch.add(chunk(String.format("c%02d", i), "t", same));
+        }
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of("minCandidates", "5", "numCandidatesFactor", "1"))) {
+            store.upsert(NS, batch);
+            VectorSearch.Outcome outcome = store.vectorSearch(NS, SearchRequest.vector(same, 3, MetadataFilter.all(), null, null));
+            assertEquals(VectorSearch.Strategy.EXACT, outcome.strategy());
+            assertEquals(List.of("c00", "c01", "c02"), ids(outcome.hits()), "30 equal scores, 5 candidates: the smallest ids win");
+        }
+    }
+
+    /** The graph search drops its filter only when every vector passes it: another embedder generation's chunks never come back. */
+    @Test
+    void hnswKeepsTheEmbedderFilterWhileAnotherGenerationSharesTheIndex() {
+        TestVectors vectors = new TestVectors(13, 8);
+        List<EmbeddedChunk> batch = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            batch.add(new EmbeddedChunk(new Chunk("c" + i, "d" + i, 0, "t", List.of(),
+                    Map.of(ReservedKeys.EMBEDDER, i % 3 == 0 ? "old" : "new")), vectors.next()));
+        }
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of("exactSearchThreshold", "0", "minCandidates", "10"))) {
+            store.upsert(NS, batch);
+            for (int q = 0; q < 5; q++) {
+                VectorSearch.Outcome outcome = store.vectorSearch(NS, SearchRequest.vector(vectors.next(), 10, MetadataFilter.all(), null, "new"));
+                assertEquals(VectorSearch.Strategy.HNSW, outcome.strategy());
+                assertEquals(40, outcome.filtered());
+                assertEquals(10, outcome.hits().size());
+                outcome.hits().forEach(hit -> assertEquals("new", hit.chunk().metadata().get(ReservedKeys.EMBEDDER), hit.chunk().id()));
+            }
+            store.deleteWhere(NS, MetadataFilter.eq(ReservedKeys.EMBEDDER, "old"));
+            VectorSearch.Outcome alone = store.vectorSearch(NS, SearchRequest.vector(vectors.next(), 10, MetadataFilter.all(), null, "new"));
+            assertEquals(VectorSearch.Strategy.HNSW, alone.strategy());
+            assertEquals(40, alone.filtered(), "every vector passes now (deleted documents are not counted)");
+            assertEquals(10, alone.hits().size());
         }
     }
 

@@ -109,11 +109,22 @@ public final class BenchCommand implements Command {
             model = registry.create(EmbedderProvider.class, "onnx", context(work, "embedder"), Map.of());
             BeirDataset dataset = BeirDataset.open(datasetDir, "test");
             cached = new CachingEmbedder(model, options.path("cache", DEFAULT_CACHE)); // closing it closes the model
-            BenchCorpus corpus = BenchCorpus.embed(dataset, profile, cached, err);
+            // The ingest texts are passages the vectors are not made of; a dataset smaller than both (SciFact's 5,183
+            // documents for the medium profile's 5,000 + 256) gives the vectors fewer real passages, and says so.
+            List<String> available = BenchCorpus.passages(dataset, profile.passages() + profile.ingestTexts());
+            int real = Math.min(profile.passages(), available.size() - profile.ingestTexts());
+            if (real < 1) {
+                throw new UsageException("dataset " + datasetDir + " holds " + available.size() + " documents: too few for the "
+                        + profile.ingestTexts() + " ingest texts of the " + profile.name() + " profile and at least one real passage");
+            }
+            if (real < profile.passages()) {
+                results.note("real passages", real + " (the " + profile.name() + " profile asks " + profile.passages() + "; the dataset holds "
+                        + available.size() + " documents, " + profile.ingestTexts() + " of them kept for the ingest measurement)");
+            }
+            BenchCorpus corpus = BenchCorpus.embed(available.subList(0, real), dataset, profile, cached, err);
             err.printf("bench: %d passages, %d queries (cache: %d hits, %d misses)%n", corpus.texts.size(), corpus.queryTexts.size(),
                     cached.hits(), cached.misses());
-            new Ingest(model, registry, work, err).measure(BenchCorpus.passages(dataset, profile.passages() + profile.ingestTexts())
-                    .subList(profile.passages(), profile.passages() + profile.ingestTexts()), results);
+            new Ingest(model, registry, work, err).measure(available.subList(real, real + profile.ingestTexts()), results);
             new Fleet(profile, corpus, model, registry, work, err).run(results);
         } finally {
             if (cached != null) {

@@ -43,8 +43,8 @@ final class BenchCorpus {
         return texts;
     }
 
-    static BenchCorpus embed(BeirDataset dataset, Profile profile, Embedder cachedEmbedder, java.io.PrintStream err) {
-        List<String> texts = passages(dataset, profile.passages());
+    /** Embeds {@code texts} (the real passages every synthetic vector derives from) and the profile's queries. */
+    static BenchCorpus embed(List<String> texts, BeirDataset dataset, Profile profile, Embedder cachedEmbedder, java.io.PrintStream err) {
         List<float[]> vectors = new ArrayList<>(texts.size());
         int batch = 64;
         long start = System.nanoTime();

@@ -268,12 +268,27 @@ public final class TenantView {
      * Removes the outcomes of documents the actor may not see (now absent from the registry, or hidden), and counts
      * what is left: {@code succeeded}, {@code skipped} and {@code failed} count the outcomes shown, {@code total} those
      * plus the documents not processed yet. An unrestricted actor sees the job as recorded. A tenant-wide job's
-     * outcomes are all removed for a restricted actor (they name no namespace to judge them in).
+     * outcomes are all removed for a restricted actor (they name no namespace to judge them in), and so is its reason:
+     * a migration's names the document it could not copy, whoever may see it.
      */
     private IngestJob visibleOutcomes(IngestJob job) {
-        if (access.unrestricted() || job.outcomes().isEmpty()) {
+        if (access.unrestricted()) {
             return job;
         }
+        IngestJob shown = job.outcomes().isEmpty() ? job : withVisibleOutcomes(job);
+        if (shown.partition() == null && shown.error() != null) {
+            return new IngestJob(shown.id(), shown.tenant(), null, shown.kind(), shown.status(), shown.total(), shown.succeeded(),
+                    shown.skipped(), shown.failed(), shown.outcomes(), shown.reembed(), shown.relocate(), HIDDEN_REASON,
+                    shown.created(), shown.updated());
+        }
+        return shown;
+    }
+
+    /** What a restricted actor reads instead of a tenant-wide job's reason. */
+    static final String HIDDEN_REASON = "withheld: a tenant-wide job's reason may name documents this token may not see; read it"
+            + " with a token the tenant's access rules do not restrict, or through the admin API";
+
+    private IngestJob withVisibleOutcomes(IngestJob job) {
         Set<String> visibleIds = job.partition() == null ? Set.of() : visibleDocumentIds(Namespace.of(job.tenant(), job.partition()),
                 job.outcomes().stream().map(IngestJob.Outcome::documentId).filter(Objects::nonNull).toList());
         List<IngestJob.Outcome> shown = job.outcomes().stream().filter(o -> visibleIds.contains(o.documentId())).toList();

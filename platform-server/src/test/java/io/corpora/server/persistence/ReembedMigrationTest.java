@@ -39,6 +39,7 @@ import io.corpora.spi.Namespace;
 import io.corpora.spi.ReservedKeys;
 import io.corpora.spi.VectorSimilarity;
 import io.corpora.spi.filter.Actor;
+import io.corpora.spi.filter.RetrievalFilterHook;
 import io.corpora.tenancy.AccessDecision;
 import io.corpora.testkit.ReferenceVectorStore;
 import io.corpora.tenancy.IsolationGuard;
@@ -175,9 +176,36 @@ class ReembedMigrationTest {
         after.forEach(c -> assertEquals(embedderB.fingerprint().id(), c.metadata().get(ReservedKeys.EMBEDDER), c.id()));
     }
 
+    /** A failed migration's reason names the document it could not copy: only an unrestricted actor reads it. */
+    @Test
+    void aFailedMigrationsReasonIsWithheldFromAnActorTheAccessRulesRestrict() {
+        TenantWriteGate gate = new TenantWriteGate();
+        embedderB.beforeDocumentBatch(texts -> {
+            if (texts.stream().anyMatch(t -> t.contains("Ferries"))) {
+                throw new IllegalStateException("model refused the input");
+            }
+        });
+        IngestJob failed = migration(gate).run(migration(gate).start(tenant(), CHOICE_B));
+        assertTrue(failed.error().contains("harbour"), failed.error());
+
+        IngestJob unrestricted = view().job(failed.id()).orElseThrow();
+        assertEquals(failed.error(), unrestricted.error());
+        RetrievalFilterHook legalOnly = actor -> MetadataFilter.eq("audience", "group:legal");
+        IngestJob restricted = view(legalOnly).job(failed.id()).orElseThrow();
+        assertEquals(JobStatus.FAILED, restricted.status());
+        assertFalse(restricted.error().contains("harbour"), restricted.error());
+        assertTrue(restricted.error().startsWith("withheld"), restricted.error());
+        assertTrue(view(legalOnly).jobs(10).stream().filter(j -> j.id().equals(failed.id()))
+                .allMatch(j -> !j.error().contains("harbour")), "the job list withholds it too");
+    }
+
     private TenantView view() {
+        return view(null);
+    }
+
+    private TenantView view(RetrievalFilterHook hook) {
         Tenant tenant = tenant();
-        AccessDecision access = AccessDecision.decide(new Actor(TENANT, "reader", null, null, null), tenant, DEFAULT, null, null);
+        AccessDecision access = AccessDecision.decide(new Actor(TENANT, "reader", null, null, null), tenant, DEFAULT, null, hook);
         DocumentLoaders noLoaders = new DocumentLoaders(PluginManager.load(data.resolve("no-plugins")), data);
         return new TenantView(access, runtimes.apply(tenant.definition()), registry, jobs, new RetrievalService(registry::activeVersions, 4),
                 new IngestionService(registry, tenants, noLoaders, IngestLimits.DEFAULT, IngestionService.IngestListener.NONE,

@@ -180,10 +180,8 @@ class ReembedMigrationTest {
     @Test
     void aFailedMigrationsReasonIsWithheldFromAnActorTheAccessRulesRestrict() {
         TenantWriteGate gate = new TenantWriteGate();
-        embedderB.beforeDocumentBatch(texts -> {
-            if (texts.stream().anyMatch(t -> t.contains("Ferries"))) {
-                throw new IllegalStateException("model refused the input");
-            }
+        failTheHarbourDocument(() -> {
+            throw new IllegalStateException("model refused the input");
         });
         IngestJob failed = migration(gate).run(migration(gate).start(tenant(), CHOICE_B));
         assertTrue(failed.error().contains("harbour"), failed.error());
@@ -197,6 +195,15 @@ class ReembedMigrationTest {
         assertTrue(restricted.error().startsWith("withheld"), restricted.error());
         assertTrue(view(legalOnly).jobs(10).stream().filter(j -> j.id().equals(failed.id()))
                 .allMatch(j -> !j.error().contains("harbour")), "the job list withholds it too");
+    }
+
+    /** The target embedder fails the batch holding the harbour document's "Ferries" chunk with what {@code failure} throws. */
+    private void failTheHarbourDocument(Runnable failure) {
+        embedderB.beforeDocumentBatch(texts -> {
+            if (texts.stream().anyMatch(t -> t.contains("Ferries"))) {
+                failure.run();
+            }
+        });
     }
 
     private TenantView view() {
@@ -215,10 +222,8 @@ class ReembedMigrationTest {
     @Test
     void aDocumentThatCannotBeReEmbeddedRollsBackAndTheTenantIsUnchanged() {
         TenantWriteGate gate = new TenantWriteGate();
-        embedderB.beforeDocumentBatch(texts -> {
-            if (texts.stream().anyMatch(t -> t.contains("Ferries"))) {
-                throw new IllegalStateException("model refused the input");
-            }
+        failTheHarbourDocument(() -> {
+            throw new IllegalStateException("model refused the input");
         });
 
         IngestJob done = migration(gate).run(migration(gate).start(tenant(), CHOICE_B));
@@ -235,10 +240,8 @@ class ReembedMigrationTest {
     @Test
     void aRollBackWhoseNewGenerationCannotBeDeletedStillFailsTheJobAndReopensWrites() {
         TenantWriteGate gate = new TenantWriteGate();
-        embedderB.beforeDocumentBatch(texts -> {
-            if (texts.stream().anyMatch(t -> t.contains("Ferries"))) {
-                throw new IllegalStateException("model refused the input");
-            }
+        failTheHarbourDocument(() -> {
+            throw new IllegalStateException("model refused the input");
         });
         store.deleteWhereFails = true;
         IngestJob done = migration(gate).run(migration(gate).start(tenant(), CHOICE_B));
@@ -258,10 +261,8 @@ class ReembedMigrationTest {
     void anErrorThatKillsOnlyTheMigrationThreadRollsItBackAndClosesTheJob() {
         TenantWriteGate gate = new TenantWriteGate();
         ReembedMigration migration = migration(gate);
-        embedderB.beforeDocumentBatch(texts -> {
-            if (texts.stream().anyMatch(t -> t.contains("Ferries"))) {
-                throw new StackOverflowError("the migration thread dies; the server lives on");
-            }
+        failTheHarbourDocument(() -> {
+            throw new StackOverflowError("the migration thread dies; the server lives on");
         });
         ReembedMigration.Started started = migration.start(tenant(), CHOICE_B);
         assertThrows(StackOverflowError.class, () -> migration.run(started));

@@ -173,13 +173,10 @@ class StoreRelocationTest {
         assertEquals("store-unchanged", same.type(), "quantization is not a location option: nothing to move");
 
         Map<Namespace, List<String>> before = passages();
-        AtomicInteger writes = new AtomicInteger();
-        duringCopy = namespace -> {
-            if (writes.incrementAndGet() == 3) {
-                processDead = true;
-                throw new AssertionError("the server dies in the middle of the copy");
-            }
-        };
+        failOnWrite(3, () -> {
+            processDead = true;
+            throw new AssertionError("the server dies in the middle of the copy");
+        });
         StoreRelocation.Started started = relocation.start(tenant(), pgvector(SHARED_TABLE));
         assertThrows(AssertionError.class, () -> relocation.run(started));
         IngestJob interrupted = jobs.find(TENANT, started.job().id()).orElseThrow();
@@ -255,12 +252,9 @@ class StoreRelocationTest {
         TenantWriteGate gate = new TenantWriteGate();
         StoreRelocation relocation = relocation(gate);
         Map<Namespace, List<String>> before = passages();
-        AtomicInteger writes = new AtomicInteger();
-        duringCopy = namespace -> {
-            if (writes.incrementAndGet() == 2) {
-                throw new IllegalStateException("the target refuses a write");
-            }
-        };
+        failOnWrite(2, () -> {
+            throw new IllegalStateException("the target refuses a write");
+        });
         targetDeletesFail = true;
         IngestJob ended = relocation.run(relocation.start(tenant(), pgvector(SHARED_TABLE)));
         duringCopy = null;
@@ -281,12 +275,9 @@ class StoreRelocationTest {
         TenantWriteGate gate = new TenantWriteGate();
         StoreRelocation relocation = relocation(gate);
         Map<Namespace, List<String>> before = passages();
-        AtomicInteger writes = new AtomicInteger();
-        duringCopy = namespace -> {
-            if (writes.incrementAndGet() == 2) {
-                throw new StackOverflowError("the relocation thread dies; the server lives on");
-            }
-        };
+        failOnWrite(2, () -> {
+            throw new StackOverflowError("the relocation thread dies; the server lives on");
+        });
         StoreRelocation.Started started = relocation.start(tenant(), pgvector(SHARED_TABLE));
         assertThrows(StackOverflowError.class, () -> relocation.run(started));
         duringCopy = null;
@@ -377,6 +368,16 @@ class StoreRelocationTest {
     }
 
     /** The passages (chunk id, score to 4 decimals, text) a vector retrieve answers in each namespace, in rank order. */
+    /** The copy's {@code n}-th document write (counted over every namespace) runs {@code failure} first. */
+    private void failOnWrite(int n, Runnable failure) {
+        AtomicInteger writes = new AtomicInteger();
+        duringCopy = namespace -> {
+            if (writes.incrementAndGet() == n) {
+                failure.run();
+            }
+        };
+    }
+
     private Map<Namespace, List<String>> passages() {
         Tenant tenant = tenant();
         RetrievalService retrieval = new RetrievalService(registry::activeVersions, 4);

@@ -267,12 +267,20 @@ public final class TenantRuntimes implements AutoCloseable {
                 new GuardedVectorStore(new WorkingSetVectorStore(store, workingSet, tenant),
                         guards.guard(tenant, CallKind.STORE, definition.store().provider())),
                 // The cache sits outside the guard: a hit costs no guarded call.
-                queryCache.wrap(tenant, new GuardedEmbedder(embedder, guards.guard(tenant, CallKind.EMBEDDER, definition.embedder().provider()))),
+                queryCache.wrap(queryCacheScope(definition), new GuardedEmbedder(embedder, guards.guard(tenant, CallKind.EMBEDDER, definition.embedder().provider()))),
                 reranker == null ? null : new GuardedReranker(reranker, guards.guard(tenant, CallKind.RERANKER, definition.reranker().provider())),
                 hook == null ? null : new GuardedFilterHook(hook, guards.guard(tenant, CallKind.FILTER_HOOK, definition.access().filterHook().provider())),
                 chunking,
                 generator == null ? null : new GuardedGenerator(generator, guards.guard(tenant, CallKind.GENERATOR,
                         definition.generator().provider()), guards.executor()));
+    }
+
+    /**
+     * The tenant and its embedder's settings: one model (one fingerprint) under another query instruction, say, makes
+     * other query vectors, so a tenant whose embedder settings change never reads the vectors of the old ones.
+     */
+    static String queryCacheScope(TenantDefinition definition) {
+        return definition.id() + " " + definition.embedder().provider() + new java.util.TreeMap<>(definition.embedder().config());
     }
 
     private <T> T instance(PluginKind kind, Class<? extends PluginProvider<T>> providerType, PluginChoice choice) {

@@ -60,9 +60,17 @@ final class RealPluginRuntimes implements BeforeAllCallback, BeforeEachCallback,
     }
 
     TenantRuntimes open(Path data, TenantRuntimes.WorkingSetPolicy workingSet, LongSupplier nanoTime) {
+        return open(data, workingSet, new QueryEmbeddingCache(0), nanoTime);
+    }
+
+    TenantRuntimes open(Path data, QueryEmbeddingCache queryCache) {
+        return open(data, TenantRuntimes.WorkingSetPolicy.DEFAULT, queryCache, System::nanoTime);
+    }
+
+    private TenantRuntimes open(Path data, TenantRuntimes.WorkingSetPolicy workingSet, QueryEmbeddingCache queryCache, LongSupplier nanoTime) {
         TenantRuntimes runtimes = new TenantRuntimes(plugins, data, key -> Optional.empty(),
                 new PluginGuards(GuardPolicy::defaults, GuardContext.system(pluginCalls, PluginCallObserver.NONE)), workingSet,
-                new QueryEmbeddingCache(0), nanoTime);
+                queryCache, nanoTime);
         opened.add(runtimes);
         return runtimes;
     }

@@ -36,7 +36,8 @@ public final class EvalCommand implements Command {
     static final Path DEFAULT_CACHE = Path.of(System.getProperty("user.home"), ".cache", "corpora", "embeddings");
 
     private static final Set<String> VALUED = Set.of("dataset", "split", "mode", "plugins", "k1", "b", "reranker", "limit-queries",
-            "store", "embedder", "chunk-size", "overlap", "depth", "rerank-depth", "cache", "fusion", "doc-chunks");
+            "store", "embedder", "chunk-size", "overlap", "depth", "rerank-depth", "cache", "fusion", "doc-chunks",
+            "embedder-config");
     private static final Set<String> FLAGS = Set.of("json", "no-cache", "with-legs");
 
     @Override
@@ -61,6 +62,8 @@ public final class EvalCommand implements Command {
                   --plugins DIR         plugins directory (default platform-cli/target/plugins)
                   --store NAME          store provider (default lucene); it runs in a fresh temporary directory
                   --embedder NAME       embedder provider for vector modes (default onnx)
+                  --embedder-config K=V[,K=V]  settings for the embedder (e.g. queryInstruction=none); the embedding
+                                        cache keeps their vectors apart from the defaults'
                   --reranker NAME       reranker provider for hybrid+rerank (default maxsim)
                   --k1 X --b Y          BM25 parameters passed to the store (its defaults otherwise: lucene 1.2 / 0.75)
                   --chunk-size N        chunk window in characters (default 800)
@@ -119,8 +122,10 @@ public final class EvalCommand implements Command {
         try {
             store = registry.create(VectorStoreProvider.class, storeName, context(work, "store"), storeConfig);
             if (mode.needsEmbedder()) {
-                Embedder loaded = registry.create(EmbedderProvider.class, options.string("embedder", "onnx"), context(work, "embedder"), Map.of());
-                embedder = options.flag("no-cache") ? loaded : new CachingEmbedder(loaded, options.path("cache", DEFAULT_CACHE));
+                Map<String, String> embedderConfig = embedderConfig(options);
+                Embedder loaded = registry.create(EmbedderProvider.class, options.string("embedder", "onnx"), context(work, "embedder"), embedderConfig);
+                embedder = options.flag("no-cache") ? loaded
+                        : new CachingEmbedder(loaded, options.path("cache", DEFAULT_CACHE), embedderConfig.isEmpty() ? "" : embedderConfig.toString());
             }
             if (mode.needsReranker()) {
                 reranker = registry.create(RerankerProvider.class, options.string("reranker", "maxsim"), context(work, "reranker"), Map.of());
@@ -157,6 +162,22 @@ public final class EvalCommand implements Command {
         }
     }
 
+    /** {@code --embedder-config k=v,k=v}, sorted so that one set of settings is one cache variant. */
+    static Map<String, String> embedderConfig(Options options) {
+        Map<String, String> config = new java.util.TreeMap<>();
+        for (String pair : options.string("embedder-config", "").split(",")) {
+            if (pair.isBlank()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                throw new UsageException("--embedder-config: expected KEY=VALUE, got '" + pair + "'");
+            }
+            config.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+        }
+        return config;
+    }
+
     private static ChunkingOptions chunking(Options options) {
         int size = options.integer("chunk-size", ChunkingOptions.DEFAULT_CHUNK_SIZE, 50, 100_000);
         int overlap = options.integer("overlap", ChunkingOptions.DEFAULT_OVERLAP, 0, 100_000);
@@ -177,6 +198,10 @@ public final class EvalCommand implements Command {
         });
         if (embedder != null) {
             b.append(", embedder ").append(embedder.fingerprint().id());
+            Map<String, String> embedderConfig = embedderConfig(options);
+            if (!embedderConfig.isEmpty()) {
+                b.append(' ').append(embedderConfig);
+            }
         }
         if (mode.needsReranker()) {
             b.append(", reranker ").append(options.string("reranker", "maxsim")).append(" over top ").append(rerankDepth);

@@ -53,4 +53,27 @@ class CachingEmbedderTest {
             assertEquals(0, again.documentsEmbedded());
         }
     }
+
+    @Test
+    void vectorsMadeWithOtherSettingsOfTheSameModelAreNeverServed() {
+        TestEmbedder defaults = TestEmbedder.ofDimension(64);
+        try (CachingEmbedder cache = new CachingEmbedder(defaults, cacheDir)) {
+            cache.embedQuery("alpha");
+            cache.embedDocuments(List.of("beta"));
+        }
+        TestEmbedder withoutInstruction = TestEmbedder.ofDimension(64); // same fingerprint: the settings are not in it
+        try (CachingEmbedder cache = new CachingEmbedder(withoutInstruction, cacheDir, "{queryInstruction=none}")) {
+            cache.embedQuery("alpha");
+            cache.embedDocuments(List.of("beta"));
+            assertEquals(1, withoutInstruction.queriesEmbedded(), "the default settings' query vector is not this variant's");
+            assertEquals(1, withoutInstruction.documentsEmbedded());
+            cache.embedQuery("alpha");
+            assertEquals(1, withoutInstruction.queriesEmbedded(), "the variant's own vector is cached");
+        }
+        TestEmbedder defaultsAgain = TestEmbedder.ofDimension(64);
+        try (CachingEmbedder cache = new CachingEmbedder(defaultsAgain, cacheDir)) {
+            cache.embedQuery("alpha");
+            assertEquals(0, defaultsAgain.queriesEmbedded(), "the default settings still read their own vectors");
+        }
+    }
 }

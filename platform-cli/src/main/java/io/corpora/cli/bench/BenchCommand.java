@@ -188,20 +188,47 @@ public final class BenchCommand implements Command {
         }
 
         void measure(List<String> texts, BenchResults results) throws Exception {
-            double rawBefore = rawRate(texts);
+            // Each pipeline rate is compared with the raw embedder at the same concurrency (one caller per writer),
+            // measured before and after it so that drift of a noisy machine shows as a before/after gap.
+            double rawOneBefore = rawRate(texts, 1);
+            double rawTwoBefore = rawRate(texts, 2);
             double pipelineOne = pipelineRate(texts, 1, "one");
             double pipelineTwo = pipelineRate(texts, 2, "two");
-            double rawAfter = rawRate(texts);
-            double raw = (rawBefore + rawAfter) / 2;
-            err.printf("bench: ingest raw %.1f chunks/s, pipeline %.1f (1 writer) / %.1f (2 writers)%n", raw, pipelineOne, pipelineTwo);
-            results.ingest(texts.size(), rawBefore, rawAfter, pipelineOne, pipelineTwo);
+            double rawTwoAfter = rawRate(texts, 2);
+            double rawOneAfter = rawRate(texts, 1);
+            err.printf("bench: ingest raw %.1f / %.1f chunks/s (1 / 2 callers), pipeline %.1f (1 writer) / %.1f (2 writers)%n",
+                    (rawOneBefore + rawOneAfter) / 2, (rawTwoBefore + rawTwoAfter) / 2, pipelineOne, pipelineTwo);
+            results.ingest(texts.size(), new BenchResults.IngestRates(rawOneBefore, rawOneAfter, pipelineOne),
+                    new BenchResults.IngestRates(rawTwoBefore, rawTwoAfter, pipelineTwo));
         }
 
-        /** The embedder alone, one document's chunk per call as the pipeline calls it; texts are never cached here. */
-        private double rawRate(List<String> texts) {
+        /**
+         * The embedder alone, one document's chunk per call as the pipeline calls it, from {@code callers} threads taking
+         * the texts in turn; texts are never cached here.
+         */
+        private double rawRate(List<String> texts, int callers) throws InterruptedException {
+            java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+            List<Thread> threads = new ArrayList<>();
             long start = System.nanoTime();
-            for (String text : texts) {
-                model.embedDocuments(List.of(text));
+            for (int c = 0; c < callers; c++) {
+                Thread thread = new Thread(() -> {
+                    try {
+                        for (int i; (i = next.getAndIncrement()) < texts.size(); ) {
+                            model.embedDocuments(List.of(texts.get(i)));
+                        }
+                    } catch (Throwable e) {
+                        failure.compareAndSet(null, e);
+                    }
+                });
+                threads.add(thread);
+                thread.start();
+            }
+            for (Thread thread : threads) {
+                thread.join();
+            }
+            if (failure.get() != null) {
+                throw new IllegalStateException("the raw embedder failed", failure.get());
             }
             return texts.size() / ((System.nanoTime() - start) / 1e9);
         }

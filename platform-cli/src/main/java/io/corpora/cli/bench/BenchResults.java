@@ -41,15 +41,25 @@ final class BenchResults {
         csv.add(new String[] {kind, bucket, String.valueOf(chunks), system, String.valueOf(clients), metric, String.format(Locale.ROOT, "%.4f", value)});
     }
 
-    void ingest(int texts, double rawBefore, double rawAfter, double one, double two) {
-        double raw = (rawBefore + rawAfter) / 2;
-        row("ingest", "-", texts, "raw embedder (before)", 1, "chunks_per_s", rawBefore);
-        row("ingest", "-", texts, "raw embedder (after)", 1, "chunks_per_s", rawAfter);
-        row("ingest", "-", texts, "pipeline, 1 writer", 1, "chunks_per_s", one);
-        row("ingest", "-", texts, "pipeline, 2 writers", 2, "chunks_per_s", two);
-        summary.add(String.format(Locale.ROOT, "ingest (%d SciFact passages, one chunk per document, embedded afresh): raw embedder %.1f chunks/s"
-                + " (mean of before %.1f / after %.1f); pipeline 1 writer %.1f chunks/s = %.0f %% of raw; 2 writers %.1f chunks/s = %.0f %% of raw",
-                texts, raw, rawBefore, rawAfter, one, 100 * one / raw, two, 100 * two / raw));
+    /** One concurrency's ingest: the raw embedder before and after the pipeline, and the pipeline, in chunks/s. */
+    record IngestRates(double rawBefore, double rawAfter, double pipeline) {
+        double raw() {
+            return (rawBefore + rawAfter) / 2;
+        }
+    }
+
+    void ingest(int texts, IngestRates one, IngestRates two) {
+        row("ingest", "-", texts, "raw embedder (before)", 1, "chunks_per_s", one.rawBefore());
+        row("ingest", "-", texts, "raw embedder (after)", 1, "chunks_per_s", one.rawAfter());
+        row("ingest", "-", texts, "raw embedder, 2 callers (before)", 2, "chunks_per_s", two.rawBefore());
+        row("ingest", "-", texts, "raw embedder, 2 callers (after)", 2, "chunks_per_s", two.rawAfter());
+        row("ingest", "-", texts, "pipeline, 1 writer", 1, "chunks_per_s", one.pipeline());
+        row("ingest", "-", texts, "pipeline, 2 writers", 2, "chunks_per_s", two.pipeline());
+        summary.add(String.format(Locale.ROOT, "ingest (%d SciFact passages, one chunk per document, embedded afresh), like for like:"
+                        + " 1 writer %.1f chunks/s against the raw embedder's %.1f with 1 caller (before %.1f / after %.1f) = %.0f %%;"
+                        + " 2 writers %.1f chunks/s against %.1f with 2 callers (before %.1f / after %.1f) = %.0f %%",
+                texts, one.pipeline(), one.raw(), one.rawBefore(), one.rawAfter(), 100 * one.pipeline() / one.raw(),
+                two.pipeline(), two.raw(), two.rawBefore(), two.rawAfter(), 100 * two.pipeline() / two.raw()));
     }
 
     void recall(Fleet.Tenant tenant, double recall, double filtered, double peer, double raw, double rawSameBreadth) {

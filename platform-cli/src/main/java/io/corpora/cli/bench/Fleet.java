@@ -102,6 +102,9 @@ final class Fleet {
                 }
                 if (keep) {
                     measured.add(new Tenant(buckets.get(rank), rank, namespace, ids, texts, vectors));
+                } else {
+                    // As the server's working set closes an idle tenant: 10,000 open indexes would hold ~30,000 files.
+                    store.releaseTenant(namespace.tenant());
                 }
                 if (rank % Math.max(1, profile.tenants() / 10) == 0) {
                     err.printf("bench: %d tenants to go, %d chunks written, %.0f s%n", rank - 1, written, (System.nanoTime() - start) / 1e9);

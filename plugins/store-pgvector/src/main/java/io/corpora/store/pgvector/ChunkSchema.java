@@ -30,6 +30,10 @@ final class ChunkSchema {
     }
 
     List<String> statements(boolean concurrently) {
+        if (concurrently && settings.partitionedByTenant()) {
+            throw new IllegalStateException("PostgreSQL cannot CREATE INDEX CONCURRENTLY on a partitioned table ("
+                    + PgVectorOptions.TENANT_PARTITIONS + " is set): create the indexes on each partition concurrently by hand");
+        }
         String table = settings.table();
         String base = PgVectorSettings.bareTableName(table);
         String create = concurrently ? "CREATE INDEX CONCURRENTLY IF NOT EXISTS " : "CREATE INDEX IF NOT EXISTS ";
@@ -49,7 +53,8 @@ final class ChunkSchema {
                 + "  " + c.metadata() + " jsonb NOT NULL DEFAULT '{}',\n"
                 + "  " + c.embedding() + " " + embeddingType + ",\n"
                 + "  PRIMARY KEY (" + c.tenant() + ", " + c.partition() + ", " + c.id() + ")\n"
-                + ")");
+                + ")" + (settings.partitionedByTenant() ? " PARTITION BY LIST (" + c.tenant() + ")" : ""));
+        ddl.addAll(tenantPartitions());
         ddl.add(create + base + "_document_idx ON " + table + " (" + c.tenant() + ", " + c.partition() + ", " + c.document() + ")");
         ddl.add(create + base + "_embedder_idx ON " + table + " (" + c.tenant() + ", " + c.partition() + ", " + c.embedder() + ")");
         ddl.add(create + base + "_metadata_idx ON " + table + " USING gin (" + c.metadata() + " jsonb_path_ops)");
@@ -69,5 +74,28 @@ final class ChunkSchema {
             ddl.add(create + base + "_fts_" + settings.fullTextLanguage() + "_idx ON " + table + " USING gin (" + tsvector(settings) + ")");
         }
         return List.copyOf(ddl);
+    }
+
+    /**
+     * One partition per listed tenant and a DEFAULT one for the rest (pgvector's guidance for many tenants with some large
+     * ones): indexes created on the parent are created on every partition, so each listed tenant searches its own HNSW graph.
+     */
+    private List<String> tenantPartitions() {
+        if (!settings.partitionedByTenant()) {
+            return List.of();
+        }
+        String table = settings.table();
+        List<String> ddl = new ArrayList<>();
+        for (int i = 0; i < settings.tenantPartitions().size(); i++) {
+            ddl.add("CREATE TABLE IF NOT EXISTS " + table + "_tenant_" + i + " PARTITION OF " + table + " FOR VALUES IN ("
+                    + literal(settings.tenantPartitions().get(i)) + ")");
+        }
+        ddl.add("CREATE TABLE IF NOT EXISTS " + table + "_default PARTITION OF " + table + " DEFAULT");
+        return ddl;
+    }
+
+    /** A tenant id as an SQL string literal (DDL takes no bind parameters; standard_conforming_strings is on since 9.1). */
+    static String literal(String value) {
+        return "'" + value.replace("'", "''") + "'";
     }
 }

@@ -29,6 +29,7 @@ final class PgVectorOptions {
     static final String STOP_WORDS = "stopWords";
     static final String ANY_TERM_FALLBACK = "anyTermFallback";
     static final String ENSURE_SCHEMA = "ensureSchema";
+    static final String TENANT_PARTITIONS = "tenantPartitions";
     static final String REPLICA_JDBC_URLS = "replicaJdbcUrls";
     static final String MAX_REPLICA_LAG_MILLIS = "maxReplicaLagMillis";
     static final String CONSISTENCY_WAIT_MILLIS = "consistencyWaitMillis";
@@ -87,6 +88,10 @@ final class PgVectorOptions {
                         .description("keyword leg returns rows holding any query term (ranked by summed IDF); false keeps only rows holding all").build(),
                 ConfigOption.builder(ENSURE_SCHEMA, ConfigType.BOOLEAN).defaultValue(false)
                         .description("run the idempotent DDL at start (tests, demos); production runs the Flyway migration").build(),
+                ConfigOption.builder(TENANT_PARTITIONS, ConfigType.LIST)
+                        .description("tenants that get a LIST partition (so an HNSW graph) of their own when the DDL creates the table; "
+                                + "every other tenant shares its DEFAULT partition; empty: an unpartitioned table. Partitions are "
+                                + "named by position (<table>_tenant_<i>): append new tenants, never reorder").build(),
                 ConfigOption.builder(REPLICA_JDBC_URLS, ConfigType.LIST)
                         .description("jdbc:postgresql:// URLs of streaming replicas (hot standbys) that serve searches, round robin; "
                                 + "writes, counts and listings stay on the primary; same user and password as the primary").build(),

@@ -33,7 +33,8 @@ record PgVectorSettings(
         String fullTextLanguage,
         List<String> stopWordLanguages,
         boolean anyTermFallback,
-        boolean ensureSchema) {
+        boolean ensureSchema,
+        List<String> tenantPartitions) {
 
     /** pgvector's HNSW index holds {@code vector} values of at most 2000 dimensions. */
     static final int MAX_INDEXED_DIMENSIONS = 2000;
@@ -95,6 +96,14 @@ record PgVectorSettings(
             }
         });
         stopWordLanguages = List.copyOf(stopWordLanguages);
+        tenantPartitions = List.copyOf(tenantPartitions);
+        if (tenantPartitions.stream().anyMatch(String::isBlank) || tenantPartitions.stream().distinct().count() != tenantPartitions.size()) {
+            throw new IllegalArgumentException(PgVectorOptions.TENANT_PARTITIONS + " must list distinct, non-blank tenants, got " + tenantPartitions);
+        }
+    }
+
+    boolean partitionedByTenant() {
+        return !tenantPartitions.isEmpty();
     }
 
     static String bareTableName(String table) {
@@ -150,6 +159,7 @@ record PgVectorSettings(
                 config.requireString(PgVectorOptions.FULL_TEXT_LANGUAGE),
                 stopWords,
                 config.getBoolean(PgVectorOptions.ANY_TERM_FALLBACK),
-                config.getBoolean(PgVectorOptions.ENSURE_SCHEMA));
+                config.getBoolean(PgVectorOptions.ENSURE_SCHEMA),
+                config.getList(PgVectorOptions.TENANT_PARTITIONS).stream().map(String::trim).toList());
     }
 }

@@ -35,6 +35,7 @@ class DeclaredOptionsTest {
                 stopWords             | LIST    | english,portuguese,spanish |         |          |
                 anyTermFallback       | BOOLEAN | true                       |         |          |
                 ensureSchema          | BOOLEAN | false                      |         |          |
+                tenantPartitions      | LIST    |                            |         |          |
                 replicaJdbcUrls       | LIST    |                            |         |          |
                 maxReplicaLagMillis   | INT     | 5000                       | 0       | 3600000  |
                 consistencyWaitMillis | INT     | 1000                       | 0       | 60000    |

@@ -91,4 +91,27 @@ class SchemaStatementsTest {
         List<String> concurrently = new ChunkSchema(settings).statements(true);
         assertTrue(concurrently.stream().filter(s -> s.startsWith("CREATE INDEX")).allMatch(s -> s.startsWith("CREATE INDEX CONCURRENTLY IF NOT EXISTS")));
     }
+
+    @Test
+    void listedTenantsGetAPartitionEachAndTheRestTheDefaultOne() {
+        List<String> ddl = statements(Map.of(PgVectorOptions.TENANT_PARTITIONS, "big, o'brien", PgVectorOptions.TABLE, "rag.chunks"));
+        assertTrue(ddl.get(1).startsWith("CREATE TABLE IF NOT EXISTS rag.chunks (") && ddl.get(1).endsWith(") PARTITION BY LIST (tenant)"), ddl.get(1));
+        assertEquals(List.of("CREATE TABLE IF NOT EXISTS rag.chunks_tenant_0 PARTITION OF rag.chunks FOR VALUES IN ('big')",
+                "CREATE TABLE IF NOT EXISTS rag.chunks_tenant_1 PARTITION OF rag.chunks FOR VALUES IN ('o''brien')",
+                "CREATE TABLE IF NOT EXISTS rag.chunks_default PARTITION OF rag.chunks DEFAULT"), ddl.subList(2, 5));
+        // the indexes follow the partitions, on the parent, so PostgreSQL creates them on every partition
+        assertTrue(ddl.subList(5, ddl.size()).stream().allMatch(s -> s.startsWith("CREATE INDEX IF NOT EXISTS ") && s.contains(" ON rag.chunks ")), ddl.toString());
+        assertTrue(statements(Map.of()).stream().noneMatch(s -> s.contains("PARTITION")));
+    }
+
+    @Test
+    void partitionedTablesHaveNoConcurrentlyVariantAndRefuseDuplicateTenants() {
+        PgVectorSettings settings = PgVectorStoreProvider.settings(TestDatabase.config(Map.of(PgVectorOptions.JDBC_URL, "jdbc:postgresql://x/y",
+                PgVectorOptions.TENANT_PARTITIONS, "a")));
+        IllegalStateException concurrently = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> new ChunkSchema(settings).statements(true));
+        assertTrue(concurrently.getMessage().contains("CONCURRENTLY"), concurrently.getMessage());
+        org.junit.jupiter.api.Assertions.assertThrows(io.corpora.spi.config.InvalidConfigException.class,
+                () -> statements(Map.of(PgVectorOptions.TENANT_PARTITIONS, "a,a")));
+    }
 }

@@ -48,6 +48,14 @@ public final class BenchCommand implements Command {
     static final Path DEFAULT_DATASET = Path.of("..", "shared", "datasets", "scifact");
     static final Path DEFAULT_CACHE = Path.of(System.getProperty("user.home"), ".cache", "corpora", "embeddings");
     static final int[] CLIENTS = {1, 4, 16};
+    static final String PG_URL_VARIABLE = "CORPORA_TEST_PG_URL";
+    /**
+     * The pgvector fleet's default cap: ~50,000 rows, written with live HNSW indexes at ~500 rows/s on two cores, so each
+     * layout builds in under two minutes (the Lucene fleet's 1M rows would take hours).
+     */
+    static final int PG_MAX_TENANTS = 50;
+    static final int PG_LARGEST = 11_000;
+    static final int PG_PARTITIONS = 8;
 
     @Override
     public String name() {
@@ -69,7 +77,15 @@ public final class BenchCommand implements Command {
                   --dataset DIR        a BEIR dataset whose passages and queries are embedded (default ../shared/datasets/scifact)
                   --out DIR            results folder (default bench-results/<timestamp>)
                   --cache DIR          embedding cache (default ~/.cache/corpora/embeddings)
-                  --plugins DIR        plugin bundles (default platform-cli/target/plugins)""";
+                  --plugins DIR        plugin bundles (default platform-cli/target/plugins)
+                  --store NAME         lucene (default) | pgvector | all: pgvector builds its own, smaller fleet in two layouts
+                                       (one shared table; LIST-partitioned by tenant) and measures Corpora against raw SQL
+                  --jdbc-url URL       the pgvector database (default: env CORPORA_TEST_PG_URL); tables bench_* made and dropped
+                  --pg-tenants N       tenants of the pgvector fleet (default: the profile's, at most %d)
+                  --pg-largest N       chunks of its largest tenant (default %d: just above the store's exact-search bound,
+                                       so the largest tenant takes the HNSW path; every pgvector row is indexed as written)
+                  --pg-partitions N    the N largest tenants get a partition of their own in the partitioned layout (default %d)"""
+                .formatted(PG_MAX_TENANTS, PG_LARGEST, PG_PARTITIONS);
     }
 
     @Override
@@ -77,13 +93,17 @@ public final class BenchCommand implements Command {
         if (!args.isEmpty() && args.get(0).equals("density")) {
             return new DensityCommand().run(args, out, err);
         }
-        Options options = Options.parse(args, Set.of("profile", "dataset", "out", "cache", "plugins"), Set.of("quick"));
+        Options options = Options.parse(args, Set.of("profile", "dataset", "out", "cache", "plugins", "store", "jdbc-url", "pg-tenants",
+                "pg-largest", "pg-partitions"), Set.of("quick"));
         Profile profile;
         try {
             profile = options.flag("quick") ? Profile.QUICK : Profile.named(options.string("profile", "quick"));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
+        String stores = options.choice("store", "lucene", List.of("lucene", "pgvector", "all"));
+        boolean lucene = !stores.equals("pgvector");
+        PgVectorRun pgvector = stores.equals("lucene") ? null : PgVectorRun.from(options, profile, System.getenv(PG_URL_VARIABLE));
         Path datasetDir = options.path("dataset", DEFAULT_DATASET);
         Path plugins = options.path("plugins", Path.of(System.getProperty("corpora.plugins.dir", DEFAULT_PLUGINS.toString())));
         if (!Files.isDirectory(plugins)) {
@@ -124,8 +144,14 @@ public final class BenchCommand implements Command {
             BenchCorpus corpus = BenchCorpus.embed(available.subList(0, real), dataset, profile, cached, err);
             err.printf("bench: %d passages, %d queries (cache: %d hits, %d misses)%n", corpus.texts.size(), corpus.queryTexts.size(),
                     cached.hits(), cached.misses());
-            new Ingest(model, registry, work, err).measure(available.subList(real, real + profile.ingestTexts()), results);
-            new Fleet(profile, corpus, model, registry, work, err).run(results);
+            if (lucene) {
+                new Ingest(model, registry, work, err).measure(available.subList(real, real + profile.ingestTexts()), results);
+                new Fleet(profile, corpus, model, registry, work, err).run(results);
+            }
+            if (pgvector != null) {
+                new PgVectorFleet(pgvector.shape(), pgvector.partitions(), pgvector.jdbcUrl(), corpus, model, registry, work, err)
+                        .run(List.of(PgVectorFleet.Layout.values()), results);
+            }
         } finally {
             if (cached != null) {
                 cached.close();
@@ -139,6 +165,23 @@ public final class BenchCommand implements Command {
         results.write(outDir, out);
         err.println("bench: results in " + outDir.toAbsolutePath());
         return 0;
+    }
+
+    /** The pgvector part's options, checked before anything is built. */
+    record PgVectorRun(String jdbcUrl, Profile shape, int partitions) {
+        static PgVectorRun from(Options options, Profile profile, String urlFromEnvironment) {
+            String url = options.string("jdbc-url").orElse(urlFromEnvironment);
+            if (url == null || url.isBlank()) {
+                throw new UsageException("--store pgvector needs --jdbc-url URL (or " + PG_URL_VARIABLE + " in the environment)");
+            }
+            if (!url.startsWith("jdbc:postgresql:")) {
+                throw new UsageException("--jdbc-url must start with jdbc:postgresql:, got " + url.replaceAll("password=[^&]*", "password=******"));
+            }
+            int tenants = options.integer("pg-tenants", Math.min(profile.tenants(), PG_MAX_TENANTS), 3, 100_000);
+            int largest = options.integer("pg-largest", PG_LARGEST, profile.smallest(), 10_000_000);
+            int partitions = options.integer("pg-partitions", PG_PARTITIONS, 1, tenants);
+            return new PgVectorRun(url, profile.resized(tenants, largest), partitions);
+        }
     }
 
     static PluginContext context(Path work, String role) throws IOException {

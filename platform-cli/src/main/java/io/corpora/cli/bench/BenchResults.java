@@ -105,6 +105,22 @@ final class BenchResults {
                 tenant.bucket(), tenant.size(), recall, latency.p50Ms(), int8Bytes / 1e6, floatBytes / 1e6));
     }
 
+    /** A pgvector layout's fleet: rows written through the store, how long (indexes included), and the table's bytes. */
+    void pgVectorFleet(String layout, Fleet.Written fleet, long bytes) {
+        row("pgvector fleet", "-", (int) fleet.chunks(), "pgvector " + layout, 1, "build_s", fleet.seconds());
+        row("pgvector fleet", "-", (int) fleet.chunks(), "pgvector " + layout, 1, "bytes", bytes);
+        summary.add(String.format(Locale.ROOT, "pgvector %s fleet: %d chunks written through the store in %.0f s (%.0f chunks/s, HNSW"
+                + " maintained while writing); table with indexes %.1f MB", layout, fleet.chunks(), fleet.seconds(),
+                fleet.chunks() / fleet.seconds(), bytes / 1e6));
+    }
+
+    void pgVectorRecall(String layout, Fleet.Tenant tenant, double corpora, double raw) {
+        row("recall", tenant.bucket(), tenant.size(), "corpora pgvector " + layout, 1, "recall_at_10", corpora);
+        row("recall", tenant.bucket(), tenant.size(), "raw pgvector " + layout, 1, "recall_at_10", raw);
+        summary.add(String.format(Locale.ROOT, "recall@10 vs exact, pgvector %s, %s tenant (%d chunks): Corpora %.3f, raw SQL %.3f",
+                layout, tenant.bucket(), tenant.size(), corpora, raw));
+    }
+
     /** Ratios the issue judges by, from this run's own baselines. */
     private List<String> ratios() {
         List<String> out = new ArrayList<>();
@@ -120,6 +136,19 @@ final class BenchResults {
                 out.add(String.format(Locale.ROOT, "%-8s %6d chunks, %2d clients: corpora/raw p50 %.2fx (raw at corpora's breadth %.2fx);"
                         + " corpora/langchain4j throughput %.2fx", bucket, corpora.chunks(), clients, corpora.result().p50Ms() / raw.result().p50Ms(),
                         corpora.result().p50Ms() / rawSameBreadth.result().p50Ms(), corpora.result().perSecond() / peer.result().perSecond()));
+            }
+        }
+        for (String layout : List.of("shared", "partitioned")) {
+            for (String bucket : List.of("smallest", "median", "largest")) {
+                for (int clients : BenchCommand.CLIENTS) {
+                    LatencyRow corpora = find(bucket, "corpora pgvector " + layout, clients);
+                    LatencyRow raw = find(bucket, "raw pgvector " + layout, clients);
+                    if (corpora != null && raw != null) {
+                        out.add(String.format(Locale.ROOT, "pgvector %-11s %-8s %6d chunks, %2d clients: corpora/raw p50 %.2fx, throughput %.2fx",
+                                layout, bucket, corpora.chunks(), clients, corpora.result().p50Ms() / raw.result().p50Ms(),
+                                corpora.result().perSecond() / raw.result().perSecond()));
+                    }
+                }
             }
         }
         return out;

@@ -66,51 +66,75 @@ final class Fleet {
         return Namespace.of("t" + rank);
     }
 
+    /** The tenants measured, by rank: the smallest, the median and the largest of {@code shape}. */
+    static Map<Integer, String> measuredRanks(Profile shape) {
+        Map<Integer, String> buckets = new java.util.LinkedHashMap<>();
+        buckets.put(shape.tenants(), "smallest");
+        buckets.put(medianRank(shape), "median");
+        buckets.put(1, "largest");
+        return buckets;
+    }
+
+    static int medianRank(Profile shape) {
+        return Math.max(1, shape.tenants() / 2);
+    }
+
+    /** A written fleet: the measured tenants (smallest first), the chunks written and how long writing took. */
+    record Written(List<Tenant> measured, long chunks, double seconds) {}
+
+    /**
+     * Writes every tenant of {@code shape} into {@code store}, smallest first, in batches of {@link #WRITE_BATCH}, stamped
+     * as the pipeline stamps; keeps the measured tenants' chunks for exact search and the peers.
+     */
+    static Written write(Profile shape, BenchCorpus corpus, String embedderId, VectorStore store, String storeName, PrintStream err) {
+        Map<Integer, String> buckets = measuredRanks(shape);
+        List<Tenant> measured = new ArrayList<>();
+        long start = System.nanoTime();
+        long written = 0;
+        for (int rank = shape.tenants(); rank >= 1; rank--) {
+            Namespace namespace = namespaceOf(rank);
+            int size = shape.sizeOf(rank);
+            boolean keep = buckets.containsKey(rank);
+            List<String> ids = new ArrayList<>();
+            List<String> texts = new ArrayList<>();
+            List<float[]> vectors = new ArrayList<>();
+            for (int from = 0; from < size; from += WRITE_BATCH) {
+                List<EmbeddedChunk> batch = new ArrayList<>();
+                for (int j = from; j < Math.min(size, from + WRITE_BATCH); j++) {
+                    EmbeddedChunk chunk = BenchCommand.chunk(namespace, embedderId, rank, j, corpus.text(rank, j), corpus.vector(rank, j));
+                    batch.add(chunk);
+                    if (keep) {
+                        ids.add(chunk.chunk().id());
+                        texts.add(chunk.chunk().text());
+                        vectors.add(chunk.embedding());
+                    }
+                }
+                store.upsert(namespace, batch);
+                written += batch.size();
+            }
+            if (keep) {
+                measured.add(new Tenant(buckets.get(rank), rank, namespace, ids, texts, vectors));
+            } else {
+                // As the server's working set closes an idle tenant: 10,000 open indexes would hold ~30,000 files.
+                store.releaseTenant(namespace.tenant());
+            }
+            if (rank % Math.max(1, shape.tenants() / 10) == 0) {
+                err.printf("bench: %s: %d tenants to go, %d chunks written, %.0f s%n", storeName, rank - 1, written, (System.nanoTime() - start) / 1e9);
+            }
+        }
+        return new Written(measured, written, (System.nanoTime() - start) / 1e9);
+    }
+
     void run(BenchResults results) throws Exception {
         String embedderId = model.fingerprint().id();
-        int median = Math.max(1, profile.tenants() / 2);
-        Map<Integer, String> buckets = new java.util.LinkedHashMap<>();
-        buckets.put(profile.tenants(), "smallest");
-        buckets.put(median, "median");
-        buckets.put(1, "largest");
-        List<Tenant> measured = new ArrayList<>();
-
+        int median = medianRank(profile);
+        List<Tenant> measured;
         VectorStore store = open("lucene", Map.of());
         try {
-            long start = System.nanoTime();
-            long written = 0;
-            for (int rank = profile.tenants(); rank >= 1; rank--) {
-                Namespace namespace = namespaceOf(rank);
-                int size = profile.sizeOf(rank);
-                boolean keep = buckets.containsKey(rank);
-                List<String> ids = new ArrayList<>();
-                List<String> texts = new ArrayList<>();
-                List<float[]> vectors = new ArrayList<>();
-                for (int from = 0; from < size; from += WRITE_BATCH) {
-                    List<EmbeddedChunk> batch = new ArrayList<>();
-                    for (int j = from; j < Math.min(size, from + WRITE_BATCH); j++) {
-                        EmbeddedChunk chunk = BenchCommand.chunk(namespace, embedderId, rank, j, corpus.text(rank, j), corpus.vector(rank, j));
-                        batch.add(chunk);
-                        if (keep) {
-                            ids.add(chunk.chunk().id());
-                            texts.add(chunk.chunk().text());
-                            vectors.add(chunk.embedding());
-                        }
-                    }
-                    store.upsert(namespace, batch);
-                    written += batch.size();
-                }
-                if (keep) {
-                    measured.add(new Tenant(buckets.get(rank), rank, namespace, ids, texts, vectors));
-                } else {
-                    // As the server's working set closes an idle tenant: 10,000 open indexes would hold ~30,000 files.
-                    store.releaseTenant(namespace.tenant());
-                }
-                if (rank % Math.max(1, profile.tenants() / 10) == 0) {
-                    err.printf("bench: %d tenants to go, %d chunks written, %.0f s%n", rank - 1, written, (System.nanoTime() - start) / 1e9);
-                }
-            }
-            double seconds = (System.nanoTime() - start) / 1e9;
+            Written fleet = write(profile, corpus, embedderId, store, "lucene", err);
+            measured = fleet.measured();
+            long written = fleet.chunks();
+            double seconds = fleet.seconds();
             results.note("fleet", String.format("%d tenants, %d chunks (largest %d, median %d, smallest %d), written to the Lucene store in %.0f s"
                     + " (%.0f chunks/s, precomputed vectors, one commit per batch of <= %d)", profile.tenants(), written, profile.sizeOf(1),
                     profile.sizeOf(median), profile.sizeOf(profile.tenants()), seconds, written / seconds, WRITE_BATCH));
@@ -189,7 +213,7 @@ final class Fleet {
     }
 
     /** The exact top 10 by cosine (vectors are unit length, so the dot product). */
-    private static List<String> exact(Tenant tenant, float[] query, boolean evenOnly) {
+    static List<String> exact(Tenant tenant, float[] query, boolean evenOnly) {
         PriorityQueue<double[]> best = new PriorityQueue<>((a, b) -> Double.compare(a[0], b[0]));
         for (int i = 0; i < tenant.size(); i++) {
             if (evenOnly && i % 2 != 0) {
@@ -210,7 +234,7 @@ final class Fleet {
         return ids;
     }
 
-    private static double overlap(List<String> found, List<String> exact) {
+    static double overlap(List<String> found, List<String> exact) {
         if (exact.isEmpty()) {
             return 1;
         }

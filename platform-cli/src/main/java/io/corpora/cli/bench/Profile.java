@@ -30,6 +30,11 @@ public record Profile(String name, int tenants, int largest, int smallest, doubl
         };
     }
 
+    /** The same Zipf shape, windows and corpus at another fleet size (the pgvector fleet's, which costs more to build). */
+    Profile resized(int tenants, int largest) {
+        return new Profile(name, tenants, largest, smallest, zipf, passages, queries, window, warmup, ingestTexts);
+    }
+
     /** Chunks of tenant {@code rank} (1 = largest). */
     int sizeOf(int rank) {
         return Math.max(smallest, (int) Math.round(largest / Math.pow(rank, zipf)));

@@ -24,7 +24,7 @@ final class BenchCorpus {
     final List<String> queryTexts;
     final List<float[]> queryVectors;
 
-    private BenchCorpus(List<String> texts, List<float[]> vectors, List<String> queryTexts, List<float[]> queryVectors) {
+    BenchCorpus(List<String> texts, List<float[]> vectors, List<String> queryTexts, List<float[]> queryVectors) {
         this.texts = texts;
         this.vectors = vectors;
         this.queryTexts = queryTexts;

@@ -134,15 +134,11 @@ final class PgVectorFleet {
         }
     }
 
-    /** Writes the fleet into a fresh table of the layout; returns the measured tenants. Leaves the table for the caller to drop. */
-    Fleet.Written build(Layout layout, String table, BenchResults results) throws Exception {
+    /** Writes the fleet into a fresh table of the layout through the store. Leaves the table for the caller to drop. */
+    Fleet.Written build(Layout layout, String table) throws Exception {
         try (VectorStore store = open(layout, table)) {
             Fleet.Written fleet = Fleet.write(shape, corpus, model.fingerprint().id(), store, "pgvector " + layout.label(), err);
             analyze(table);
-            long bytes = tableBytes(table);
-            if (results != null) {
-                results.pgVectorFleet(layout.label(), fleet, bytes);
-            }
             return fleet;
         }
     }
@@ -154,7 +150,8 @@ final class PgVectorFleet {
     }
 
     private void measure(Layout layout, String table, BenchResults results) throws Exception {
-        Fleet.Written fleet = build(layout, table, results);
+        Fleet.Written fleet = build(layout, table);
+        results.pgVectorFleet(layout.label(), fleet, tableBytes(table));
         String corporaName = "corpora pgvector " + layout.label();
         String rawName = "raw pgvector " + layout.label();
         List<float[]> queries = corpus.queryVectors;

@@ -20,6 +20,7 @@ final class PgVectorOptions {
     static final String ITERATIVE_SCAN = "iterativeScan";
     static final String MAX_SCAN_TUPLES = "maxScanTuples";
     static final String EXACT_SEARCH_MAX_ROWS = "exactSearchMaxRows";
+    static final String EXACT_SEARCH_RECHECK_MILLIS = "exactSearchRecheckMillis";
     static final String HNSW_M = "hnsw.m";
     static final String HNSW_EF_CONSTRUCTION = "hnsw.efConstruction";
     static final String UPSERT_BATCH_SIZE = "upsertBatchSize";
@@ -68,6 +69,10 @@ final class PgVectorOptions {
                 ConfigOption.builder(EXACT_SEARCH_MAX_ROWS, ConfigType.INT).defaultValue(10000).minimum(0).maximum(10_000_000)
                         .description("a namespace with at most this many rows is searched exactly (no HNSW), so small tenants "
                                 + "in a shared table keep full recall; 0 disables").build(),
+                ConfigOption.builder(EXACT_SEARCH_RECHECK_MILLIS, ConfigType.INT).defaultValue(1000).minimum(0).maximum(3_600_000)
+                        .description("how long a namespace's size (within exactSearchMaxRows or not) is remembered before it is counted "
+                                + "again: this store's own writes forget it at once, other servers' writes are seen after at most "
+                                + "this long; 0 counts before every search").build(),
                 ConfigOption.builder(HNSW_M, ConfigType.INT).defaultValue(16).minimum(2).maximum(100).aliases("hnswM")
                         .description("HNSW m of the created index").build(),
                 ConfigOption.builder(HNSW_EF_CONSTRUCTION, ConfigType.INT).defaultValue(64).minimum(4).maximum(1000)

@@ -1,0 +1,74 @@
+package io.corpora.store.pgvector;
+
+import io.corpora.spi.Namespace;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+/**
+ * Remembers, per namespace and embedder, whether it is small enough for an exact search, so that a search does not count
+ * up to {@code exactSearchMaxRows + 1} rows first (the largest cost of a search on a big tenant). This store's own writes
+ * forget a namespace at once; another writer's (another server, a replica's replay) are seen after at most {@code ttlMillis}.
+ *
+ * <p>Staleness is asymmetric: a stale "small" (the namespace grew elsewhere) searches exactly, correct and only slower; a stale
+ * "large" (it shrank elsewhere) searches through HNSW, where a small tenant of a shared table may lose recall. Both last at
+ * most the TTL. A verdict is not kept if one of this store's writes ended while it was counted: that count may have missed it.
+ */
+final class NamespaceSizes {
+
+    /** Bounds the memory of a fleet of tenants that each search once: the map is dropped and refilled past it. */
+    private static final int MAX_ENTRIES = 100_000;
+
+    private record Key(String tenant, String partition, String embedderId) {}
+
+    private record Verdict(boolean small, long expiresAtNanos) {}
+
+    private final long ttlNanos;
+    private final LongSupplier nanoClock;
+    private final Map<Key, Verdict> verdicts = new ConcurrentHashMap<>();
+    /** This store's finished writes: a verdict is kept only if none finished while it was counted. */
+    private final AtomicLong writes = new AtomicLong();
+
+    NamespaceSizes(long ttlMillis, LongSupplier nanoClock) {
+        this.ttlNanos = ttlMillis * 1_000_000L;
+        this.nanoClock = nanoClock;
+    }
+
+    /** The number of writes so far, to pass back to {@link #remember}. */
+    long writesSoFar() {
+        return writes.get();
+    }
+
+    /** The remembered verdict, or null when unknown or expired (the caller counts). */
+    Boolean isSmall(Namespace namespace, String embedderId) {
+        Verdict verdict = verdicts.get(key(namespace, embedderId));
+        return verdict == null || nanoClock.getAsLong() - verdict.expiresAtNanos() >= 0 ? null : verdict.small();
+    }
+
+    void remember(Namespace namespace, String embedderId, boolean small, long writesBeforeCount) {
+        if (ttlNanos <= 0 || writes.get() != writesBeforeCount) {
+            return;
+        }
+        if (verdicts.size() >= MAX_ENTRIES) {
+            verdicts.clear();
+        }
+        verdicts.put(key(namespace, embedderId), new Verdict(small, nanoClock.getAsLong() + ttlNanos));
+    }
+
+    /** After a write to the namespace (committed or not): whatever was counted before it may no longer hold. */
+    void forget(Namespace namespace) {
+        writes.incrementAndGet();
+        verdicts.keySet().removeIf(key -> key.tenant().equals(namespace.tenant()) && key.partition().equals(namespace.partitionKey()));
+    }
+
+    /** After a write to every partition of the tenant. */
+    void forgetTenant(String tenant) {
+        writes.incrementAndGet();
+        verdicts.keySet().removeIf(key -> key.tenant().equals(tenant));
+    }
+
+    private static Key key(Namespace namespace, String embedderId) {
+        return new Key(namespace.tenant(), namespace.partitionKey(), embedderId);
+    }
+}

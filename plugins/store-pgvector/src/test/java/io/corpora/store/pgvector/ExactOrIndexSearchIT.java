@@ -1,0 +1,112 @@
+package io.corpora.store.pgvector;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.corpora.spi.Chunk;
+import io.corpora.spi.EmbeddedChunk;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.VectorSimilarity;
+import io.corpora.spi.store.ScoredChunk;
+import io.corpora.spi.store.SearchRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The exact-or-HNSW choice without a count per search: a namespace this store grows past exactSearchMaxRows takes the HNSW
+ * path at its next search; one another writer grows is counted again once exactSearchRecheckMillis is over. And the vectors
+ * fetched in binary give the scores Java computes, on both paths, with or without includeEmbeddings.
+ */
+class ExactOrIndexSearchIT {
+
+    private static final String TABLE = "it_exact_or_index";
+    private static final float[] QUERY = {1, 0.25f, -0.5f};
+
+    @BeforeEach
+    void freshTable() throws Exception {
+        TestDatabase.url();
+        TestDatabase.dropTable(TABLE);
+    }
+
+    private static PgVectorStore open(int recheckMillis) {
+        return TestDatabase.open(TABLE, Map.of(PgVectorOptions.DIMENSION, "3", PgVectorOptions.EXACT_SEARCH_MAX_ROWS, "5",
+                PgVectorOptions.EXACT_SEARCH_RECHECK_MILLIS, Integer.toString(recheckMillis)));
+    }
+
+    private static List<EmbeddedChunk> rows(int from, int to) {
+        return IntStream.range(from, to).mapToObj(i -> new EmbeddedChunk(new Chunk("c" + i, "doc", i, "text " + i, List.of(), Map.of()),
+                new float[] {i * 0.37f - 1, 1.0f / (i + 3), (float) Math.sin(i)})).toList();
+    }
+
+    private static List<ScoredChunk> search(PgVectorStore store, Namespace ns, boolean withEmbeddings) {
+        SearchRequest request = SearchRequest.vector(QUERY, 4, MetadataFilter.all(), null, null);
+        return store.search(ns, withEmbeddings ? request.withEmbeddings() : request);
+    }
+
+    @Test
+    void aNamespaceThisStoreGrowsPastTheBoundTakesTheIndexAtOnce() {
+        Namespace ns = Namespace.of("grows-here");
+        try (PgVectorStore store = open(3_600_000)) {
+            store.upsert(ns, rows(0, 4));
+            search(store, ns, false);
+            assertEquals(Boolean.TRUE, store.sizesForTest().isSmall(ns, null), "4 rows: exact");
+            store.upsert(ns, rows(4, 8));
+            assertNull(store.sizesForTest().isSmall(ns, null), "the write forgot the size");
+            assertEquals(4, search(store, ns, false).size(), "the top 4 through the index");
+            assertEquals(Boolean.FALSE, store.sizesForTest().isSmall(ns, null), "8 rows: HNSW");
+            store.deleteDocument(ns, "doc");
+            assertNull(store.sizesForTest().isSmall(ns, null), "deletes forget it too");
+        }
+    }
+
+    @Test
+    void aNamespaceAnotherWriterGrowsIsCountedAgainAfterTheRecheckInterval() throws Exception {
+        Namespace ns = Namespace.of("grows-elsewhere");
+        try (PgVectorStore searcher = open(1500); PgVectorStore writer = open(1500)) {
+            writer.upsert(ns, rows(0, 4));
+            search(searcher, ns, false);
+            writer.upsert(ns, rows(4, 8));
+            search(searcher, ns, false);
+            assertEquals(Boolean.TRUE, searcher.sizesForTest().isSmall(ns, null), "the other writer's rows are not counted yet");
+            Thread.sleep(1600);
+            search(searcher, ns, false);
+            assertEquals(Boolean.FALSE, searcher.sizesForTest().isSmall(ns, null), "counted again after the interval");
+        }
+    }
+
+    @Test
+    void scoresAndReturnedVectorsAreTheJavaOnesOnBothPaths() {
+        Namespace small = Namespace.of("small");
+        Namespace large = Namespace.of("large");
+        try (PgVectorStore store = open(3_600_000)) {
+            store.upsert(small, rows(0, 5));
+            store.upsert(large, rows(0, 9));
+            for (Namespace ns : List.of(small, large)) {
+                Map<String, float[]> written = new java.util.HashMap<>();
+                rows(0, 9).forEach(row -> written.put(row.chunk().id(), row.embedding()));
+                List<ScoredChunk> plain = search(store, ns, false);
+                List<ScoredChunk> withVectors = search(store, ns, true);
+                assertEquals(4, plain.size());
+                List<Double> expected = new ArrayList<>();
+                for (int i = 0; i < plain.size(); i++) {
+                    ScoredChunk hit = withVectors.get(i);
+                    assertNull(plain.get(i).embedding(), "no vector unless asked");
+                    assertEquals(hit.chunk().id(), plain.get(i).chunk().id());
+                    assertArrayEquals(written.get(hit.chunk().id()), hit.embedding(), 0f, "the written floats, bit for bit");
+                    assertEquals(VectorSimilarity.COSINE.score(QUERY, hit.embedding()), hit.score(), 0.0, "the Java score, exactly");
+                    assertEquals(hit.score(), plain.get(i).score(), 0.0);
+                    expected.add(hit.score());
+                }
+                assertEquals(expected.stream().sorted((a, b) -> Double.compare(b, a)).toList(), expected, "best first");
+            }
+            assertEquals(Boolean.TRUE, store.sizesForTest().isSmall(small, null));
+            assertEquals(Boolean.FALSE, store.sizesForTest().isSmall(large, null));
+        }
+    }
+}

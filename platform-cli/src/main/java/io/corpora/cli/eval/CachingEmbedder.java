@@ -27,8 +27,9 @@ import java.util.Map;
  * embedder fingerprint id ({@code <dir>/<fingerprint-id>.vectors}), each record the SHA-256 of
  * {@code kind + text} (kind: document or query, since queries carry an instruction) and the vector. A truncated
  * last record (a crash mid-write) is ignored. Same fingerprint ⇒ same model bytes ⇒ same vectors, so the cache
- * never serves a vector another model made. Settings that change the vectors of one model (a query instruction, say)
- * are a {@code variant}, part of every key, so a run with other settings never reads this one's vectors.
+ * never serves a vector another model made. Settings that change the vectors of one model are a <em>variant</em>, part
+ * of the keys they affect (a query instruction changes query vectors only), so a run with other settings never reads
+ * this one's vectors.
  */
 public final class CachingEmbedder extends ForwardingEmbedder {
 
@@ -40,16 +41,21 @@ public final class CachingEmbedder extends ForwardingEmbedder {
     private final FileChannel channel;
     private int hits;
     private int misses;
-    private final String variant;
+    private final String documentVariant;
+    private final String queryVariant;
 
     public CachingEmbedder(Embedder delegate, Path directory) {
-        this(delegate, directory, "");
+        this(delegate, directory, "", "");
     }
 
-    /** @param variant the embedder settings that made these vectors ("" for the defaults, the keys of earlier caches) */
-    public CachingEmbedder(Embedder delegate, Path directory, String variant) {
+    /**
+     * @param documentVariant the settings that made the document vectors ("" for the defaults: the keys of earlier caches)
+     * @param queryVariant    the settings that made the query vectors
+     */
+    public CachingEmbedder(Embedder delegate, Path directory, String documentVariant, String queryVariant) {
         super(delegate);
-        this.variant = java.util.Objects.requireNonNull(variant, "variant");
+        this.documentVariant = java.util.Objects.requireNonNull(documentVariant, "documentVariant");
+        this.queryVariant = java.util.Objects.requireNonNull(queryVariant, "queryVariant");
         this.dimension = delegate.fingerprint().dimension();
         this.file = directory.resolve(delegate.fingerprint().id() + ".vectors");
         try {
@@ -90,7 +96,7 @@ public final class CachingEmbedder extends ForwardingEmbedder {
         List<String> missingTexts = new ArrayList<>();
         List<Integer> missingAt = new ArrayList<>();
         for (int i = 0; i < texts.size(); i++) {
-            float[] cached = vectors.get(key("d" + variant, texts.get(i)));
+            float[] cached = vectors.get(key("d" + documentVariant, texts.get(i)));
             out.add(cached);
             if (cached == null) {
                 missingTexts.add(texts.get(i));
@@ -103,7 +109,7 @@ public final class CachingEmbedder extends ForwardingEmbedder {
             List<float[]> fresh = delegate.embedDocuments(missingTexts);
             for (int j = 0; j < fresh.size(); j++) {
                 out.set(missingAt.get(j), fresh.get(j));
-                remember(key("d" + variant, missingTexts.get(j)), fresh.get(j));
+                remember(key("d" + documentVariant, missingTexts.get(j)), fresh.get(j));
             }
         }
         return out.stream().map(float[]::clone).toList();
@@ -111,7 +117,7 @@ public final class CachingEmbedder extends ForwardingEmbedder {
 
     @Override
     public synchronized float[] embedQuery(String query) {
-        String key = key("q" + variant, query);
+        String key = key("q" + queryVariant, query);
         float[] cached = vectors.get(key);
         if (cached != null) {
             hits++;

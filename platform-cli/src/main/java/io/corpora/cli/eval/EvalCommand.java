@@ -124,8 +124,8 @@ public final class EvalCommand implements Command {
             if (mode.needsEmbedder()) {
                 Map<String, String> embedderConfig = embedderConfig(options);
                 Embedder loaded = registry.create(EmbedderProvider.class, options.string("embedder", "onnx"), context(work, "embedder"), embedderConfig);
-                embedder = options.flag("no-cache") ? loaded
-                        : new CachingEmbedder(loaded, options.path("cache", DEFAULT_CACHE), embedderConfig.isEmpty() ? "" : embedderConfig.toString());
+                embedder = options.flag("no-cache") ? loaded : new CachingEmbedder(loaded, options.path("cache", DEFAULT_CACHE),
+                        variant(documentSettings(embedderConfig)), variant(embedderConfig));
             }
             if (mode.needsReranker()) {
                 reranker = registry.create(RerankerProvider.class, options.string("reranker", "maxsim"), context(work, "reranker"), Map.of());
@@ -160,6 +160,17 @@ public final class EvalCommand implements Command {
         } catch (IllegalArgumentException e) {
             throw new UsageException("--fusion: " + e.getMessage());
         }
+    }
+
+    /** The settings that change document vectors: all but the query instruction, which only queries carry. */
+    static Map<String, String> documentSettings(Map<String, String> embedderConfig) {
+        Map<String, String> documents = new java.util.TreeMap<>(embedderConfig);
+        documents.remove("queryInstruction");
+        return documents;
+    }
+
+    private static String variant(Map<String, String> settings) {
+        return settings.isEmpty() ? "" : settings.toString();
     }
 
     /** {@code --embedder-config k=v,k=v}, sorted so that one set of settings is one cache variant. */

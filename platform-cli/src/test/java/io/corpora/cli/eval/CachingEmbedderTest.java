@@ -62,13 +62,18 @@ class CachingEmbedderTest {
             cache.embedDocuments(List.of("beta"));
         }
         TestEmbedder withoutInstruction = TestEmbedder.ofDimension(64); // same fingerprint: the settings are not in it
-        try (CachingEmbedder cache = new CachingEmbedder(withoutInstruction, cacheDir, "{queryInstruction=none}")) {
+        try (CachingEmbedder cache = new CachingEmbedder(withoutInstruction, cacheDir, "", "{queryInstruction=none}")) {
             cache.embedQuery("alpha");
             cache.embedDocuments(List.of("beta"));
             assertEquals(1, withoutInstruction.queriesEmbedded(), "the default settings' query vector is not this variant's");
-            assertEquals(1, withoutInstruction.documentsEmbedded());
+            assertEquals(0, withoutInstruction.documentsEmbedded(), "the instruction does not touch documents: theirs are shared");
             cache.embedQuery("alpha");
             assertEquals(1, withoutInstruction.queriesEmbedded(), "the variant's own vector is cached");
+        }
+        TestEmbedder otherDocuments = TestEmbedder.ofDimension(64);
+        try (CachingEmbedder cache = new CachingEmbedder(otherDocuments, cacheDir, "{truncation=head}", "{truncation=head}")) {
+            cache.embedDocuments(List.of("beta"));
+            assertEquals(1, otherDocuments.documentsEmbedded(), "settings that change document vectors keep them apart");
         }
         TestEmbedder defaultsAgain = TestEmbedder.ofDimension(64);
         try (CachingEmbedder cache = new CachingEmbedder(defaultsAgain, cacheDir)) {

@@ -162,7 +162,7 @@ class RetrievalServiceTest {
             RetrieveCommand explicitHybridFloor = new RetrieveCommand(query, "hybrid", 5, null, floor, null, false, 0, null);
             IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                     () -> service().retrieve(AccessDecision.decide(alice, tenant(floored), ACME, null, null), runtime, explicitHybridFloor));
-            assertTrue(refused.getMessage().contains("rank statistic"), refused.getMessage());
+            assertTrue(refused.getMessage().contains("cannot apply to a hybrid retrieval"), refused.getMessage());
         }
     }
 

@@ -11,11 +11,12 @@ class FusionSpecTest {
 
     @Test
     void parsesTheCommandLineLabels() {
-        assertEquals(FusionSpec.STANDARD, FusionSpec.parse("rrf"));
+        assertEquals(FusionSpec.rrf(60, 1, 1), FusionSpec.parse("rrf"));
         assertEquals(FusionSpec.rrf(20, 1.5, 1), FusionSpec.parse("rrf:20:1.5:1"));
         assertEquals(FusionSpec.convex("zscore", 0.3), FusionSpec.parse("convex-zscore:0.3"));
         assertEquals("convex(minmax,alpha=0.7)", FusionSpec.parse("convex-minmax:0.7").describe());
-        assertEquals("rrf(k=60,v=1,kw=1)", FusionSpec.STANDARD.describe());
+        assertEquals("rrf(k=60,v=1,kw=1)", FusionSpec.parse("rrf").describe());
+        assertEquals("convex(zscore,alpha=0.6)", FusionSpec.STANDARD.describe(), "the shipped default");
     }
 
     @Test

@@ -219,6 +219,7 @@ public class EvaluationsResource {
                 out.add(new Candidate("vector", null));
                 out.add(new Candidate("keyword", null));
                 out.add(new Candidate("hybrid", FusionSpec.STANDARD));
+                out.add(new Candidate("hybrid", FusionSpec.rrf(io.corpora.spi.RankFusion.DEFAULT_K, 1, 1)));
                 for (double alpha : DEFAULT_ALPHAS) {
                     out.add(new Candidate("hybrid", FusionSpec.convex("minmax", alpha)));
                 }

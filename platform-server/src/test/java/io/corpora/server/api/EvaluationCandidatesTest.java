@@ -1,6 +1,7 @@
 package io.corpora.server.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.corpora.controlplane.RetrievalDefaults;
@@ -19,13 +20,14 @@ class EvaluationCandidatesTest {
         RetrievalDefaults convex = RetrievalDefaults.STANDARD.withFusion(FusionSpec.convex("minmax", 0.4));
         List<Candidate> candidates = EvaluationsResource.candidates(null, convex);
         assertEquals(new Candidate("hybrid", FusionSpec.convex("minmax", 0.4)), candidates.get(0), "kept on a tie");
-        assertEquals(7, candidates.size(), "current (= convex 0.4), vector, keyword, rrf, convex 0.2/0.6/0.8: " + candidates);
+        assertEquals(8, candidates.size(), "current (= convex min-max 0.4), vector, keyword, the standard (z-score 0.6), rrf, min-max 0.2/0.6/0.8: " + candidates);
         assertEquals(candidates.size(), candidates.stream().map(Candidate::describe).distinct().count());
 
         List<Candidate> standard = EvaluationsResource.candidates(null, RetrievalDefaults.STANDARD);
         assertEquals(List.of("hybrid " + FusionSpec.STANDARD.describe(), "vector", "keyword"),
                 standard.subList(0, 3).stream().map(Candidate::describe).toList());
-        assertEquals(7, standard.size());
+        assertEquals(8, standard.size(), "the standard once, then rrf and min-max 0.2/0.4/0.6/0.8: " + standard);
+        assertTrue(standard.contains(new Candidate("hybrid", FusionSpec.rrf(60, 1, 1))), "RRF stays in the comparison: " + standard);
     }
 
     @Test
@@ -37,7 +39,7 @@ class EvaluationCandidatesTest {
         body.fusion.alpha = 0.3;
         Candidate c = EvaluationsResource.candidates(List.of(body), RetrievalDefaults.STANDARD).get(0);
         assertEquals("hybrid", c.mode());
-        assertEquals(FusionSpec.convex("minmax", 0.3), c.fusion());
+        assertEquals(FusionSpec.convex("zscore", 0.3), c.fusion(), "the standard's normalisation fills what the body leaves out");
     }
 
     @Test

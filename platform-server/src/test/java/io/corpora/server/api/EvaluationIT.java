@@ -121,10 +121,10 @@ class EvaluationIT {
             }
         }
 
-        // the tenant is still on its standard RRF until :apply
+        // the tenant is still on the standard fusion (convex, z-score, alpha 0.6) until :apply
         JsonNode before = CLIENT.get("admin/v1/tenants/" + T, PLATFORM_ADMIN).json();
         assertEquals("hybrid", before.get("retrieval").get("mode").asText(), before.toString());
-        assertTrue(fusionMethod(before).equals("rrf"), before.toString());
+        assertTrue(onTheStandardFusion(before), before.toString());
 
         ServerClient.Response applied = CLIENT.post(BASE + "/evaluations/" + id + ":apply", admin, Map.of());
         assertEquals(200, applied.status(), applied.body());
@@ -279,7 +279,13 @@ class EvaluationIT {
 
     private static String fusionMethod(JsonNode tenant) {
         JsonNode fusion = tenant.get("retrieval").get("fusion");
-        return fusion == null || fusion.isNull() || fusion.get("method") == null ? "rrf" : fusion.get("method").asText();
+        return fusion == null || fusion.isNull() || fusion.get("method") == null ? "convex" : fusion.get("method").asText();
+    }
+
+    private static boolean onTheStandardFusion(JsonNode tenant) {
+        JsonNode fusion = tenant.get("retrieval").get("fusion");
+        return fusion == null || fusion.isNull() || (fusionMethod(tenant).equals("convex") && fusion.path("alpha").asDouble(0.6) == 0.6
+                && fusion.path("normalization").asText("zscore").equals("zscore"));
     }
 
     private static String textOrNull(JsonNode n) {

@@ -33,8 +33,9 @@ class TenantQueryCacheTest {
         TenantRuntimes runtimes = real.open(data, cache);
         String query = "does vitamin d lower the risk of fractures";
 
-        float[] withInstruction = runtimes.runtime(tenant(Map.of())).embedder().embedQuery(query);
-        float[] again = runtimes.runtime(tenant(Map.of())).embedder().embedQuery(query);
+        Map<String, String> instructed = Map.of("queryInstruction", "Represent this sentence for searching relevant passages: ");
+        float[] withInstruction = runtimes.runtime(tenant(instructed)).embedder().embedQuery(query);
+        float[] again = runtimes.runtime(tenant(instructed)).embedder().embedQuery(query);
         assertEquals(1, cache.hits(), "the same settings' repeated query is served by the cache");
         assertArrayEquals(withInstruction, again);
 

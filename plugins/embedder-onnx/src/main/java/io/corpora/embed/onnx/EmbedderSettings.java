@@ -49,8 +49,8 @@ record EmbedderSettings(BiEncoderSpec spec, ModelSource source, int workers, int
                         .description("Bundled model, or 'custom' for an operator-supplied ONNX model (modelPath + tokenizerPath)")
                         .build(),
                 ConfigOption.builder(QUERY_INSTRUCTION, ConfigType.STRING)
-                        .description("Prefix for embedQuery only; absent = the model card's (bge: 'Represent this sentence for"
-                                + " searching relevant passages: '; custom: none); 'none' = no prefix")
+                        .description("Prefix for embedQuery only; absent or 'none' = no prefix (bge's model card offers 'Represent"
+                                + " this sentence for searching relevant passages: ', which lost to none on the train splits measured)")
                         .build(),
                 ConfigOption.builder(TRUNCATION, ConfigType.ENUM).allowedValues("error", "warn").defaultValue("error")
                         .description("Input over the model's token limit: 'error' refuses it, 'warn' keeps the first tokens and logs a warning")

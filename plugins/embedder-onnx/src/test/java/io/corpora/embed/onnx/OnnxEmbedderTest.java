@@ -107,26 +107,34 @@ class OnnxEmbedderTest {
     }
 
     @Test
-    void queriesCarryTheInstructionAndRankTheirAnswerFirst() {
-        float[] query = embedder.embedQuery("what does smoking cause?");
-        float[] sameTextAsDocument = embedder.embedDocuments(List.of("what does smoking cause?")).get(0);
-        assertFalse(java.util.Arrays.equals(query, sameTextAsDocument), "the query instruction changes the query vector");
-        List<float[]> docs = embedder.embedDocuments(List.of(
-                "Cigarette smoking causes lung cancer and heart disease.",
-                "The Eiffel Tower is in Paris.",
-                "Photosynthesis converts light into chemical energy."));
-        double answer = VectorMath.cosineSimilarity(query, docs.get(0));
-        assertTrue(answer > VectorMath.cosineSimilarity(query, docs.get(1)));
-        assertTrue(answer > VectorMath.cosineSimilarity(query, docs.get(2)));
-        assertArrayEquals(query, embedder.embedQueries(List.of("what does smoking cause?")).get(0));
+    void aConfiguredInstructionChangesTheQueryVectorAndQueriesRankTheirAnswerFirst() {
+        try (Embedder instructed = create(Map.of("queryInstruction", io.corpora.onnx.BundledModel.BGE_QUERY_INSTRUCTION, "workers", "1"))) {
+            float[] query = instructed.embedQuery("what does smoking cause?");
+            float[] sameTextAsDocument = instructed.embedDocuments(List.of("what does smoking cause?")).get(0);
+            assertFalse(java.util.Arrays.equals(query, sameTextAsDocument), "the query instruction changes the query vector");
+            List<float[]> docs = instructed.embedDocuments(List.of(
+                    "Cigarette smoking causes lung cancer and heart disease.",
+                    "The Eiffel Tower is in Paris.",
+                    "Photosynthesis converts light into chemical energy."));
+            double answer = VectorMath.cosineSimilarity(query, docs.get(0));
+            assertTrue(answer > VectorMath.cosineSimilarity(query, docs.get(1)));
+            assertTrue(answer > VectorMath.cosineSimilarity(query, docs.get(2)));
+            assertArrayEquals(query, instructed.embedQueries(List.of("what does smoking cause?")).get(0));
+            assertEquals(embedder.fingerprint(), instructed.fingerprint(), "documents are unchanged, so the fingerprint is too");
+        }
     }
 
     @Test
-    void queryInstructionCanBeDisabled() {
+    void byDefaultAQueryIsEmbeddedAsItsTextAndRanksItsAnswerFirst() {
+        String text = "what does smoking cause?";
+        float[] query = embedder.embedQuery(text);
+        assertArrayEquals(embedder.embedDocuments(List.of(text)).get(0), query, "no instruction by default");
+        List<float[]> docs = embedder.embedDocuments(List.of(
+                "Cigarette smoking causes lung cancer and heart disease.",
+                "The Eiffel Tower is in Paris."));
+        assertTrue(VectorMath.cosineSimilarity(query, docs.get(0)) > VectorMath.cosineSimilarity(query, docs.get(1)));
         try (Embedder plain = create(Map.of("queryInstruction", "none", "workers", "1"))) {
-            String text = "what does smoking cause?";
-            assertArrayEquals(plain.embedDocuments(List.of(text)).get(0), plain.embedQuery(text));
-            assertEquals(embedder.fingerprint(), plain.fingerprint(), "documents are unchanged, so the fingerprint is too");
+            assertArrayEquals(query, plain.embedQuery(text), "'none' is the default");
         }
     }
 

@@ -34,6 +34,11 @@ import java.util.Map;
 public final class CachingEmbedder extends ForwardingEmbedder {
 
     private static final int KEY_BYTES = 32;
+    /**
+     * The key kind of query vectors. "q2" since the bundled bge embeds queries without its instruction by default; the
+     * query vectors of earlier caches ("q") were made with it, under the same fingerprint, so they are never read again.
+     */
+    private static final String QUERY_KIND = "q2";
 
     private final Path file;
     private final int dimension;
@@ -117,7 +122,7 @@ public final class CachingEmbedder extends ForwardingEmbedder {
 
     @Override
     public synchronized float[] embedQuery(String query) {
-        String key = key("q" + queryVariant, query);
+        String key = key(QUERY_KIND + queryVariant, query);
         float[] cached = vectors.get(key);
         if (cached != null) {
             hits++;

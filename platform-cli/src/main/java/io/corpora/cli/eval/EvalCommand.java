@@ -72,7 +72,7 @@ public final class EvalCommand implements Command {
                   --rerank-depth N      chunks the reranker reorders (default 20); deeper ranks keep the hybrid order
                   --fusion LIST         hybrid fusions to measure, comma-separated, over one index and the same leg
                                         results: rrf | rrf:K | rrf:K:VW:KW | convex-minmax:ALPHA | convex-zscore:ALPHA
-                                        (ALPHA = vector weight); default rrf (k 60, equal weights)
+                                        (ALPHA = vector weight); default the shipped one, convex-zscore:0.6
                   --with-legs           in hybrid modes, also report bm25 and vector alone from the same leg results
                   --doc-chunks N        a document scores the sum of its best N chunks (default 1: its best chunk)
                   --limit-queries N     evaluate only the first N queries that have qrels
@@ -154,7 +154,10 @@ public final class EvalCommand implements Command {
     }
 
     private static List<FusionSpec> fusions(Options options) {
-        String list = options.string("fusion", FusionSpec.RRF);
+        if (options.string("fusion").isEmpty()) {
+            return List.of(FusionSpec.STANDARD);
+        }
+        String list = options.string("fusion", "");
         try {
             return java.util.Arrays.stream(list.split(",")).filter(f -> !f.isBlank()).map(FusionSpec::parse).toList();
         } catch (IllegalArgumentException e) {

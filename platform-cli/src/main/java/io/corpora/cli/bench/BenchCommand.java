@@ -250,30 +250,7 @@ public final class BenchCommand implements Command {
          * the texts in turn; texts are never cached here.
          */
         private double rawRate(List<String> texts, int callers) throws InterruptedException {
-            java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
-            java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
-            List<Thread> threads = new ArrayList<>();
-            long start = System.nanoTime();
-            for (int c = 0; c < callers; c++) {
-                Thread thread = new Thread(() -> {
-                    try {
-                        for (int i; (i = next.getAndIncrement()) < texts.size(); ) {
-                            model.embedDocuments(List.of(texts.get(i)));
-                        }
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
-                    }
-                });
-                threads.add(thread);
-                thread.start();
-            }
-            for (Thread thread : threads) {
-                thread.join();
-            }
-            if (failure.get() != null) {
-                throw new IllegalStateException("the raw embedder failed", failure.get());
-            }
-            return texts.size() / ((System.nanoTime() - start) / 1e9);
+            return texts.size() / onThreads(callers, texts.size(), i -> model.embedDocuments(List.of(texts.get(i))), "the raw embedder failed");
         }
 
         /**
@@ -285,37 +262,45 @@ public final class BenchCommand implements Command {
                     Map.of("directory", work.resolve("ingest-" + name).toString()))) {
                 Namespace namespace = Namespace.of("ingest");
                 ChunkIndexer indexer = new ChunkIndexer(store, namespace, model, new HeadingContextualizer());
-                java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
-                long start = System.nanoTime();
-                List<Thread> threads = new ArrayList<>();
-                java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
-                for (int w = 0; w < writers; w++) {
-                    Thread thread = new Thread(() -> {
-                        try {
-                            for (int i; (i = next.getAndIncrement()) < texts.size(); ) {
-                                String documentId = "doc-" + i;
-                                Chunk raw = new Chunk(documentId + "#0", documentId, 0, texts.get(i), List.of(), Map.of("source", "bench"));
-                                indexer.index(List.of(ReservedKeyStamper.stamp(raw, namespace, documentId, 1)));
-                            }
-                        } catch (Throwable e) {
-                            failure.compareAndSet(null, e);
-                        }
-                    });
-                    threads.add(thread);
-                    thread.start();
-                }
-                for (Thread thread : threads) {
-                    thread.join();
-                }
-                if (failure.get() != null) {
-                    throw new IllegalStateException("ingest failed", failure.get());
-                }
-                double rate = texts.size() / ((System.nanoTime() - start) / 1e9);
+                double seconds = onThreads(writers, texts.size(), i -> {
+                    String documentId = "doc-" + i;
+                    Chunk raw = new Chunk(documentId + "#0", documentId, 0, texts.get(i), List.of(), Map.of("source", "bench"));
+                    indexer.index(List.of(ReservedKeyStamper.stamp(raw, namespace, documentId, 1)));
+                }, "ingest failed");
+                double rate = texts.size() / seconds;
                 if (store.count(namespace, MetadataFilter.all()) != texts.size()) {
                     throw new IllegalStateException("the pipeline stored " + store.count(namespace, MetadataFilter.all()) + " of " + texts.size());
                 }
                 return rate;
             }
+        }
+
+        /** Runs {@code work} for items 0..count-1 on {@code threads} threads taking them in turn; returns the seconds it took. */
+        private static double onThreads(int threads, int count, java.util.function.IntConsumer work, String failed) throws InterruptedException {
+            java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+            List<Thread> started = new ArrayList<>();
+            long start = System.nanoTime();
+            for (int t = 0; t < threads; t++) {
+                Thread thread = new Thread(() -> {
+                    try {
+                        for (int i; (i = next.getAndIncrement()) < count; ) {
+                            work.accept(i);
+                        }
+                    } catch (Throwable e) {
+                        failure.compareAndSet(null, e);
+                    }
+                });
+                started.add(thread);
+                thread.start();
+            }
+            for (Thread thread : started) {
+                thread.join();
+            }
+            if (failure.get() != null) {
+                throw new IllegalStateException(failed, failure.get());
+            }
+            return (System.nanoTime() - start) / 1e9;
         }
     }
 

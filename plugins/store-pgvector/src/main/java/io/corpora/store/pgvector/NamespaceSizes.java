@@ -1,8 +1,10 @@
 package io.corpora.store.pgvector;
 
 import io.corpora.spi.Namespace;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
@@ -20,13 +22,19 @@ final class NamespaceSizes {
     /** Bounds the memory of a fleet of tenants that each search once: the map is dropped and refilled past it. */
     private static final int MAX_ENTRIES = 100_000;
 
-    private record Key(String tenant, String partition, String embedderId) {}
+    private record NamespaceKey(String tenant, String partition) {}
 
     private record Verdict(boolean small, long expiresAtNanos) {}
 
     private final long ttlNanos;
     private final LongSupplier nanoClock;
-    private final Map<Key, Verdict> verdicts = new ConcurrentHashMap<>();
+    /**
+     * Verdicts by namespace, then by embedder id (null: any embedder), so a write forgets its namespace in one removal
+     * instead of a scan of every verdict. An inner map is never changed once published: {@link #remember} replaces it.
+     */
+    private final Map<NamespaceKey, Map<String, Verdict>> verdicts = new ConcurrentHashMap<>();
+    /** How many verdicts the inner maps hold together, for {@link #MAX_ENTRIES}. */
+    private final AtomicInteger entries = new AtomicInteger();
     /** This store's finished writes: a verdict is kept only if none finished while it was counted. */
     private final AtomicLong writes = new AtomicLong();
 
@@ -42,7 +50,8 @@ final class NamespaceSizes {
 
     /** The remembered verdict, or null when unknown or expired (the caller counts). */
     Boolean isSmall(Namespace namespace, String embedderId) {
-        Verdict verdict = verdicts.get(key(namespace, embedderId));
+        Map<String, Verdict> byEmbedder = verdicts.get(key(namespace));
+        Verdict verdict = byEmbedder == null ? null : byEmbedder.get(embedderId);
         return verdict == null || nanoClock.getAsLong() - verdict.expiresAtNanos() >= 0 ? null : verdict.small();
     }
 
@@ -50,25 +59,44 @@ final class NamespaceSizes {
         if (ttlNanos <= 0 || writes.get() != writesBeforeCount) {
             return;
         }
-        if (verdicts.size() >= MAX_ENTRIES) {
+        if (entries.get() >= MAX_ENTRIES) {
             verdicts.clear();
+            entries.set(0);
         }
-        verdicts.put(key(namespace, embedderId), new Verdict(small, nanoClock.getAsLong() + ttlNanos));
+        Verdict verdict = new Verdict(small, nanoClock.getAsLong() + ttlNanos);
+        verdicts.compute(key(namespace), (key, byEmbedder) -> {
+            Map<String, Verdict> next = byEmbedder == null ? new HashMap<>() : new HashMap<>(byEmbedder);
+            if (next.put(embedderId, verdict) == null) {
+                entries.incrementAndGet();
+            }
+            return next;
+        });
     }
 
     /** After a write to the namespace (committed or not): whatever was counted before it may no longer hold. */
     void forget(Namespace namespace) {
         writes.incrementAndGet();
-        verdicts.keySet().removeIf(key -> key.tenant().equals(namespace.tenant()) && key.partition().equals(namespace.partitionKey()));
+        drop(key(namespace));
     }
 
     /** After a write to every partition of the tenant. */
     void forgetTenant(String tenant) {
         writes.incrementAndGet();
-        verdicts.keySet().removeIf(key -> key.tenant().equals(tenant));
+        for (NamespaceKey key : verdicts.keySet()) {
+            if (key.tenant().equals(tenant)) {
+                drop(key);
+            }
+        }
     }
 
-    private static Key key(Namespace namespace, String embedderId) {
-        return new Key(namespace.tenant(), namespace.partitionKey(), embedderId);
+    private void drop(NamespaceKey key) {
+        Map<String, Verdict> dropped = verdicts.remove(key);
+        if (dropped != null) {
+            entries.addAndGet(-dropped.size());
+        }
+    }
+
+    private static NamespaceKey key(Namespace namespace) {
+        return new NamespaceKey(namespace.tenant(), namespace.partitionKey());
     }
 }

@@ -3,6 +3,7 @@ package io.corpora.store.pgvector;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
@@ -66,17 +67,25 @@ class ExactOrIndexSearchIT {
     }
 
     @Test
-    void aNamespaceAnotherWriterGrowsIsCountedAgainAfterTheRecheckInterval() throws Exception {
+    void aNamespaceAnotherWriterGrowsIsCountedAgainAfterTheRecheckInterval() {
         Namespace ns = Namespace.of("grows-elsewhere");
         try (PgVectorStore searcher = open(1500); PgVectorStore writer = open(1500)) {
             writer.upsert(ns, rows(0, 4));
+            long beforeCount = System.nanoTime(); // the verdict of the next search expires no sooner than the interval after this
             search(searcher, ns, false);
             writer.upsert(ns, rows(4, 8));
             search(searcher, ns, false);
             assertEquals(Boolean.TRUE, searcher.sizesForTest().isSmall(ns, null), "the other writer's rows are not counted yet");
-            Thread.sleep(1600);
-            search(searcher, ns, false);
+            // Search until the verdict changes, within a deadline far beyond the interval (a loaded CI machine is slow),
+            // and check it changed no sooner than the interval allows.
+            long deadline = beforeCount + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            while (!Boolean.FALSE.equals(searcher.sizesForTest().isSmall(ns, null)) && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(20));
+                search(searcher, ns, false);
+            }
             assertEquals(Boolean.FALSE, searcher.sizesForTest().isSmall(ns, null), "counted again after the interval");
+            assertTrue(System.nanoTime() - beforeCount >= java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1500),
+                    "not counted again before the interval");
         }
     }
 

@@ -175,7 +175,7 @@ public final class BenchCommand implements Command {
                 throw new UsageException("--store pgvector needs --jdbc-url URL (or " + PG_URL_VARIABLE + " in the environment)");
             }
             if (!url.startsWith("jdbc:postgresql:")) {
-                throw new UsageException("--jdbc-url must start with jdbc:postgresql:, got " + url.replaceAll("password=[^&]*", "password=******"));
+                throw new UsageException("--jdbc-url must start with jdbc:postgresql:, got " + PgVectorFleet.redacted(url));
             }
             int tenants = options.integer("pg-tenants", Math.min(profile.tenants(), PG_MAX_TENANTS), 3, 100_000);
             int largest = options.integer("pg-largest", PG_LARGEST, profile.smallest(), 10_000_000);

@@ -187,6 +187,11 @@ final class PgVectorFleet {
      * A connection through the driver on the bench's own class path: DriverManager may have registered the store
      * plugin's copy of the driver first (a class of the plugin's loader), which it then refuses to the bench.
      */
+    /** A JDBC URL fit for a message: the value of a {@code password=} parameter hidden. */
+    static String redacted(String jdbcUrl) {
+        return jdbcUrl.replaceAll("password=[^&]*", "password=******");
+    }
+
     static Connection connect(String jdbcUrl) throws SQLException {
         org.postgresql.ds.PGSimpleDataSource source = new org.postgresql.ds.PGSimpleDataSource();
         source.setURL(jdbcUrl);

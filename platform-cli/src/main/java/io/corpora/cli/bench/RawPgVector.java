@@ -61,7 +61,7 @@ final class RawPgVector implements Systems.Search {
             this.opened.add(opened);
             return opened;
         } catch (SQLException e) {
-            throw new IllegalStateException("raw pgvector: cannot connect to " + jdbcUrl.replaceAll("password=[^&]*", "password=******"), e);
+            throw new IllegalStateException("raw pgvector: cannot connect to " + PgVectorFleet.redacted(jdbcUrl), e);
         }
     }
 

@@ -93,7 +93,7 @@ record PgVectorSettings(
         }
         jdbcUrl.ifPresent(url -> {
             if (!url.startsWith("jdbc:postgresql:")) {
-                throw new IllegalArgumentException("jdbcUrl must start with jdbc:postgresql:, got: " + url.replaceAll("password=[^&]*", "password=******"));
+                throw new IllegalArgumentException("jdbcUrl must start with jdbc:postgresql:, got: " + redacted(url));
             }
         });
         stopWordLanguages = List.copyOf(stopWordLanguages);
@@ -163,5 +163,10 @@ record PgVectorSettings(
                 config.getBoolean(PgVectorOptions.ANY_TERM_FALLBACK),
                 config.getBoolean(PgVectorOptions.ENSURE_SCHEMA),
                 config.getList(PgVectorOptions.TENANT_PARTITIONS).stream().map(String::trim).toList());
+    }
+
+    /** A JDBC URL fit for an error message: the value of a {@code password=} parameter hidden. */
+    static String redacted(String jdbcUrl) {
+        return jdbcUrl.replaceAll("password=[^&]*", "password=******");
     }
 }

@@ -70,7 +70,7 @@ public final class PgVectorStoreProvider implements VectorStoreProvider {
         for (String url : urls) {
             if (!url.startsWith("jdbc:postgresql:")) {
                 throw new InvalidConfigException(NAME, List.of("replicaJdbcUrls entries must start with jdbc:postgresql:, got: "
-                        + url.replaceAll("password=[^&]*", "password=******")));
+                        + PgVectorSettings.redacted(url)));
             }
             PGSimpleDataSource driver = new PGSimpleDataSource();
             driver.setURL(url);

@@ -95,6 +95,7 @@ public final class EvalCommand implements Command {
         int depth = options.integer("depth", 300, 100, 1000);
         int rerankDepth = options.integer("rerank-depth", 20, 1, depth);
         int limit = options.integer("limit-queries", 0, 1, Integer.MAX_VALUE);
+        Map<String, String> embedderConfig = embedderConfig(options);
         Map<String, String> storeConfig = new LinkedHashMap<>();
         options.decimal("k1").ifPresent(k1 -> storeConfig.put("bm25.k1", String.valueOf(k1)));
         options.decimal("b").ifPresent(b -> storeConfig.put("bm25.b", String.valueOf(b)));
@@ -122,7 +123,6 @@ public final class EvalCommand implements Command {
         try {
             store = registry.create(VectorStoreProvider.class, storeName, context(work, "store"), storeConfig);
             if (mode.needsEmbedder()) {
-                Map<String, String> embedderConfig = embedderConfig(options);
                 Embedder loaded = registry.create(EmbedderProvider.class, options.string("embedder", "onnx"), context(work, "embedder"), embedderConfig);
                 embedder = options.flag("no-cache") ? loaded : new CachingEmbedder(loaded, options.path("cache", DEFAULT_CACHE),
                         variant(documentSettings(embedderConfig)), variant(embedderConfig));
@@ -130,7 +130,7 @@ public final class EvalCommand implements Command {
             if (mode.needsReranker()) {
                 reranker = registry.create(RerankerProvider.class, options.string("reranker", "maxsim"), context(work, "reranker"), Map.of());
             }
-            String configuration = describe(storeName, storeConfig, embedder, options, chunking, depth, rerankDepth, mode);
+            String configuration = describe(storeName, storeConfig, embedder, embedderConfig, options, chunking, depth, rerankDepth, mode);
             err.println("eval: " + mode.label() + " on " + datasetDir + " (" + split + "), " + configuration);
             EvalRun.Settings settings = new EvalRun.Settings(mode, chunking, depth, rerankDepth, limit, configuration, fusions(options),
                     options.flag("with-legs"), options.integer("doc-chunks", 1, 1, 10));
@@ -154,10 +154,10 @@ public final class EvalCommand implements Command {
     }
 
     private static List<FusionSpec> fusions(Options options) {
-        if (options.string("fusion").isEmpty()) {
+        String list = options.string("fusion").orElse(null);
+        if (list == null) {
             return List.of(FusionSpec.STANDARD);
         }
-        String list = options.string("fusion", "");
         try {
             return java.util.Arrays.stream(list.split(",")).filter(f -> !f.isBlank()).map(FusionSpec::parse).toList();
         } catch (IllegalArgumentException e) {
@@ -202,7 +202,8 @@ public final class EvalCommand implements Command {
         }
     }
 
-    private static String describe(String storeName, Map<String, String> storeConfig, Embedder embedder, Options options,
+    private static String describe(String storeName, Map<String, String> storeConfig, Embedder embedder, Map<String, String> embedderConfig,
+                                   Options options,
                                    ChunkingOptions chunking, int depth, int rerankDepth, EvalMode mode) {
         StringBuilder b = new StringBuilder("store ").append(storeName);
         storeConfig.forEach((k, v) -> {
@@ -212,7 +213,6 @@ public final class EvalCommand implements Command {
         });
         if (embedder != null) {
             b.append(", embedder ").append(embedder.fingerprint().id());
-            Map<String, String> embedderConfig = embedderConfig(options);
             if (!embedderConfig.isEmpty()) {
                 b.append(' ').append(embedderConfig);
             }

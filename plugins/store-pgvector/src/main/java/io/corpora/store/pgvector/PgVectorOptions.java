@@ -17,6 +17,8 @@ final class PgVectorOptions {
     static final String DIMENSION = "dimension";
     static final String METRIC = "metric";
     static final String EF_SEARCH = "hnsw.efSearch";
+    static final String NUM_CANDIDATES_FACTOR = "numCandidatesFactor";
+    static final String MIN_CANDIDATES = "minCandidates";
     static final String ITERATIVE_SCAN = "iterativeScan";
     static final String MAX_SCAN_TUPLES = "maxScanTuples";
     static final String EXACT_SEARCH_MAX_ROWS = "exactSearchMaxRows";
@@ -60,7 +62,13 @@ final class PgVectorOptions {
                         .description("distance operator and HNSW opclass: cosine (<=>), l2 (<->) or inner product (<#>)").build(),
                 ConfigOption.builder(EF_SEARCH, ConfigType.INT).defaultValue(100).minimum(1).maximum(PgVectorSettings.MAX_EF_SEARCH)
                         .aliases("efSearch")
-                        .description("hnsw.ef_search per query (raised to the query's candidate count, at most the maximum)").build(),
+                        .description("hnsw.ef_search per query (raised to the query's search breadth, at most the maximum)").build(),
+                ConfigOption.builder(NUM_CANDIDATES_FACTOR, ConfigType.INT).defaultValue(10).minimum(1).maximum(100)
+                        .description("HNSW search breadth = max(topK x this, minCandidates), at most " + PgVectorSettings.MAX_EF_SEARCH
+                                + ": rows the index scan returns, in its approximate order, before the nearest are chosen "
+                                + "exactly (the Lucene store's option of the same name)").build(),
+                ConfigOption.builder(MIN_CANDIDATES, ConfigType.INT).defaultValue(100).minimum(1).maximum(PgVectorSettings.MAX_EF_SEARCH)
+                        .description("lower bound of the HNSW search breadth").build(),
                 ConfigOption.builder(ITERATIVE_SCAN, ConfigType.ENUM).defaultValue("relaxed_order")
                         .allowedValues("off", "strict_order", "relaxed_order")
                         .description("hnsw.iterative_scan (pgvector >= 0.8): keep scanning the graph until enough rows pass the filter").build(),

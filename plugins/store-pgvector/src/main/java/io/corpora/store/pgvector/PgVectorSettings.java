@@ -22,6 +22,8 @@ record PgVectorSettings(
         List<Integer> dimensions,
         DistanceMetric metric,
         int efSearch,
+        int numCandidatesFactor,
+        int minCandidates,
         IterativeScan iterativeScan,
         int maxScanTuples,
         int exactSearchMaxRows,
@@ -112,6 +114,14 @@ record PgVectorSettings(
         return dot < 0 ? table : table.substring(dot + 1);
     }
 
+    /**
+     * Rows an HNSW search explores for a top {@code topK}, at most {@value #MAX_EF_SEARCH}: an iterative scan in relaxed
+     * order returns rows only roughly nearest first, so the nearest are chosen among this many by their exact distance.
+     */
+    int searchBreadth(int topK) {
+        return (int) Math.min(MAX_EF_SEARCH, Math.max((long) topK * numCandidatesFactor, minCandidates));
+    }
+
     boolean mixedDimensions() {
         return dimensions.size() > 1;
     }
@@ -149,6 +159,8 @@ record PgVectorSettings(
                 widths,
                 DistanceMetric.of(config.requireString(PgVectorOptions.METRIC)),
                 config.getInt(PgVectorOptions.EF_SEARCH),
+                config.getInt(PgVectorOptions.NUM_CANDIDATES_FACTOR),
+                config.getInt(PgVectorOptions.MIN_CANDIDATES),
                 IterativeScan.of(config.requireString(PgVectorOptions.ITERATIVE_SCAN)),
                 config.getInt(PgVectorOptions.MAX_SCAN_TUPLES),
                 config.getInt(PgVectorOptions.EXACT_SEARCH_MAX_ROWS),

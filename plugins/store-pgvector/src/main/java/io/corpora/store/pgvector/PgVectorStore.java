@@ -381,20 +381,23 @@ public final class PgVectorStore implements VectorStore {
             // planner sorts instead of walking the index, as every exact search does: 4 of a 220-row tenant's 5.5 ms.
             SqlFragment sql = new SqlFragment();
             int leadingStatements = 0;
-            SqlFragment nearest = new SqlFragment().sql("SELECT " + c.id() + " FROM ");
+            SqlFragment scored = new SqlFragment().sql("SELECT " + c.id() + ", ").append(distance(bound, width))
+                    .sql(" AS distance FROM " + settings.table() + " WHERE ").append(where);
             if (searchExactly(connection, namespace, request.embedderId())) {
                 // MATERIALIZED keeps the planner off the HNSW index: the namespace's rows are compared one by one.
-                sql.sql("WITH candidates AS MATERIALIZED (SELECT " + c.id() + ", ").append(distance(bound, width))
-                        .sql(" AS distance FROM " + settings.table() + " WHERE ").append(where).sql(") ");
-                nearest.sql("candidates ORDER BY distance");
+                sql.sql("WITH candidates AS MATERIALIZED (").append(scored).sql(") ");
             } else {
                 // Sent with the query in one round trip: set_config(..., true) lasts until the end of the pipeline's
                 // implicit transaction, so the settings apply to this query alone, with or without autocommit.
-                sql.append(indexScanSettings(candidates)).sql("; ");
+                // The index scan explores the search breadth; an iterative scan in relaxed order returns its rows only
+                // roughly nearest first, and MATERIALIZED keeps the planner from taking that order as exact (it would
+                // stop after the first rows), so the nearest are chosen among all it explored.
+                int breadth = Math.max(candidates, settings.searchBreadth(request.topK()));
+                sql.append(indexScanSettings(breadth)).sql("; ");
                 leadingStatements = 1;
-                nearest.sql(settings.table() + " WHERE ").append(where).sql(" ORDER BY ").append(distance(bound, width));
+                sql.sql("WITH candidates AS MATERIALIZED (").append(scored).sql(" ORDER BY distance LIMIT ").bind(breadth).sql(") ");
             }
-            nearest.sql(" LIMIT ").bind(candidates);
+            SqlFragment nearest = new SqlFragment().sql("SELECT " + c.id() + " FROM candidates ORDER BY distance LIMIT ").bind(candidates);
             sql.sql("SELECT " + selectColumns + " FROM " + settings.table() + " WHERE ").append(inNamespace(namespace))
                     .sql(" AND " + c.id() + " IN (").append(nearest).sql(")");
             return rankExactly(connection, sql, leadingStatements, request, metric);
@@ -468,8 +471,8 @@ public final class PgVectorStore implements VectorStore {
     }
 
     /** The HNSW search parameters of this query, as one statement of transaction-local set_config calls with bound values. */
-    private SqlFragment indexScanSettings(int candidates) {
-        int efSearch = Math.min(PgVectorSettings.MAX_EF_SEARCH, Math.max(settings.efSearch(), candidates));
+    private SqlFragment indexScanSettings(int breadth) {
+        int efSearch = Math.min(PgVectorSettings.MAX_EF_SEARCH, Math.max(settings.efSearch(), breadth));
         SqlFragment sql = new SqlFragment().sql("SELECT set_config('hnsw.ef_search', ").bind(Integer.toString(efSearch)).sql(", true)");
         if (iterativeScanSupported) {
             sql.sql(", set_config('hnsw.iterative_scan', ").bind(settings.iterativeScan().value)

@@ -23,6 +23,8 @@ class DeclaredOptionsTest {
                 dimension                | LIST    | 384                        |         |          |
                 metric                   | ENUM    | cosine                     |         |          |
                 hnsw.efSearch            | INT     | 100                        | 1       | 1000     | efSearch
+                numCandidatesFactor      | INT     | 10                         | 1       | 100      |
+                minCandidates            | INT     | 100                        | 1       | 1000     |
                 iterativeScan            | ENUM    | relaxed_order              |         |          |
                 maxScanTuples            | INT     | 20000                      | 1       |          |
                 exactSearchMaxRows       | INT     | 10000                      | 0       | 10000000 |

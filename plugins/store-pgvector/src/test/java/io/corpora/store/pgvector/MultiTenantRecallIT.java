@@ -74,13 +74,20 @@ class MultiTenantRecallIT {
     }
 
     private static PgVectorStore store(String iterativeScan, int exactSearchMaxRows) {
-        return TestDatabase.open(TABLE, Map.of(
+        return store(Map.of(PgVectorOptions.ITERATIVE_SCAN, iterativeScan,
+                PgVectorOptions.EF_SEARCH, "200", // compensates the lighter graph for the 60 % tenant
+                PgVectorOptions.EXACT_SEARCH_MAX_ROWS, Integer.toString(exactSearchMaxRows)));
+    }
+
+    /** A store on the loaded table whose searches go through the HNSW index, with these options. */
+    private static PgVectorStore store(Map<String, String> options) {
+        Map<String, String> config = new java.util.HashMap<>(Map.of(
                 PgVectorOptions.JDBC_URL, TestDatabase.url() + (TestDatabase.url().contains("?") ? "&" : "?") + FORCE_INDEX,
                 PgVectorOptions.DIMENSION, Integer.toString(DIMENSION),
-                PgVectorOptions.ITERATIVE_SCAN, iterativeScan,
-                PgVectorOptions.EF_SEARCH, "200", // compensates the lighter graph for the 60 % tenant
-                PgVectorOptions.EXACT_SEARCH_MAX_ROWS, Integer.toString(exactSearchMaxRows),
+                PgVectorOptions.EXACT_SEARCH_MAX_ROWS, "0",
                 PgVectorOptions.ENSURE_SCHEMA, "false"));
+        config.putAll(options);
+        return TestDatabase.open(TABLE, config);
     }
 
     @Test
@@ -132,6 +139,28 @@ class MultiTenantRecallIT {
             double recall = corpus.recall(store, VectorSimilarity.COSINE, corpus.tenants.get(0), queries, K);
             LOG.info("largest tenant (12000), HNSW + relaxed_order: recall@10 = " + recall);
             assertTrue(recall >= 0.9, "recall@10 of the largest tenant: " + recall);
+        }
+    }
+
+    /**
+     * A relaxed-order iterative scan returns rows only roughly nearest first: choosing the top among just the first
+     * 2 x topK rows it returns loses neighbours that the default search breadth (100 rows, ranked by exact distance) keeps.
+     */
+    @Test
+    void theSearchBreadthKeepsTheRelaxedScansNeighbours() {
+        Namespace tenant = corpus.tenants.get(1); // 3,000 of the table's 20,000 rows: the graph is mostly other tenants'
+        List<float[]> queries = corpus.queries(40, 14);
+        double narrow;
+        try (PgVectorStore store = store(Map.of(PgVectorOptions.NUM_CANDIDATES_FACTOR, "1", PgVectorOptions.MIN_CANDIDATES, "1",
+                PgVectorOptions.EF_SEARCH, "20"))) {
+            narrow = corpus.recall(store, VectorSimilarity.COSINE, tenant, queries, K);
+        }
+        try (PgVectorStore store = store(Map.of(PgVectorOptions.EF_SEARCH, "20"))) {
+            double recall = corpus.recall(store, VectorSimilarity.COSINE, tenant, queries, K);
+            LOG.info("tenant of 3,000 rows, HNSW + relaxed_order: recall@10 = " + recall + " at the default breadth, " + narrow
+                    + " choosing among the first 20 rows the scan returns");
+            assertTrue(recall >= 0.95, "recall@10 at the default search breadth: " + recall);
+            assertTrue(recall - narrow >= 0.05, "the breadth must matter here, else this test shows nothing: " + recall + " vs " + narrow);
         }
     }
 

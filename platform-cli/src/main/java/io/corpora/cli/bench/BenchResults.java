@@ -114,11 +114,13 @@ final class BenchResults {
                 fleet.chunks() / fleet.seconds(), bytes / 1e6));
     }
 
-    void pgVectorRecall(String layout, Fleet.Tenant tenant, double corpora, double raw) {
+    void pgVectorRecall(String layout, Fleet.Tenant tenant, double corpora, double raw, double rawSameBreadth) {
         row("recall", tenant.bucket(), tenant.size(), "corpora pgvector " + layout, 1, "recall_at_10", corpora);
         row("recall", tenant.bucket(), tenant.size(), "raw pgvector " + layout, 1, "recall_at_10", raw);
-        summary.add(String.format(Locale.ROOT, "recall@10 vs exact, pgvector %s, %s tenant (%d chunks): Corpora %.3f, raw SQL %.3f",
-                layout, tenant.bucket(), tenant.size(), corpora, raw));
+        row("recall", tenant.bucket(), tenant.size(), "raw pgvector " + layout + ", corpora's breadth", 1, "recall_at_10", rawSameBreadth);
+        summary.add(String.format(Locale.ROOT, "recall@10 vs exact, pgvector %s, %s tenant (%d chunks): Corpora %.3f, raw SQL LIMIT %d %.3f,"
+                + " raw SQL exploring %d %.3f", layout, tenant.bucket(), tenant.size(), corpora, Systems.TOP_K, raw,
+                Systems.CORPORA_CANDIDATES, rawSameBreadth));
     }
 
     /** Ratios the issue judges by, from this run's own baselines. */
@@ -143,9 +145,11 @@ final class BenchResults {
                 for (int clients : BenchCommand.CLIENTS) {
                     LatencyRow corpora = find(bucket, "corpora pgvector " + layout, clients);
                     LatencyRow raw = find(bucket, "raw pgvector " + layout, clients);
-                    if (corpora != null && raw != null) {
-                        out.add(String.format(Locale.ROOT, "pgvector %-11s %-8s %6d chunks, %2d clients: corpora/raw p50 %.2fx, throughput %.2fx",
-                                layout, bucket, corpora.chunks(), clients, corpora.result().p50Ms() / raw.result().p50Ms(),
+                    LatencyRow rawSameBreadth = find(bucket, "raw pgvector " + layout + ", corpora's breadth", clients);
+                    if (corpora != null && raw != null && rawSameBreadth != null) {
+                        out.add(String.format(Locale.ROOT, "pgvector %-11s %-8s %6d chunks, %2d clients: corpora/raw p50 %.2fx (raw at corpora's"
+                                + " breadth %.2fx), throughput %.2fx", layout, bucket, corpora.chunks(), clients,
+                                corpora.result().p50Ms() / raw.result().p50Ms(), corpora.result().p50Ms() / rawSameBreadth.result().p50Ms(),
                                 corpora.result().perSecond() / raw.result().perSecond()));
                     }
                 }

@@ -92,6 +92,8 @@ final class PgVectorFleet {
         config.put("poolSize", String.valueOf(POOL_SIZE));
         config.put("exactSearchMaxRows", String.valueOf(EXACT_SEARCH_MAX_ROWS));
         config.put("hnsw.efSearch", String.valueOf(EF_SEARCH));
+        config.put("numCandidatesFactor", String.valueOf(Systems.NUM_CANDIDATES_FACTOR)); // the breadth the second raw baseline matches
+        config.put("minCandidates", String.valueOf(Systems.MIN_CANDIDATES));
         config.put("iterativeScan", ITERATIVE_SCAN);
         config.put("maxScanTuples", String.valueOf(MAX_SCAN_TUPLES));
         if (layout == Layout.PARTITIONED) {
@@ -101,8 +103,8 @@ final class PgVectorFleet {
     }
 
     /**
-     * The session the raw SQL runs in: the store's HNSW settings (it sets them per query with SET LOCAL, and raises
-     * ef_search to its candidate count, 2 x topK = 20 for a top 10, so ef_search stays 100).
+     * The session the raw SQL runs in: the store's HNSW settings (it sets them per query with set_config, and raises
+     * ef_search to its search breadth, 100 for a top 10, so ef_search stays 100).
      */
     static Map<String, String> rawSession() {
         return Map.of("hnsw.ef_search", String.valueOf(EF_SEARCH), "hnsw.iterative_scan", ITERATIVE_SCAN,
@@ -113,12 +115,15 @@ final class PgVectorFleet {
         return String.format("%d tenants, ~%d chunks (largest %d, median %d, smallest %d), Zipf s=%s, the same BenchCorpus vectors per"
                         + " (tenant, chunk) as the Lucene fleet; partitioned layout: the %d largest tenants own a partition, the rest share"
                         + " DEFAULT; store: exactSearchMaxRows=%d (exact below, HNSW %s iterative scan above), hnsw.efSearch=%d,"
-                        + " maxScanTuples=%d, m=16, ef_construction=64, indexes built while writing; raw SQL: %s, session hnsw.ef_search=%d,"
-                        + " iterative_scan=%s, max_scan_tuples=%d on every tenant (the store instead searches a tenant of <= %d rows exactly,"
-                        + " and also filters partition, embedder and non-null embedding)",
+                        + " maxScanTuples=%d, search breadth %d (the index scan explores that many rows and the nearest are chosen"
+                        + " among them), m=16, ef_construction=64, indexes built while writing; raw SQL: %s, and at the store's breadth"
+                        + " %s; session hnsw.ef_search=%d, iterative_scan=%s, max_scan_tuples=%d on every tenant (the store instead searches"
+                        + " a tenant of <= %d rows exactly, and also filters partition, embedder and non-null embedding)",
                 shape.tenants(), shape.totalChunks(), shape.sizeOf(1), shape.sizeOf(Fleet.medianRank(shape)), shape.sizeOf(shape.tenants()),
                 shape.zipf(), Math.min(partitions, shape.tenants()), EXACT_SEARCH_MAX_ROWS, ITERATIVE_SCAN, EF_SEARCH, MAX_SCAN_TUPLES,
-                String.format(RawPgVector.SQL, "<table>"), EF_SEARCH, ITERATIVE_SCAN, MAX_SCAN_TUPLES, EXACT_SEARCH_MAX_ROWS);
+                Systems.CORPORA_CANDIDATES, String.format(RawPgVector.SQL, "<table>"),
+                String.format(RawPgVector.SQL_AT_BREADTH, "<table>", Systems.CORPORA_CANDIDATES), EF_SEARCH, ITERATIVE_SCAN,
+                MAX_SCAN_TUPLES, EXACT_SEARCH_MAX_ROWS);
     }
 
     void run(List<Layout> layouts, BenchResults results) throws Exception {
@@ -159,20 +164,27 @@ final class PgVectorFleet {
             for (Fleet.Tenant tenant : fleet.measured()) {
                 err.printf("bench: pgvector %s: measuring the %s tenant (%d chunks)%n", layout.label(), tenant.bucket(), tenant.size());
                 Systems.Search corpora = Systems.corpora(store, tenant.namespace(), model, corpus.queryTexts, queries, false);
-                try (RawPgVector raw = new RawPgVector(jdbcUrl, table, tenant.namespace().tenant(), rawSession(), queries)) {
+                try (RawPgVector raw = new RawPgVector(jdbcUrl, table, tenant.namespace().tenant(), rawSession(), queries, Systems.TOP_K);
+                     RawPgVector rawSameBreadth = new RawPgVector(jdbcUrl, table, tenant.namespace().tenant(), rawSession(), queries,
+                             Systems.CORPORA_CANDIDATES)) {
                     double corporaRecall = 0;
                     double rawRecall = 0;
+                    double rawSameBreadthRecall = 0;
                     for (int q = 0; q < queries.size(); q++) {
                         List<String> truth = Fleet.exact(tenant, queries.get(q), false);
                         corporaRecall += Fleet.overlap(corpora.top(q, null), truth);
                         rawRecall += Fleet.overlap(raw.top(q, null), truth);
+                        rawSameBreadthRecall += Fleet.overlap(rawSameBreadth.top(q, null), truth);
                     }
-                    results.pgVectorRecall(layout.label(), tenant, corporaRecall / queries.size(), rawRecall / queries.size());
+                    results.pgVectorRecall(layout.label(), tenant, corporaRecall / queries.size(), rawRecall / queries.size(),
+                            rawSameBreadthRecall / queries.size());
                     Duration window = shape.window();
                     Duration warmup = shape.warmup();
                     for (int clients : BenchCommand.CLIENTS) {
                         results.latency(tenant, corporaName, Latency.measure(clients, window, warmup, q -> corpora.top(q, null)));
                         results.latency(tenant, rawName, Latency.measure(clients, window, warmup, q -> raw.top(q, null)));
+                        results.latency(tenant, rawName + ", corpora's breadth",
+                                Latency.measure(clients, window, warmup, q -> rawSameBreadth.top(q, null)));
                     }
                 }
             }

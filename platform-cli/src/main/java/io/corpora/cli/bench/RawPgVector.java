@@ -11,28 +11,40 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * The engine under Corpora's pgvector store, queried directly with plain JDBC: one connection per client thread, each
+ * The engine under Corpora's pgvector store, queried directly with plain JDBC: one connection per concurrent client, each
  * given the store's HNSW session settings once, then {@value #SQL} per query (the ids and texts are read, as any caller
- * needs them back).
+ * needs them back) — or, at a breadth above the top 10, {@value #SQL_AT_BREADTH}: the index scan explores that many
+ * rows and the nearest 10 of them are kept, as Corpora's store does.
  */
 final class RawPgVector implements Systems.Search {
 
     static final String SQL = "SELECT chunk_id, text FROM %s WHERE tenant = ? ORDER BY embedding <=> ?::vector LIMIT " + Systems.TOP_K;
+    static final String SQL_AT_BREADTH = "WITH explored AS MATERIALIZED (SELECT chunk_id, text, embedding <=> ?::vector AS distance FROM %s"
+            + " WHERE tenant = ? ORDER BY distance LIMIT %d) SELECT chunk_id, text FROM explored ORDER BY distance LIMIT " + Systems.TOP_K;
 
     private record Session(Connection connection, PreparedStatement query) {}
 
     private final String jdbcUrl;
     private final String sql;
+    private final int tenantParameter;
+    private final int vectorParameter;
     private final String tenant;
     private final Map<String, String> settings;
     private final List<String> queryVectors;
     private final Queue<Session> opened = new ConcurrentLinkedQueue<>();
-    private final ThreadLocal<Session> session = ThreadLocal.withInitial(this::open);
+    /** Sessions not in use: a query borrows one (or opens one), so connections stay as many as concurrent clients. */
+    private final Queue<Session> idle = new ConcurrentLinkedQueue<>();
 
-    /** @param settings PostgreSQL settings (name to value) every connection gets for its whole session */
-    RawPgVector(String jdbcUrl, String table, String tenant, Map<String, String> settings, List<float[]> queryVectors) {
+    /**
+     * @param settings PostgreSQL settings (name to value) every connection gets for its whole session
+     * @param breadth  rows the index scan explores: {@link Systems#TOP_K}, or more to choose the top among
+     */
+    RawPgVector(String jdbcUrl, String table, String tenant, Map<String, String> settings, List<float[]> queryVectors, int breadth) {
         this.jdbcUrl = jdbcUrl;
-        this.sql = String.format(SQL, table);
+        boolean atBreadth = breadth > Systems.TOP_K;
+        this.sql = atBreadth ? String.format(SQL_AT_BREADTH, table, breadth) : String.format(SQL, table);
+        this.tenantParameter = atBreadth ? 2 : 1;
+        this.vectorParameter = atBreadth ? 1 : 2;
         this.tenant = tenant;
         this.settings = Map.copyOf(settings);
         this.queryVectors = queryVectors.stream().map(RawPgVector::literal).toList();
@@ -67,10 +79,14 @@ final class RawPgVector implements Systems.Search {
 
     @Override
     public List<String> top(int query, io.corpora.spi.MetadataFilter filter) {
-        PreparedStatement statement = session.get().query();
+        Session session = idle.poll();
+        if (session == null) {
+            session = open();
+        }
+        PreparedStatement statement = session.query();
         try {
-            statement.setString(1, tenant);
-            statement.setString(2, queryVectors.get(query % queryVectors.size()));
+            statement.setString(tenantParameter, tenant);
+            statement.setString(vectorParameter, queryVectors.get(query % queryVectors.size()));
             List<String> ids = new ArrayList<>(Systems.TOP_K);
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
@@ -78,6 +94,7 @@ final class RawPgVector implements Systems.Search {
                     ids.add(rows.getString(1));
                 }
             }
+            idle.add(session);
             return ids;
         } catch (SQLException e) {
             throw new IllegalStateException("raw pgvector query failed: " + e.getMessage(), e);

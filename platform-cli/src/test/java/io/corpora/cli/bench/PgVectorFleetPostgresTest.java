@@ -67,10 +67,12 @@ class PgVectorFleetPostgresTest {
                     for (ScoredChunk hit : hits) {
                         assertEquals(tenant.namespace().tenant(), hit.chunk().metadata().get(ReservedKeys.TENANT), "a chunk of another tenant");
                     }
-                    try (RawPgVector raw = new RawPgVector(url, table, tenant.namespace().tenant(), PgVectorFleet.rawSession(),
-                            List.of(tenant.vectors().get(0)))) {
-                        assertEquals(1.0, Fleet.overlap(raw.top(0, null), Fleet.exact(tenant, tenant.vectors().get(0), false)),
-                                "raw SQL finds the " + tenant.bucket() + " tenant's exact top 10");
+                    for (int breadth : List.of(Systems.TOP_K, Systems.CORPORA_CANDIDATES)) {
+                        try (RawPgVector raw = new RawPgVector(url, table, tenant.namespace().tenant(), PgVectorFleet.rawSession(),
+                                List.of(tenant.vectors().get(0)), breadth)) {
+                            assertEquals(1.0, Fleet.overlap(raw.top(0, null), Fleet.exact(tenant, tenant.vectors().get(0), false)),
+                                    "raw SQL exploring " + breadth + " finds the " + tenant.bucket() + " tenant's exact top 10");
+                        }
                     }
                 }
             }

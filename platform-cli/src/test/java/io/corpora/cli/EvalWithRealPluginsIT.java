@@ -102,6 +102,17 @@ class EvalWithRealPluginsIT {
     }
 
     @Test
+    void storeOptionsReachTheStoreAndEveryDocumentScoreIsReported() throws IOException {
+        List<JsonNode> lines = evalLines("bm25", "--store-config", "keyword.titleBoost=2,keyword.prf.chunks=3", "--doc-chunks", "1,2");
+        assertEquals(2, lines.size(), lines.toString());
+        for (JsonNode line : lines) {
+            assertTrue(line.get("configuration").asText().startsWith("store lucene keyword.prf.chunks=3 keyword.titleBoost=2"), line.toString());
+            assertEquals(0, line.get("failed").asInt(), line.toString());
+        }
+        assertTrue(lines.get(1).get("configuration").asText().endsWith("document = sum of best 2 chunks"), lines.get(1).toString());
+    }
+
+    @Test
     void bm25ThroughTheLucenePlugin() throws IOException {
         JsonNode line = eval("bm25");
         assertEquals(4, line.get("queries").asInt());

@@ -42,11 +42,12 @@ public final class EvalRun {
      * @param maxQueries  evaluate only the first N queries with qrels (0: all)
      */
     public record Settings(EvalMode mode, ChunkingOptions chunking, int depth, int rerankDepth, int maxQueries, String configuration,
-                           List<FusionSpec> fusions, boolean withLegs, int documentChunks) {
+                           List<FusionSpec> fusions, boolean withLegs, List<Integer> documentChunks) {
         /**
          * @param fusions  the hybrid fusions to measure, each over the same index and the same leg results (hybrid modes)
          * @param withLegs in hybrid mode, also report the keyword (bm25) and vector legs alone, from the same leg results
-         * @param documentChunks a document scores the sum of its best N chunks (1: its best chunk's)
+         * @param documentChunks document scores to measure, each over the same chunk rankings: the sum of a document's best
+         *                       N chunks (1: its best chunk's); reranked modes rank documents by their best chunk only
          */
         public Settings {
             Objects.requireNonNull(mode, "mode");
@@ -58,10 +59,18 @@ public final class EvalRun {
             if (rerankDepth < 1 || rerankDepth > depth) {
                 throw new IllegalArgumentException("rerank depth must be 1..depth, got " + rerankDepth);
             }
+            documentChunks = documentChunks == null || documentChunks.isEmpty() ? List.of(1) : List.copyOf(documentChunks);
+            if (documentChunks.stream().anyMatch(n -> n < 1 || n > MAX_DOCUMENT_CHUNKS) || documentChunks.stream().distinct().count() < documentChunks.size()) {
+                throw new IllegalArgumentException("document chunks must be distinct, each 1.." + MAX_DOCUMENT_CHUNKS + ", got " + documentChunks);
+            }
+            if (mode.needsReranker() && !documentChunks.equals(List.of(1))) {
+                throw new IllegalArgumentException("a reranked run ranks documents by their best chunk; document chunks other than 1 apply to "
+                        + "the other modes");
+            }
         }
 
         public Settings(EvalMode mode, ChunkingOptions chunking, int depth, int rerankDepth, int maxQueries, String configuration) {
-            this(mode, chunking, depth, rerankDepth, maxQueries, configuration, List.of(FusionSpec.STANDARD), false, 1);
+            this(mode, chunking, depth, rerankDepth, maxQueries, configuration, List.of(FusionSpec.STANDARD), false, List.of(1));
         }
     }
 
@@ -69,6 +78,7 @@ public final class EvalRun {
     public record Components(VectorStore store, Embedder embedder, Reranker reranker) {}
 
     static final Namespace NAMESPACE = Namespace.of("eval");
+    static final int MAX_DOCUMENT_CHUNKS = 10;
     private static final int UPSERT_BATCH = 512;
     /** Room for the title separator and the heading path joiners the contextualizer adds. */
     private static final int CONTEXT_TOKEN_MARGIN = 4;
@@ -134,7 +144,8 @@ public final class EvalRun {
         for (int c = 0; c < candidates.size(); c++) {
             Candidate candidate = candidates.get(c);
             Tally t = tallies.get(c);
-            String configuration = settings.configuration() + (candidate.fusion() == null ? "" : ", fusion " + candidate.fusion().describe());
+            String configuration = settings.configuration() + (candidate.fusion() == null ? "" : ", fusion " + candidate.fusion().describe())
+                    + (candidate.documentChunks() > 1 ? ", document = sum of best " + candidate.documentChunks() + " chunks" : "");
             reports.add(new EvalReport(dataset.directory().toString(), dataset.split(), candidate.label(), configuration,
                     documentCount, chunkCount, n, t.ndcg / n, t.recall / n, t.mrr / n, ingestSeconds,
                     EvalReport.percentile(t.latencies, 50), EvalReport.percentile(t.latencies, 99), t.degraded, t.failed, t.failures));
@@ -225,39 +236,50 @@ public final class EvalRun {
         Ranked rank(BeirDataset.Query query);
     }
 
-    /** One measured configuration: its report label, the fusion it used (null for a single leg), how it ranks. */
-    private record Candidate(String label, FusionSpec fusion, QueryRunner runner) {}
+    /**
+     * One measured configuration: its report label, the fusion it used (null for a single leg), how many best chunks a
+     * document's score sums, how it ranks.
+     */
+    private record Candidate(String label, FusionSpec fusion, int documentChunks, QueryRunner runner) {}
 
     private List<Candidate> candidates() {
         RetrieveOptions options = RetrieveOptions.topK(settings.depth());
         List<Candidate> candidates = new ArrayList<>();
+        boolean several = settings.documentChunks().size() > 1;
         switch (settings.mode()) {
-            case BM25 -> candidates.add(single(EvalMode.BM25.label(), new KeywordRetriever(components.store(), NAMESPACE), options));
-            case VECTOR -> candidates.add(single(EvalMode.VECTOR.label(), vectorRetriever(), options));
+            case BM25 -> ranked(candidates, EvalMode.BM25.label(), null, memoIf(several, new KeywordRetriever(components.store(), NAMESPACE)), options);
+            case VECTOR -> ranked(candidates, EvalMode.VECTOR.label(), null, memoIf(several, vectorRetriever()), options);
             case HYBRID, HYBRID_RERANK -> {
                 // the legs run once per query; every fusion (and the legs alone) reuses their results
                 Retriever keyword = new MemoRetriever(keywordOverEmbedded());
                 Retriever vector = new MemoRetriever(vectorRetriever());
                 if (settings.withLegs()) {
-                    candidates.add(single(EvalMode.BM25.label(), keyword, options));
-                    candidates.add(single(EvalMode.VECTOR.label(), vector, options));
+                    ranked(candidates, EvalMode.BM25.label(), null, keyword, options);
+                    ranked(candidates, EvalMode.VECTOR.label(), null, vector, options);
                 }
                 for (FusionSpec fusion : settings.fusions()) {
                     Retriever hybrid = HybridRetriever.of(fusion, vector, keyword, settings.depth());
-                    candidates.add(new Candidate(settings.mode().label(), fusion, settings.mode() == EvalMode.HYBRID_RERANK
-                            ? reranked(hybrid, options) : query -> new Ranked(documents(hybrid.retrieve(query.text(), options), query), false)));
+                    if (settings.mode() == EvalMode.HYBRID_RERANK) {
+                        candidates.add(new Candidate(settings.mode().label(), fusion, 1, reranked(hybrid, options)));
+                    } else {
+                        ranked(candidates, settings.mode().label(), fusion, memoIf(several, hybrid), options);
+                    }
                 }
             }
         }
         return candidates;
     }
 
-    private Candidate single(String label, Retriever retriever, RetrieveOptions options) {
-        return new Candidate(label, null, query -> new Ranked(documents(retriever.retrieve(query.text(), options), query), false));
+    /** One candidate per document score measured, all ranking documents from the retriever's same chunk ranking. */
+    private void ranked(List<Candidate> candidates, String label, FusionSpec fusion, Retriever retriever, RetrieveOptions options) {
+        for (int n : settings.documentChunks()) {
+            candidates.add(new Candidate(label, fusion, n,
+                    query -> new Ranked(DocumentRanking.of(retriever.retrieve(query.text(), options).passages(), query.id(), n), false)));
+        }
     }
 
-    private List<String> documents(RetrievalResult result, BeirDataset.Query query) {
-        return DocumentRanking.of(result.passages(), query.id(), settings.documentChunks());
+    private static Retriever memoIf(boolean memo, Retriever retriever) {
+        return memo ? new MemoRetriever(retriever) : retriever;
     }
 
     private QueryRunner reranked(Retriever base, RetrieveOptions options) {

@@ -74,8 +74,22 @@ public final class EvalRun {
         }
     }
 
-    /** What the run uses; the embedder and reranker are null when the mode needs none. */
-    public record Components(VectorStore store, Embedder embedder, Reranker reranker) {}
+    /**
+     * What the run uses; the embedder and reranker are null when the mode needs none.
+     *
+     * @param keywordVariants more keyword legs, by label: stores of other keyword settings (e.g. a title boost) that
+     *                        hold the same chunks' text only; each is measured alone and fused with the same vector leg
+     */
+    public record Components(VectorStore store, Embedder embedder, Reranker reranker, Map<String, VectorStore> keywordVariants) {
+
+        public Components {
+            keywordVariants = keywordVariants == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(keywordVariants));
+        }
+
+        public Components(VectorStore store, Embedder embedder, Reranker reranker) {
+            this(store, embedder, reranker, Map.of());
+        }
+    }
 
     static final Namespace NAMESPACE = Namespace.of("eval");
     static final int MAX_DOCUMENT_CHUNKS = 10;
@@ -98,6 +112,9 @@ public final class EvalRun {
         }
         if (settings.mode().needsReranker() && components.reranker() == null) {
             throw new IllegalArgumentException("mode " + settings.mode().label() + " needs a reranker");
+        }
+        if (!components.keywordVariants().isEmpty() && (settings.mode() == EvalMode.VECTOR || settings.mode().needsReranker())) {
+            throw new IllegalArgumentException("keyword variants are measured in bm25 and hybrid mode, not " + settings.mode().label());
         }
     }
 
@@ -144,8 +161,7 @@ public final class EvalRun {
         for (int c = 0; c < candidates.size(); c++) {
             Candidate candidate = candidates.get(c);
             Tally t = tallies.get(c);
-            String configuration = settings.configuration() + (candidate.fusion() == null ? "" : ", fusion " + candidate.fusion().describe())
-                    + (candidate.documentChunks() > 1 ? ", document = sum of best " + candidate.documentChunks() + " chunks" : "");
+            String configuration = settings.configuration() + candidate.detail();
             reports.add(new EvalReport(dataset.directory().toString(), dataset.split(), candidate.label(), configuration,
                     documentCount, chunkCount, n, t.ndcg / n, t.recall / n, t.mrr / n, ingestSeconds,
                     EvalReport.percentile(t.latencies, 50), EvalReport.percentile(t.latencies, 99), t.degraded, t.failed, t.failures));
@@ -200,6 +216,8 @@ public final class EvalRun {
         long start = System.nanoTime();
         Embedder embedder = settings.mode().needsEmbedder() ? components.embedder() : null;
         ChunkIndexer indexer = new ChunkIndexer(components.store(), NAMESPACE, embedder, new HeadingContextualizer());
+        List<ChunkIndexer> variants = components.keywordVariants().values().stream()
+                .map(variant -> new ChunkIndexer(variant, NAMESPACE, null, new HeadingContextualizer())).toList();
         Chunkers plain = new Chunkers(settings.chunking());
         TokenCounter tokens = embedder == null ? null : embedder.tokenCounter().orElse(null);
         int tokenLimit = embedder == null ? 0 : embedder.maxInputTokens();
@@ -219,6 +237,7 @@ public final class EvalRun {
             documentCount++;
             if (batch.size() >= UPSERT_BATCH) {
                 indexer.index(batch);
+                variants.forEach(v -> v.index(batch));
                 batch.clear();
             }
             if (documentCount % 1000 == 0) {
@@ -226,6 +245,7 @@ public final class EvalRun {
             }
         });
         indexer.index(batch);
+        variants.forEach(v -> v.index(batch));
         return (System.nanoTime() - start) / 1e9;
     }
 
@@ -237,43 +257,56 @@ public final class EvalRun {
     }
 
     /**
-     * One measured configuration: its report label, the fusion it used (null for a single leg), how many best chunks a
-     * document's score sums, how it ranks.
+     * One measured configuration: its report label, what it adds to the run's configuration (keyword variant, fusion,
+     * document score), how it ranks.
      */
-    private record Candidate(String label, FusionSpec fusion, int documentChunks, QueryRunner runner) {}
+    private record Candidate(String label, String detail, QueryRunner runner) {}
 
     private List<Candidate> candidates() {
         RetrieveOptions options = RetrieveOptions.topK(settings.depth());
         List<Candidate> candidates = new ArrayList<>();
         boolean several = settings.documentChunks().size() > 1;
+        Map<String, Retriever> keywordLegs = new java.util.LinkedHashMap<>();
         switch (settings.mode()) {
-            case BM25 -> ranked(candidates, EvalMode.BM25.label(), null, memoIf(several, new KeywordRetriever(components.store(), NAMESPACE)), options);
-            case VECTOR -> ranked(candidates, EvalMode.VECTOR.label(), null, memoIf(several, vectorRetriever()), options);
+            case BM25 -> {
+                keywordLegs.put("", new KeywordRetriever(components.store(), NAMESPACE));
+                components.keywordVariants().forEach((label, store) -> keywordLegs.put(label, new KeywordRetriever(store, NAMESPACE)));
+                keywordLegs.forEach((variant, keyword) -> ranked(candidates, EvalMode.BM25.label(), keywordDetail(variant), memoIf(several, keyword), options));
+            }
+            case VECTOR -> ranked(candidates, EvalMode.VECTOR.label(), "", memoIf(several, vectorRetriever()), options);
             case HYBRID, HYBRID_RERANK -> {
                 // the legs run once per query; every fusion (and the legs alone) reuses their results
-                Retriever keyword = new MemoRetriever(keywordOverEmbedded());
+                keywordLegs.put("", new MemoRetriever(keywordOverEmbedded()));
+                components.keywordVariants().forEach((label, store) -> keywordLegs.put(label, new MemoRetriever(new KeywordRetriever(store, NAMESPACE))));
                 Retriever vector = new MemoRetriever(vectorRetriever());
                 if (settings.withLegs()) {
-                    ranked(candidates, EvalMode.BM25.label(), null, keyword, options);
-                    ranked(candidates, EvalMode.VECTOR.label(), null, vector, options);
+                    keywordLegs.forEach((variant, keyword) -> ranked(candidates, EvalMode.BM25.label(), keywordDetail(variant), keyword, options));
+                    ranked(candidates, EvalMode.VECTOR.label(), "", vector, options);
                 }
-                for (FusionSpec fusion : settings.fusions()) {
-                    Retriever hybrid = HybridRetriever.of(fusion, vector, keyword, settings.depth());
-                    if (settings.mode() == EvalMode.HYBRID_RERANK) {
-                        candidates.add(new Candidate(settings.mode().label(), fusion, 1, reranked(hybrid, options)));
-                    } else {
-                        ranked(candidates, settings.mode().label(), fusion, memoIf(several, hybrid), options);
+                keywordLegs.forEach((variant, keyword) -> {
+                    for (FusionSpec fusion : settings.fusions()) {
+                        Retriever hybrid = HybridRetriever.of(fusion, vector, keyword, settings.depth());
+                        String detail = keywordDetail(variant) + ", fusion " + fusion.describe();
+                        if (settings.mode() == EvalMode.HYBRID_RERANK) {
+                            candidates.add(new Candidate(settings.mode().label(), detail, reranked(hybrid, options)));
+                        } else {
+                            ranked(candidates, settings.mode().label(), detail, memoIf(several, hybrid), options);
+                        }
                     }
-                }
+                });
             }
         }
         return candidates;
     }
 
+    private static String keywordDetail(String variant) {
+        return variant.isEmpty() ? "" : ", keyword " + variant;
+    }
+
     /** One candidate per document score measured, all ranking documents from the retriever's same chunk ranking. */
-    private void ranked(List<Candidate> candidates, String label, FusionSpec fusion, Retriever retriever, RetrieveOptions options) {
+    private void ranked(List<Candidate> candidates, String label, String detail, Retriever retriever, RetrieveOptions options) {
         for (int n : settings.documentChunks()) {
-            candidates.add(new Candidate(label, fusion, n,
+            candidates.add(new Candidate(label, detail + (n > 1 ? ", document = sum of best " + n + " chunks" : ""),
                     query -> new Ranked(DocumentRanking.of(retriever.retrieve(query.text(), options).passages(), query.id(), n), false)));
         }
     }

@@ -163,6 +163,16 @@ class EvalRunTest {
     }
 
     @Test
+    void keywordVariantsNeedAKeywordLeg() {
+        ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, DIMENSION);
+        EvalRun.Components withVariant = new EvalRun.Components(store, TestEmbedder.ofDimension(DIMENSION), null,
+                Map.of("keyword.titleBoost=1", new ReferenceVectorStore(VectorSimilarity.COSINE, DIMENSION)));
+        EvalRun.Settings vector = new EvalRun.Settings(EvalMode.VECTOR, ChunkingOptions.defaults(), 100, 20, 0, "x");
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> new EvalRun(vector, withVariant, System.err));
+        assertTrue(refused.getMessage().contains("bm25 and hybrid"), refused.getMessage());
+    }
+
+    @Test
     void aQueryNeverRetrievesTheDocumentWithItsOwnId() {
         Passage self = new Passage("q4:0", "t", 0.9, "", Map.of("_document", "q4"));
         Passage other = new Passage("d4:0", "t", 0.8, "", Map.of("_document", "d4"));

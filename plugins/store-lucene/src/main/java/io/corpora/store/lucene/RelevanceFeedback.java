@@ -2,6 +2,7 @@ package io.corpora.store.lucene;
 
 import io.corpora.spi.Chunk;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -104,7 +105,7 @@ final class RelevanceFeedback {
         try {
             return reader.docFreq(new Term(ChunkDocuments.BODY, term)) <= MAX_CHUNK_FREQUENCY * reader.numDocs();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

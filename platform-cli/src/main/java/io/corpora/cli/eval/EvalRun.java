@@ -24,6 +24,8 @@ import io.corpora.spi.rerank.Reranker;
 import io.corpora.spi.store.VectorStore;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -60,7 +62,8 @@ public final class EvalRun {
                 throw new IllegalArgumentException("rerank depth must be 1..depth, got " + rerankDepth);
             }
             documentChunks = documentChunks == null || documentChunks.isEmpty() ? List.of(1) : List.copyOf(documentChunks);
-            if (documentChunks.stream().anyMatch(n -> n < 1 || n > MAX_DOCUMENT_CHUNKS) || documentChunks.stream().distinct().count() < documentChunks.size()) {
+            boolean inRange = documentChunks.stream().allMatch(n -> n >= 1 && n <= MAX_DOCUMENT_CHUNKS);
+            if (!inRange || documentChunks.stream().distinct().count() < documentChunks.size()) {
                 throw new IllegalArgumentException("document chunks must be distinct, each 1.." + MAX_DOCUMENT_CHUNKS + ", got " + documentChunks);
             }
             if (mode.needsReranker() && !documentChunks.equals(List.of(1))) {
@@ -83,7 +86,7 @@ public final class EvalRun {
     public record Components(VectorStore store, Embedder embedder, Reranker reranker, Map<String, VectorStore> keywordVariants) {
 
         public Components {
-            keywordVariants = keywordVariants == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(keywordVariants));
+            keywordVariants = keywordVariants == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(keywordVariants));
         }
 
         public Components(VectorStore store, Embedder embedder, Reranker reranker) {
@@ -266,18 +269,20 @@ public final class EvalRun {
         RetrieveOptions options = RetrieveOptions.topK(settings.depth());
         List<Candidate> candidates = new ArrayList<>();
         boolean several = settings.documentChunks().size() > 1;
-        Map<String, Retriever> keywordLegs = new java.util.LinkedHashMap<>();
+        Map<String, Retriever> keywordLegs = new LinkedHashMap<>();
         switch (settings.mode()) {
             case BM25 -> {
                 keywordLegs.put("", new KeywordRetriever(components.store(), NAMESPACE));
                 components.keywordVariants().forEach((label, store) -> keywordLegs.put(label, new KeywordRetriever(store, NAMESPACE)));
-                keywordLegs.forEach((variant, keyword) -> ranked(candidates, EvalMode.BM25.label(), keywordDetail(variant), memoIf(several, keyword), options));
+                keywordLegs.forEach((variant, keyword) ->
+                        ranked(candidates, EvalMode.BM25.label(), keywordDetail(variant), memoIf(several, keyword), options));
             }
             case VECTOR -> ranked(candidates, EvalMode.VECTOR.label(), "", memoIf(several, vectorRetriever()), options);
             case HYBRID, HYBRID_RERANK -> {
                 // the legs run once per query; every fusion (and the legs alone) reuses their results
                 keywordLegs.put("", new MemoRetriever(keywordOverEmbedded()));
-                components.keywordVariants().forEach((label, store) -> keywordLegs.put(label, new MemoRetriever(new KeywordRetriever(store, NAMESPACE))));
+                components.keywordVariants().forEach((label, store) ->
+                        keywordLegs.put(label, new MemoRetriever(new KeywordRetriever(store, NAMESPACE))));
                 Retriever vector = new MemoRetriever(vectorRetriever());
                 if (settings.withLegs()) {
                     keywordLegs.forEach((variant, keyword) -> ranked(candidates, EvalMode.BM25.label(), keywordDetail(variant), keyword, options));

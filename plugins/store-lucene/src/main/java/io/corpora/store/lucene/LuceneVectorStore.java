@@ -162,7 +162,8 @@ public final class LuceneVectorStore implements VectorStore {
         }
         List<Document> documents = new ArrayList<>(lastById.size());
         for (EmbeddedChunk chunk : lastById.values()) {
-            documents.add(ChunkDocuments.toDocument(chunk, settings.metric(), settings.keyword().titleField())); // validate the whole batch before writing any
+            // validate the whole batch before writing any
+            documents.add(ChunkDocuments.toDocument(chunk, settings.metric(), settings.keyword().titleField()));
         }
         onIndex(namespace, true, null, index -> index.write((writer, current) -> {
             for (Document document : documents) {

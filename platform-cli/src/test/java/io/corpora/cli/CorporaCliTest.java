@@ -41,6 +41,12 @@ class CorporaCliTest {
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("unknown option --bogus"));
         assertEquals(2, run("eval", "--dataset", "/nonexistent"));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("/nonexistent does not exist"));
+        assertEquals(2, run("eval", "--dataset", "/nonexistent", "--doc-chunks", "1,two"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--doc-chunks: expected whole numbers 1..10, got 'two'"),
+                err.toString(StandardCharsets.UTF_8));
+        assertEquals(2, run("eval", "--dataset", "/nonexistent", "--store-config", "keyword.titleBoost"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--store-config: expected KEY=VALUE, got 'keyword.titleBoost'"),
+                err.toString(StandardCharsets.UTF_8));
     }
 
     @Test

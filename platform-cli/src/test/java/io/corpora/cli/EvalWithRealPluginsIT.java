@@ -102,6 +102,32 @@ class EvalWithRealPluginsIT {
     }
 
     @Test
+    void storeOptionsReachTheStoreAndEveryDocumentScoreIsReported() throws IOException {
+        List<JsonNode> lines = evalLines("bm25", "--store-config", "keyword.titleBoost=2,keyword.prf.chunks=3", "--doc-chunks", "1,2");
+        assertEquals(2, lines.size(), lines.toString());
+        for (JsonNode line : lines) {
+            assertTrue(line.get("configuration").asText().startsWith("store lucene keyword.prf.chunks=3 keyword.titleBoost=2"), line.toString());
+            assertEquals(0, line.get("failed").asInt(), line.toString());
+        }
+        assertTrue(lines.get(1).get("configuration").asText().endsWith("document = sum of best 2 chunks"), lines.get(1).toString());
+    }
+
+    @Test
+    void keywordVariantsAreMeasuredAloneAndFusedWithTheSameVectorLegInOneRun() throws IOException {
+        List<JsonNode> lines = evalLines("hybrid", "--with-legs", "--keyword-variants", "keyword.titleBoost=0;keyword.titleBoost=3");
+        assertEquals(List.of("bm25", "bm25", "bm25", "vector", "hybrid", "hybrid", "hybrid"), lines.stream().map(l -> l.get("mode").asText()).toList());
+        assertTrue(lines.get(1).get("configuration").asText().endsWith(", keyword keyword.titleBoost=0"), lines.get(1).toString());
+        assertTrue(lines.get(6).get("configuration").asText().contains(", keyword keyword.titleBoost=3, fusion convex(zscore,alpha=0.6)"),
+                lines.get(6).toString());
+        // a variant with the main store's settings, text only, ranks exactly as the main store's keyword leg
+        for (String metric : List.of("ndcg@10", "recall@100", "mrr@10")) {
+            assertEquals(lines.get(0).get(metric).asDouble(), lines.get(1).get(metric).asDouble(), 0.0, metric + " of bm25");
+            assertEquals(lines.get(4).get(metric).asDouble(), lines.get(5).get(metric).asDouble(), 0.0, metric + " of hybrid");
+        }
+        lines.forEach(line -> assertEquals(0, line.get("failed").asInt(), line.toString()));
+    }
+
+    @Test
     void bm25ThroughTheLucenePlugin() throws IOException {
         JsonNode line = eval("bm25");
         assertEquals(4, line.get("queries").asInt());

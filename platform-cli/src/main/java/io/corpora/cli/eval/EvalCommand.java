@@ -19,7 +19,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,7 +36,7 @@ public final class EvalCommand implements Command {
 
     private static final Set<String> VALUED = Set.of("dataset", "split", "mode", "plugins", "k1", "b", "reranker", "limit-queries",
             "store", "embedder", "chunk-size", "overlap", "depth", "rerank-depth", "cache", "fusion", "doc-chunks",
-            "embedder-config");
+            "embedder-config", "store-config", "keyword-variants");
     private static final Set<String> FLAGS = Set.of("json", "no-cache", "with-legs");
 
     @Override
@@ -61,6 +60,10 @@ public final class EvalCommand implements Command {
                                         ndcg@10, recall@100, mrr@10, queries, ingest_seconds, p50_ms, p99_ms
                   --plugins DIR         plugins directory (default platform-cli/target/plugins)
                   --store NAME          store provider (default lucene); it runs in a fresh temporary directory
+                  --store-config K=V[,K=V]  options for the store (e.g. keyword.titleBoost=1,keyword.prf.chunks=10)
+                  --keyword-variants K=V[,K=V][;K=V…]  bm25 and hybrid modes: more keyword legs, each a store of the same
+                                        provider with these options over the corpus text (no vectors), measured alone
+                                        (bm25, --with-legs) and fused with the same vector leg, in the same run
                   --embedder NAME       embedder provider for vector modes (default onnx)
                   --embedder-config K=V[,K=V]  settings for the embedder (e.g. queryInstruction=none); the embedding
                                         cache keeps their vectors apart from the defaults'
@@ -74,7 +77,8 @@ public final class EvalCommand implements Command {
                                         results: rrf | rrf:K | rrf:K:VW:KW | convex-minmax:ALPHA | convex-zscore:ALPHA
                                         (ALPHA = vector weight); default the shipped one, convex-zscore:0.6
                   --with-legs           in hybrid modes, also report bm25 and vector alone from the same leg results
-                  --doc-chunks N        a document scores the sum of its best N chunks (default 1: its best chunk)
+                  --doc-chunks LIST     document scores to measure, comma-separated, over the same chunk rankings: N = the
+                                        sum of a document's best N chunks (default 1: its best chunk)
                   --limit-queries N     evaluate only the first N queries that have qrels
                   --cache DIR           embedding cache (default ~/.cache/corpora/embeddings), keyed by fingerprint + text hash
                   --no-cache            embed everything afresh
@@ -95,8 +99,10 @@ public final class EvalCommand implements Command {
         int depth = options.integer("depth", 300, 100, 1000);
         int rerankDepth = options.integer("rerank-depth", 20, 1, depth);
         int limit = options.integer("limit-queries", 0, 1, Integer.MAX_VALUE);
-        Map<String, String> embedderConfig = embedderConfig(options);
-        Map<String, String> storeConfig = new LinkedHashMap<>();
+        Map<String, String> embedderConfig = keyValues(options, "embedder-config");
+        Map<String, String> storeConfig = keyValues(options, "store-config");
+        List<Integer> documentChunks = documentChunks(options);
+        List<Map<String, String>> keywordVariants = keywordVariants(options);
         options.decimal("k1").ifPresent(k1 -> storeConfig.put("bm25.k1", String.valueOf(k1)));
         options.decimal("b").ifPresent(b -> storeConfig.put("bm25.b", String.valueOf(b)));
 
@@ -118,10 +124,18 @@ public final class EvalCommand implements Command {
         String storeName = options.string("store", "lucene");
         storeConfig.put("directory", work.resolve("store").toString());
         VectorStore store = null;
+        Map<String, VectorStore> variantStores = new java.util.LinkedHashMap<>();
         Embedder embedder = null;
         Reranker reranker = null;
         try {
             store = registry.create(VectorStoreProvider.class, storeName, context(work, "store"), storeConfig);
+            for (int i = 0; i < keywordVariants.size(); i++) {
+                Map<String, String> variantConfig = new java.util.TreeMap<>(storeConfig);
+                variantConfig.putAll(keywordVariants.get(i));
+                variantConfig.put("directory", work.resolve("keyword-variant-" + i).toString());
+                variantStores.put(label(keywordVariants.get(i)),
+                        registry.create(VectorStoreProvider.class, storeName, context(work, "keyword-variant-" + i), variantConfig));
+            }
             if (mode.needsEmbedder()) {
                 Embedder loaded = registry.create(EmbedderProvider.class, options.string("embedder", "onnx"), context(work, "embedder"), embedderConfig);
                 embedder = options.flag("no-cache") ? loaded : new CachingEmbedder(loaded, options.path("cache", DEFAULT_CACHE),
@@ -132,9 +146,9 @@ public final class EvalCommand implements Command {
             }
             String configuration = describe(storeName, storeConfig, embedder, embedderConfig, options, chunking, depth, rerankDepth, mode);
             err.println("eval: " + mode.label() + " on " + datasetDir + " (" + split + "), " + configuration);
-            EvalRun.Settings settings = new EvalRun.Settings(mode, chunking, depth, rerankDepth, limit, configuration, fusions(options),
-                    options.flag("with-legs"), options.integer("doc-chunks", 1, 1, 10));
-            List<EvalReport> reports = new EvalRun(settings, new EvalRun.Components(store, embedder, reranker), err).runAll(dataset);
+            EvalRun.Settings settings = settings(mode, chunking, depth, rerankDepth, limit, configuration, fusions(options),
+                    options.flag("with-legs"), documentChunks);
+            List<EvalReport> reports = run(settings, new EvalRun.Components(store, embedder, reranker, variantStores), err, dataset);
             if (embedder instanceof CachingEmbedder cache) {
                 err.printf("embedding cache: %d hits, %d misses%n", cache.hits(), cache.misses());
             }
@@ -149,6 +163,7 @@ public final class EvalCommand implements Command {
             closeQuietly(reranker, err);
             closeQuietly(embedder, err);
             closeQuietly(store, err);
+            variantStores.values().forEach(v -> closeQuietly(v, err));
             deleteRecursively(work);
         }
     }
@@ -176,16 +191,71 @@ public final class EvalCommand implements Command {
         return settings.isEmpty() ? "" : settings.toString();
     }
 
-    /** {@code --embedder-config k=v,k=v}, sorted so that one set of settings is one cache variant. */
-    static Map<String, String> embedderConfig(Options options) {
+    /** The settings, with the command's own checks of their combination as usage errors. */
+    private static EvalRun.Settings settings(EvalMode mode, ChunkingOptions chunking, int depth, int rerankDepth, int limit,
+                                             String configuration, List<FusionSpec> fusions, boolean withLegs, List<Integer> documentChunks) {
+        try {
+            return new EvalRun.Settings(mode, chunking, depth, rerankDepth, limit, configuration, fusions, withLegs, documentChunks);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    private static List<EvalReport> run(EvalRun.Settings settings, EvalRun.Components components, PrintStream err, BeirDataset dataset) {
+        EvalRun run;
+        try {
+            run = new EvalRun(settings, components, err);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        return run.runAll(dataset);
+    }
+
+    /** {@code --keyword-variants a=1,b=2;a=3}: each a set of store options for one more keyword leg. */
+    static List<Map<String, String>> keywordVariants(Options options) {
+        List<Map<String, String>> variants = new java.util.ArrayList<>();
+        for (String set : options.string("keyword-variants", "").split(";")) {
+            if (!set.isBlank()) {
+                variants.add(keyValues("keyword-variants", set));
+            }
+        }
+        return variants;
+    }
+
+    /** Settings as {@code k=v k=v}, in their map's order. */
+    private static String label(Map<String, String> settings) {
+        StringBuilder b = new StringBuilder();
+        settings.forEach((k, v) -> b.append(b.length() == 0 ? "" : " ").append(k).append('=').append(v));
+        return b.toString();
+    }
+
+    /** {@code --doc-chunks 1,2,3}: each a document score to measure. */
+    static List<Integer> documentChunks(Options options) {
+        List<Integer> counts = new java.util.ArrayList<>();
+        for (String n : options.string("doc-chunks", "1").split(",")) {
+            try {
+                counts.add(Integer.parseInt(n.strip()));
+            } catch (NumberFormatException e) {
+                throw new UsageException("--doc-chunks: expected whole numbers 1.." + EvalRun.MAX_DOCUMENT_CHUNKS + ", got '" + n.strip() + "'");
+            }
+        }
+        return counts;
+    }
+
+    /** {@code --NAME k=v,k=v} (embedder or store settings), sorted so that one set of settings is one cache variant. */
+    static Map<String, String> keyValues(Options options, String name) {
+        return keyValues(name, options.string(name, ""));
+    }
+
+    private static Map<String, String> keyValues(String name, String pairs) {
         Map<String, String> config = new java.util.TreeMap<>();
-        for (String pair : options.string("embedder-config", "").split(",")) {
+        for (String pair : pairs.split(",")) {
             if (pair.isBlank()) {
                 continue;
             }
             int eq = pair.indexOf('=');
             if (eq <= 0) {
-                throw new UsageException("--embedder-config: expected KEY=VALUE, got '" + pair + "'");
+                throw new UsageException("--" + name + ": expected KEY=VALUE, got '" + pair + "'");
             }
             config.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
         }
@@ -206,11 +276,11 @@ public final class EvalCommand implements Command {
                                    Options options,
                                    ChunkingOptions chunking, int depth, int rerankDepth, EvalMode mode) {
         StringBuilder b = new StringBuilder("store ").append(storeName);
-        storeConfig.forEach((k, v) -> {
-            if (!k.equals("directory")) {
-                b.append(' ').append(k).append('=').append(v);
-            }
-        });
+        Map<String, String> shown = new java.util.TreeMap<>(storeConfig);
+        shown.remove("directory");
+        if (!shown.isEmpty()) {
+            b.append(' ').append(label(shown));
+        }
         if (embedder != null) {
             b.append(", embedder ").append(embedder.fingerprint().id());
             if (!embedderConfig.isEmpty()) {
@@ -219,9 +289,6 @@ public final class EvalCommand implements Command {
         }
         if (mode.needsReranker()) {
             b.append(", reranker ").append(options.string("reranker", "maxsim")).append(" over top ").append(rerankDepth);
-        }
-        if (options.integer("doc-chunks", 1, 1, 10) > 1) {
-            b.append(", document = sum of best ").append(options.integer("doc-chunks", 1, 1, 10)).append(" chunks");
         }
         return b.append(", chunks ").append(chunking.chunkSize()).append('/').append(chunking.overlap())
                 .append(", depth ").append(depth).toString();

@@ -24,6 +24,8 @@ import io.corpora.spi.rerank.Reranker;
 import io.corpora.spi.store.VectorStore;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -42,11 +44,12 @@ public final class EvalRun {
      * @param maxQueries  evaluate only the first N queries with qrels (0: all)
      */
     public record Settings(EvalMode mode, ChunkingOptions chunking, int depth, int rerankDepth, int maxQueries, String configuration,
-                           List<FusionSpec> fusions, boolean withLegs, int documentChunks) {
+                           List<FusionSpec> fusions, boolean withLegs, List<Integer> documentChunks) {
         /**
          * @param fusions  the hybrid fusions to measure, each over the same index and the same leg results (hybrid modes)
          * @param withLegs in hybrid mode, also report the keyword (bm25) and vector legs alone, from the same leg results
-         * @param documentChunks a document scores the sum of its best N chunks (1: its best chunk's)
+         * @param documentChunks document scores to measure, each over the same chunk rankings: the sum of a document's best
+         *                       N chunks (1: its best chunk's); reranked modes rank documents by their best chunk only
          */
         public Settings {
             Objects.requireNonNull(mode, "mode");
@@ -58,17 +61,41 @@ public final class EvalRun {
             if (rerankDepth < 1 || rerankDepth > depth) {
                 throw new IllegalArgumentException("rerank depth must be 1..depth, got " + rerankDepth);
             }
+            documentChunks = documentChunks == null || documentChunks.isEmpty() ? List.of(1) : List.copyOf(documentChunks);
+            boolean inRange = documentChunks.stream().allMatch(n -> n >= 1 && n <= MAX_DOCUMENT_CHUNKS);
+            if (!inRange || documentChunks.stream().distinct().count() < documentChunks.size()) {
+                throw new IllegalArgumentException("document chunks must be distinct, each 1.." + MAX_DOCUMENT_CHUNKS + ", got " + documentChunks);
+            }
+            if (mode.needsReranker() && !documentChunks.equals(List.of(1))) {
+                throw new IllegalArgumentException("a reranked run ranks documents by their best chunk; document chunks other than 1 apply to "
+                        + "the other modes");
+            }
         }
 
         public Settings(EvalMode mode, ChunkingOptions chunking, int depth, int rerankDepth, int maxQueries, String configuration) {
-            this(mode, chunking, depth, rerankDepth, maxQueries, configuration, List.of(FusionSpec.STANDARD), false, 1);
+            this(mode, chunking, depth, rerankDepth, maxQueries, configuration, List.of(FusionSpec.STANDARD), false, List.of(1));
         }
     }
 
-    /** What the run uses; the embedder and reranker are null when the mode needs none. */
-    public record Components(VectorStore store, Embedder embedder, Reranker reranker) {}
+    /**
+     * What the run uses; the embedder and reranker are null when the mode needs none.
+     *
+     * @param keywordVariants more keyword legs, by label: stores of other keyword settings (e.g. a title boost) that
+     *                        hold the same chunks' text only; each is measured alone and fused with the same vector leg
+     */
+    public record Components(VectorStore store, Embedder embedder, Reranker reranker, Map<String, VectorStore> keywordVariants) {
+
+        public Components {
+            keywordVariants = keywordVariants == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(keywordVariants));
+        }
+
+        public Components(VectorStore store, Embedder embedder, Reranker reranker) {
+            this(store, embedder, reranker, Map.of());
+        }
+    }
 
     static final Namespace NAMESPACE = Namespace.of("eval");
+    static final int MAX_DOCUMENT_CHUNKS = 10;
     private static final int UPSERT_BATCH = 512;
     /** Room for the title separator and the heading path joiners the contextualizer adds. */
     private static final int CONTEXT_TOKEN_MARGIN = 4;
@@ -88,6 +115,9 @@ public final class EvalRun {
         }
         if (settings.mode().needsReranker() && components.reranker() == null) {
             throw new IllegalArgumentException("mode " + settings.mode().label() + " needs a reranker");
+        }
+        if (!components.keywordVariants().isEmpty() && (settings.mode() == EvalMode.VECTOR || settings.mode().needsReranker())) {
+            throw new IllegalArgumentException("keyword variants are measured in bm25 and hybrid mode, not " + settings.mode().label());
         }
     }
 
@@ -134,7 +164,7 @@ public final class EvalRun {
         for (int c = 0; c < candidates.size(); c++) {
             Candidate candidate = candidates.get(c);
             Tally t = tallies.get(c);
-            String configuration = settings.configuration() + (candidate.fusion() == null ? "" : ", fusion " + candidate.fusion().describe());
+            String configuration = settings.configuration() + candidate.detail();
             reports.add(new EvalReport(dataset.directory().toString(), dataset.split(), candidate.label(), configuration,
                     documentCount, chunkCount, n, t.ndcg / n, t.recall / n, t.mrr / n, ingestSeconds,
                     EvalReport.percentile(t.latencies, 50), EvalReport.percentile(t.latencies, 99), t.degraded, t.failed, t.failures));
@@ -189,6 +219,8 @@ public final class EvalRun {
         long start = System.nanoTime();
         Embedder embedder = settings.mode().needsEmbedder() ? components.embedder() : null;
         ChunkIndexer indexer = new ChunkIndexer(components.store(), NAMESPACE, embedder, new HeadingContextualizer());
+        List<ChunkIndexer> variants = components.keywordVariants().values().stream()
+                .map(variant -> new ChunkIndexer(variant, NAMESPACE, null, new HeadingContextualizer())).toList();
         Chunkers plain = new Chunkers(settings.chunking());
         TokenCounter tokens = embedder == null ? null : embedder.tokenCounter().orElse(null);
         int tokenLimit = embedder == null ? 0 : embedder.maxInputTokens();
@@ -208,6 +240,7 @@ public final class EvalRun {
             documentCount++;
             if (batch.size() >= UPSERT_BATCH) {
                 indexer.index(batch);
+                variants.forEach(v -> v.index(batch));
                 batch.clear();
             }
             if (documentCount % 1000 == 0) {
@@ -215,6 +248,7 @@ public final class EvalRun {
             }
         });
         indexer.index(batch);
+        variants.forEach(v -> v.index(batch));
         return (System.nanoTime() - start) / 1e9;
     }
 
@@ -225,39 +259,65 @@ public final class EvalRun {
         Ranked rank(BeirDataset.Query query);
     }
 
-    /** One measured configuration: its report label, the fusion it used (null for a single leg), how it ranks. */
-    private record Candidate(String label, FusionSpec fusion, QueryRunner runner) {}
+    /**
+     * One measured configuration: its report label, what it adds to the run's configuration (keyword variant, fusion,
+     * document score), how it ranks.
+     */
+    private record Candidate(String label, String detail, QueryRunner runner) {}
 
     private List<Candidate> candidates() {
         RetrieveOptions options = RetrieveOptions.topK(settings.depth());
         List<Candidate> candidates = new ArrayList<>();
+        boolean several = settings.documentChunks().size() > 1;
+        Map<String, Retriever> keywordLegs = new LinkedHashMap<>();
         switch (settings.mode()) {
-            case BM25 -> candidates.add(single(EvalMode.BM25.label(), new KeywordRetriever(components.store(), NAMESPACE), options));
-            case VECTOR -> candidates.add(single(EvalMode.VECTOR.label(), vectorRetriever(), options));
+            case BM25 -> {
+                keywordLegs.put("", new KeywordRetriever(components.store(), NAMESPACE));
+                components.keywordVariants().forEach((label, store) -> keywordLegs.put(label, new KeywordRetriever(store, NAMESPACE)));
+                keywordLegs.forEach((variant, keyword) ->
+                        ranked(candidates, EvalMode.BM25.label(), keywordDetail(variant), memoIf(several, keyword), options));
+            }
+            case VECTOR -> ranked(candidates, EvalMode.VECTOR.label(), "", memoIf(several, vectorRetriever()), options);
             case HYBRID, HYBRID_RERANK -> {
                 // the legs run once per query; every fusion (and the legs alone) reuses their results
-                Retriever keyword = new MemoRetriever(keywordOverEmbedded());
+                keywordLegs.put("", new MemoRetriever(keywordOverEmbedded()));
+                components.keywordVariants().forEach((label, store) ->
+                        keywordLegs.put(label, new MemoRetriever(new KeywordRetriever(store, NAMESPACE))));
                 Retriever vector = new MemoRetriever(vectorRetriever());
                 if (settings.withLegs()) {
-                    candidates.add(single(EvalMode.BM25.label(), keyword, options));
-                    candidates.add(single(EvalMode.VECTOR.label(), vector, options));
+                    keywordLegs.forEach((variant, keyword) -> ranked(candidates, EvalMode.BM25.label(), keywordDetail(variant), keyword, options));
+                    ranked(candidates, EvalMode.VECTOR.label(), "", vector, options);
                 }
-                for (FusionSpec fusion : settings.fusions()) {
-                    Retriever hybrid = HybridRetriever.of(fusion, vector, keyword, settings.depth());
-                    candidates.add(new Candidate(settings.mode().label(), fusion, settings.mode() == EvalMode.HYBRID_RERANK
-                            ? reranked(hybrid, options) : query -> new Ranked(documents(hybrid.retrieve(query.text(), options), query), false)));
-                }
+                keywordLegs.forEach((variant, keyword) -> {
+                    for (FusionSpec fusion : settings.fusions()) {
+                        Retriever hybrid = HybridRetriever.of(fusion, vector, keyword, settings.depth());
+                        String detail = keywordDetail(variant) + ", fusion " + fusion.describe();
+                        if (settings.mode() == EvalMode.HYBRID_RERANK) {
+                            candidates.add(new Candidate(settings.mode().label(), detail, reranked(hybrid, options)));
+                        } else {
+                            ranked(candidates, settings.mode().label(), detail, memoIf(several, hybrid), options);
+                        }
+                    }
+                });
             }
         }
         return candidates;
     }
 
-    private Candidate single(String label, Retriever retriever, RetrieveOptions options) {
-        return new Candidate(label, null, query -> new Ranked(documents(retriever.retrieve(query.text(), options), query), false));
+    private static String keywordDetail(String variant) {
+        return variant.isEmpty() ? "" : ", keyword " + variant;
     }
 
-    private List<String> documents(RetrievalResult result, BeirDataset.Query query) {
-        return DocumentRanking.of(result.passages(), query.id(), settings.documentChunks());
+    /** One candidate per document score measured, all ranking documents from the retriever's same chunk ranking. */
+    private void ranked(List<Candidate> candidates, String label, String detail, Retriever retriever, RetrieveOptions options) {
+        for (int n : settings.documentChunks()) {
+            candidates.add(new Candidate(label, detail + (n > 1 ? ", document = sum of best " + n + " chunks" : ""),
+                    query -> new Ranked(DocumentRanking.of(retriever.retrieve(query.text(), options).passages(), query.id(), n), false)));
+        }
+    }
+
+    private static Retriever memoIf(boolean memo, Retriever retriever) {
+        return memo ? new MemoRetriever(retriever) : retriever;
     }
 
     private QueryRunner reranked(Retriever base, RetrieveOptions options) {

@@ -2,6 +2,7 @@ package io.corpora.cli.eval;
 
 import io.corpora.engine.retriever.RetrievalResult;
 import io.corpora.engine.retriever.Retriever;
+import io.corpora.spi.MetadataFilter;
 import io.corpora.spi.RetrieveOptions;
 import java.util.Objects;
 
@@ -22,7 +23,8 @@ final class MemoRetriever implements Retriever {
 
     @Override
     public RetrievalResult retrieve(String query, RetrieveOptions options) {
-        if (options.filter() != null || options.minScore() != null || options.maxChars() != null) {
+        // RetrieveOptions turns an absent filter into MetadataFilter.all(), so that is what "no filter" looks like
+        if (!options.filter().equals(MetadataFilter.all()) || options.minScore() != null || options.maxChars() != null) {
             return delegate.retrieve(query, options);
         }
         String key = options.topK() + "\n" + query;

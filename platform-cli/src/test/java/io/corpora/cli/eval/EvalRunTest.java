@@ -125,6 +125,54 @@ class EvalRunTest {
     }
 
     @Test
+    void oneRunMeasuresEveryDocumentScoreOverTheSameChunkRankings() throws IOException {
+        writeDataset();
+        List<EvalReport> together = runVector(List.of(1, 2, 3));
+        assertEquals(3, together.size());
+        assertTrue(together.get(0).configuration().endsWith("test"), together.get(0).configuration());
+        assertTrue(together.get(1).configuration().endsWith(", document = sum of best 2 chunks"), together.get(1).configuration());
+        assertTrue(together.get(2).configuration().endsWith(", document = sum of best 3 chunks"), together.get(2).configuration());
+        for (int i = 0; i < 3; i++) {
+            EvalReport alone = runVector(List.of(i + 1)).get(0);
+            assertEquals(alone.ndcg10(), together.get(i).ndcg10(), 1e-12, "N = " + (i + 1));
+            assertEquals(alone.recall100(), together.get(i).recall100(), 1e-12);
+            assertEquals(alone.mrr10(), together.get(i).mrr10(), 1e-12);
+        }
+    }
+
+    private List<EvalReport> runVector(List<Integer> documentChunks) throws IOException {
+        ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, DIMENSION);
+        EvalRun.Settings settings = new EvalRun.Settings(EvalMode.VECTOR, ChunkingOptions.of(300, 50), 100, 20, 0, "test",
+                List.of(), false, documentChunks);
+        return new EvalRun(settings, new EvalRun.Components(store, TestEmbedder.ofDimension(DIMENSION), null),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).runAll(BeirDataset.open(dir, "test"));
+    }
+
+    @Test
+    void documentScoresAreDistinctBoundedAndOnlyTheBestChunkWhenReranked() {
+        ChunkingOptions chunking = ChunkingOptions.defaults();
+        assertThrows(IllegalArgumentException.class,
+                () -> new EvalRun.Settings(EvalMode.HYBRID, chunking, 300, 20, 0, "x", List.of(), false, List.of(1, 1)));
+        assertThrows(IllegalArgumentException.class,
+                () -> new EvalRun.Settings(EvalMode.HYBRID, chunking, 300, 20, 0, "x", List.of(), false, List.of(0)));
+        assertThrows(IllegalArgumentException.class,
+                () -> new EvalRun.Settings(EvalMode.HYBRID, chunking, 300, 20, 0, "x", List.of(), false, List.of(11)));
+        assertThrows(IllegalArgumentException.class,
+                () -> new EvalRun.Settings(EvalMode.HYBRID_RERANK, chunking, 300, 20, 0, "x", List.of(), false, List.of(2)));
+        assertEquals(List.of(1), new EvalRun.Settings(EvalMode.HYBRID_RERANK, chunking, 300, 20, 0, "x", List.of(), false, null).documentChunks());
+    }
+
+    @Test
+    void keywordVariantsNeedAKeywordLeg() {
+        ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, DIMENSION);
+        EvalRun.Components withVariant = new EvalRun.Components(store, TestEmbedder.ofDimension(DIMENSION), null,
+                Map.of("keyword.titleBoost=1", new ReferenceVectorStore(VectorSimilarity.COSINE, DIMENSION)));
+        EvalRun.Settings vector = new EvalRun.Settings(EvalMode.VECTOR, ChunkingOptions.defaults(), 100, 20, 0, "x");
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> new EvalRun(vector, withVariant, System.err));
+        assertTrue(refused.getMessage().contains("bm25 and hybrid"), refused.getMessage());
+    }
+
+    @Test
     void aQueryNeverRetrievesTheDocumentWithItsOwnId() {
         Passage self = new Passage("q4:0", "t", 0.9, "", Map.of("_document", "q4"));
         Passage other = new Passage("d4:0", "t", 0.8, "", Map.of("_document", "d4"));

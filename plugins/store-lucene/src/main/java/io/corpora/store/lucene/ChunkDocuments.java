@@ -3,6 +3,7 @@ package io.corpora.store.lucene;
 import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
 import io.corpora.spi.VectorSimilarity;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.lucene.document.Document;
@@ -37,6 +38,10 @@ final class ChunkDocuments {
     static final String INDEX = "_index";
     static final String TEXT = "_text";
     static final String BODY = "_body";
+    /** The chunk's title and heading path, analysed like the body; written only when the keyword leg boosts titles. */
+    static final String TITLE = "_title";
+    /** The metadata key the chunker stores a document's title under (the loader's title). */
+    static final String TITLE_KEY = "title";
     static final String PAYLOAD = "_payload";
     static final String KEYS = "_keys";
     static final String STRING_PREFIX = "s.";
@@ -58,8 +63,11 @@ final class ChunkDocuments {
         };
     }
 
-    /** Builds the document; validates the vector so a batch fails before anything is written. */
-    static Document toDocument(EmbeddedChunk embedded, VectorSimilarity metric) {
+    /**
+     * Builds the document; validates the vector so a batch fails before anything is written. With {@code titleField},
+     * the chunk's title and heading path are also indexed on their own ({@value #TITLE}).
+     */
+    static Document toDocument(EmbeddedChunk embedded, VectorSimilarity metric, boolean titleField) {
         Chunk chunk = embedded.chunk();
         Document doc = new Document();
         doc.add(new StringField(ID, chunk.id(), Field.Store.YES));
@@ -69,6 +77,10 @@ final class ChunkDocuments {
         doc.add(new NumericDocValuesField(INDEX, chunk.index()));
         doc.add(new StoredField(TEXT, chunk.text()));
         doc.add(new TextField(BODY, embedded.indexText(), Field.Store.NO));
+        String title = titleText(chunk);
+        if (titleField && !title.isEmpty()) {
+            doc.add(new TextField(TITLE, title, Field.Store.NO));
+        }
         doc.add(new StoredField(PAYLOAD, StoredPayload.encode(chunk.headingPath(), chunk.metadata())));
         for (Map.Entry<String, Object> entry : chunk.metadata().entrySet()) {
             doc.add(new StringField(KEYS, entry.getKey(), Field.Store.NO));
@@ -84,6 +96,20 @@ final class ChunkDocuments {
             doc.add(new KnnFloatVectorField(vectorField(vector.length), vector, luceneSimilarity(metric)));
         }
         return doc;
+    }
+
+    /**
+     * The labels a chunk's index text opens with: its document title ({@value #TITLE_KEY} metadata), unless the heading
+     * path starts with it, then the heading path; empty when it has neither.
+     */
+    static String titleText(Chunk chunk) {
+        List<String> labels = new ArrayList<>();
+        if (chunk.metadata().get(TITLE_KEY) instanceof String title && !title.isBlank()
+                && (chunk.headingPath().isEmpty() || !chunk.headingPath().get(0).strip().equals(title.strip()))) {
+            labels.add(title.strip());
+        }
+        labels.addAll(chunk.headingPath());
+        return String.join("\n", labels);
     }
 
     /** Cosine is undefined for a zero vector; Lucene would produce NaN scores. */

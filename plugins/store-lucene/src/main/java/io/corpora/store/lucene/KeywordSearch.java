@@ -8,6 +8,7 @@ import java.util.List;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
@@ -16,23 +17,34 @@ import org.apache.lucene.util.QueryBuilder;
 
 /**
  * The BM25 leg over the analysed index text. The query text is analysed into terms with the index's analyzer
- * (never parsed as query syntax), any term may match, and the metadata filter restricts without scoring.
+ * (never parsed as query syntax), any term may match, and the metadata filter restricts without scoring. Options
+ * ({@link KeywordOptions}): the title field's BM25, boosted, adds to the body's, and pseudo-relevance feedback
+ * replaces the body query by its expansion ({@link RelevanceFeedback}) learnt from the filtered first pass.
  */
 final class KeywordSearch {
 
     private final Analyzer analyzer;
+    private final KeywordOptions options;
+    private final RelevanceFeedback feedback;
 
-    KeywordSearch(Analyzer analyzer) {
+    KeywordSearch(Analyzer analyzer, KeywordOptions options) {
         this.analyzer = analyzer;
+        this.options = options;
+        this.feedback = new RelevanceFeedback(analyzer, options);
     }
 
     List<ScoredChunk> search(IndexSearcher searcher, SearchRequest request, Query filter) throws IOException {
-        Query text = new QueryBuilder(analyzer).createBooleanQuery(ChunkDocuments.BODY, request.text(), Occur.SHOULD);
-        if (text == null) {
+        QueryBuilder builder = new QueryBuilder(analyzer);
+        Query body = builder.createBooleanQuery(ChunkDocuments.BODY, request.text(), Occur.SHOULD);
+        if (body == null) {
             return List.of(); // only stop words
         }
-        Query query = filter instanceof MatchAllDocsQuery ? text
-                : new BooleanQuery.Builder().add(text, Occur.MUST).add(filter, Occur.FILTER).build();
+        Query title = options.titleField() ? builder.createBooleanQuery(ChunkDocuments.TITLE, request.text(), Occur.SHOULD) : null;
+        if (options.feedback()) {
+            Query expanded = feedback.expand(searcher, request.text(), filtered(withTitle(body, title), filter));
+            body = expanded == null ? body : expanded;
+        }
+        Query query = filtered(withTitle(body, title), filter);
         int topK = request.topK();
         int fetch = topK + 16;
         while (true) {
@@ -56,5 +68,17 @@ final class KeywordSearch {
             }
             return Candidate.toResults(searcher, candidates, request.minScore(), topK, request.includeEmbeddings());
         }
+    }
+
+    /** BM25 of the body plus the boosted BM25 of the title field: a chunk matching in both scores in both. */
+    private Query withTitle(Query body, Query title) {
+        if (title == null) {
+            return body;
+        }
+        return new BooleanQuery.Builder().add(body, Occur.SHOULD).add(new BoostQuery(title, options.titleBoost()), Occur.SHOULD).build();
+    }
+
+    private static Query filtered(Query text, Query filter) {
+        return filter instanceof MatchAllDocsQuery ? text : new BooleanQuery.Builder().add(text, Occur.MUST).add(filter, Occur.FILTER).build();
     }
 }

@@ -25,10 +25,11 @@ import java.util.List;
  * @param analyzer             text analysis language of the keyword field
  * @param commitInterval       zero: commit inside every write; positive: commit in the background at this interval
  * @param ramBufferMb          indexing buffer per namespace before a segment is flushed
+ * @param keyword              title boost and pseudo-relevance feedback of the keyword leg (both off by default)
  */
 public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int hnswM, int hnswEfConstruction, String quantization,
                                   int numCandidatesFactor, int minCandidates, int exactSearchThreshold, float bm25K1, float bm25B,
-                                  String analyzer, Duration commitInterval, double ramBufferMb) {
+                                  String analyzer, Duration commitInterval, double ramBufferMb, KeywordOptions keyword) {
 
     static final String DIRECTORY = "directory";
     static final String METRIC = "metric";
@@ -43,6 +44,10 @@ public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int h
     static final String ANALYZER = "analyzer";
     static final String COMMIT_INTERVAL = "commitInterval";
     static final String RAM_BUFFER_MB = "ramBufferMb";
+    static final String KEYWORD_TITLE_BOOST = "keyword.titleBoost";
+    static final String KEYWORD_PRF_CHUNKS = "keyword.prf.chunks";
+    static final String KEYWORD_PRF_TERMS = "keyword.prf.terms";
+    static final String KEYWORD_PRF_QUERY_WEIGHT = "keyword.prf.queryWeight";
 
     /** Every option the provider declares, with defaults and one-line meanings. */
     static List<ConfigOption> options() {
@@ -74,7 +79,19 @@ public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int h
                         .description("0s: every write is committed (durable) before it returns. Positive: writes are visible at once but "
                                 + "committed in the background at this interval, so a crash loses at most that window (bulk loads only).").build(),
                 ConfigOption.builder(RAM_BUFFER_MB, ConfigType.DOUBLE).defaultValue(64).minimum(1).maximum(2048)
-                        .description("Indexing buffer per open namespace before Lucene flushes a segment.").build());
+                        .description("Indexing buffer per open namespace before Lucene flushes a segment.").build(),
+                ConfigOption.builder(KEYWORD_TITLE_BOOST, ConfigType.DOUBLE).defaultValue(0).minimum(0).maximum(10)
+                        .description("Keyword score = BM25 of the index text + this x BM25 of a title field (the chunk's title and "
+                                + "heading path). 0: off, no title field is written. Chunks written while it was 0 have none: rebuild the "
+                                + "index after turning it on.").build(),
+                ConfigOption.builder(KEYWORD_PRF_CHUNKS, ConfigType.INT).defaultValue(0).minimum(0).maximum(50)
+                        .description("Pseudo-relevance feedback (RM3): expand the keyword query with the strongest terms of its "
+                                + "first N hits, then search again. 0: off.").build(),
+                ConfigOption.builder(KEYWORD_PRF_TERMS, ConfigType.INT).defaultValue(10).minimum(1).maximum(100)
+                        .description("Feedback: expansion terms kept, and terms taken from each feedback hit.").build(),
+                ConfigOption.builder(KEYWORD_PRF_QUERY_WEIGHT, ConfigType.DOUBLE).defaultValue(0.5).minimum(0).maximum(1)
+                        .description("Feedback: the original query's share of the expanded query; the expansion terms share the rest.")
+                        .build());
     }
 
     /** Reads the options; every bound is declared in {@link #options()}, so the server has checked them already. */
@@ -84,7 +101,8 @@ public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int h
                 config.getInt(HNSW_EF_CONSTRUCTION), config.requireString(QUANTIZATION), config.getInt(NUM_CANDIDATES_FACTOR),
                 config.getInt(MIN_CANDIDATES), config.getInt(EXACT_SEARCH_THRESHOLD), (float) config.getDouble(BM25_K1),
                 (float) config.getDouble(BM25_B), config.requireString(ANALYZER), config.getDuration(COMMIT_INTERVAL),
-                config.getDouble(RAM_BUFFER_MB));
+                config.getDouble(RAM_BUFFER_MB), new KeywordOptions((float) config.getDouble(KEYWORD_TITLE_BOOST),
+                config.getInt(KEYWORD_PRF_CHUNKS), config.getInt(KEYWORD_PRF_TERMS), (float) config.getDouble(KEYWORD_PRF_QUERY_WEIGHT)));
     }
 
     /** HNSW search breadth for a topK. */

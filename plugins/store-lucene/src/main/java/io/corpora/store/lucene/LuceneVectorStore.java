@@ -106,7 +106,7 @@ public final class LuceneVectorStore implements VectorStore {
         this.codec = codecFor(settings);
         this.similarity = new BM25Similarity(settings.bm25K1(), settings.bm25B());
         this.vectorSearch = new VectorSearch(settings);
-        this.keywordSearch = new KeywordSearch(analyzer);
+        this.keywordSearch = new KeywordSearch(analyzer, settings.keyword());
         try {
             Files.createDirectories(settings.directory());
             deleteRecursively(settings.directory().resolve(TRASH)); // namespaces whose deletion a crash interrupted
@@ -162,7 +162,8 @@ public final class LuceneVectorStore implements VectorStore {
         }
         List<Document> documents = new ArrayList<>(lastById.size());
         for (EmbeddedChunk chunk : lastById.values()) {
-            documents.add(ChunkDocuments.toDocument(chunk, settings.metric())); // validate the whole batch before writing any
+            // validate the whole batch before writing any
+            documents.add(ChunkDocuments.toDocument(chunk, settings.metric(), settings.keyword().titleField()));
         }
         onIndex(namespace, true, null, index -> index.write((writer, current) -> {
             for (Document document : documents) {

@@ -47,20 +47,24 @@ class LuceneVectorStoreTest {
         VectorStoreProvider provider = ServiceLoader.load(VectorStoreProvider.class).stream().map(ServiceLoader.Provider::get)
                 .filter(p -> p.name().equals("lucene")).findFirst().orElseThrow();
         RecordedOptions.assertRecordedDefaults(provider, """
-                name                 | type     | default | minimum | maximum | aliases
-                directory            | PATH     |         |         |         |
-                metric               | ENUM     | cosine  |         |         |
-                hnsw.m               | INT      | 16      | 2       | 512     | hnswM
-                hnsw.efConstruction  | INT      | 100     | 2       | 3200    | hnsw.beamWidth,hnswEfConstruction
-                quantization         | ENUM     | none    |         |         |
-                numCandidatesFactor  | INT      | 10      | 1       | 100     |
-                minCandidates        | INT      | 100     | 1       | 10000   |
-                exactSearchThreshold | INT      | 5000    | 0       |         |
-                bm25.k1              | DOUBLE   | 1.2     | 0       |         |
-                bm25.b               | DOUBLE   | 0.75    | 0       | 1       |
-                analyzer             | ENUM     | english |         |         |
-                commitInterval       | DURATION | 0s      | 0s      |         |
-                ramBufferMb          | DOUBLE   | 64      | 1       | 2048    |
+                name                    | type     | default | minimum | maximum | aliases
+                directory               | PATH     |         |         |         |
+                metric                  | ENUM     | cosine  |         |         |
+                hnsw.m                  | INT      | 16      | 2       | 512     | hnswM
+                hnsw.efConstruction     | INT      | 100     | 2       | 3200    | hnsw.beamWidth,hnswEfConstruction
+                quantization            | ENUM     | none    |         |         |
+                numCandidatesFactor     | INT      | 10      | 1       | 100     |
+                minCandidates           | INT      | 100     | 1       | 10000   |
+                exactSearchThreshold    | INT      | 5000    | 0       |         |
+                bm25.k1                 | DOUBLE   | 1.2     | 0       |         |
+                bm25.b                  | DOUBLE   | 0.75    | 0       | 1       |
+                analyzer                | ENUM     | english |         |         |
+                commitInterval          | DURATION | 0s      | 0s      |         |
+                ramBufferMb             | DOUBLE   | 64      | 1       | 2048    |
+                keyword.titleBoost      | DOUBLE   | 0       | 0       | 10      |
+                keyword.prf.chunks      | INT      | 0       | 0       | 50      |
+                keyword.prf.terms       | INT      | 10      | 1       | 100     |
+                keyword.prf.queryWeight | DOUBLE   | 0.5     | 0       | 1       |
                 """);
         provider.configOptions().forEach(option -> assertFalse(option.description().isBlank(), option.name() + " is undocumented"));
     }

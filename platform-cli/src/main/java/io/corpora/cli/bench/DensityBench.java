@@ -38,9 +38,30 @@ public final class DensityBench {
 
         String csv() {
             return String.format(Locale.ROOT, "%d,%d,%d,%.1f,%.1f,%.1f,%.1f", tenants, resources.openFiles(), resources.threads(),
-                    resources.rssBytes() / 1048576.0, resources.liveHeapBytes() / 1048576.0, coldQueryMs, warmQueryMs);
+                    resources.rssBytes() / MB, resources.liveHeapBytes() / MB, coldQueryMs, warmQueryMs);
+        }
+
+        /** A line {@link #csv} wrote (memory back to bytes, to the 0.1 MB it was written with). */
+        static Row parse(String line) {
+            String[] f = line.trim().split(",");
+            if (f.length != 7) {
+                throw new IllegalArgumentException("expected 7 fields (" + CSV_HEADER + "), got " + f.length + ": " + line);
+            }
+            return new Row(Integer.parseInt(f[0]), new ProcessResources.Sample(Long.parseLong(f[1]), Long.parseLong(f[2]),
+                    Math.round(Double.parseDouble(f[3]) * MB), Math.round(Double.parseDouble(f[4]) * MB)),
+                    Double.parseDouble(f[5]), Double.parseDouble(f[6]));
+        }
+
+        double rssMb() {
+            return resources.rssBytes() / MB;
+        }
+
+        double liveHeapMb() {
+            return resources.liveHeapBytes() / MB;
         }
     }
+
+    static final double MB = 1048576.0;
 
     private static final String DOCUMENT = "Tenant %s keeps one short note: the quarterly report covers revenue, churn and the"
             + " roadmap for the search product, with a section on hybrid retrieval.";
@@ -87,6 +108,15 @@ public final class DensityBench {
         lines.add(Row.CSV_HEADER);
         rows.forEach(r -> lines.add(r.csv()));
         Files.write(file, lines);
+    }
+
+    /** The rows of a CSV {@link #writeCsv} wrote. */
+    public static List<Row> readCsv(Path file) throws IOException {
+        List<String> lines = Files.readAllLines(file);
+        if (lines.isEmpty() || !lines.get(0).trim().equals(Row.CSV_HEADER)) {
+            throw new IOException(file + " is not a density CSV: its first line must be " + Row.CSV_HEADER);
+        }
+        return lines.subList(1, lines.size()).stream().filter(l -> !l.isBlank()).map(Row::parse).toList();
     }
 
     public ProcessResources process() {

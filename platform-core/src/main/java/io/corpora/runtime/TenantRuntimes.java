@@ -273,10 +273,7 @@ public final class TenantRuntimes implements AutoCloseable {
                 : instance(PluginKind.RETRIEVAL_FILTER_HOOK, RetrievalFilterHookProvider.class, definition.access().filterHook());
         Generator generator = definition.generator() == null ? null
                 : instance(PluginKind.GENERATOR, GeneratorProvider.class, definition.generator());
-        ChunkingOptions chunking = ChunkingOptions.defaults();
-        if (embedder.tokenCounter().isPresent() && embedder.maxInputTokens() > SPECIAL_TOKENS) {
-            chunking = chunking.withTokenLimit(embedder.tokenCounter().get(), embedder.maxInputTokens() - SPECIAL_TOKENS);
-        }
+        ChunkingOptions chunking = chunkingFor(embedder);
         String tenant = definition.id();
         return new TenantRuntime(definition,
                 new GuardedVectorStore(new WorkingSetVectorStore(store, workingSet, tenant),
@@ -289,6 +286,15 @@ public final class TenantRuntimes implements AutoCloseable {
                 chunking,
                 generator == null ? null : new GuardedGenerator(generator, guards.guard(tenant, CallKind.GENERATOR,
                         definition.generator().provider()), guards.executor()));
+    }
+
+    /** How a tenant's documents are cut: the default window, and no chunk over its embedder's input limit when it has a tokenizer. */
+    public static ChunkingOptions chunkingFor(Embedder embedder) {
+        ChunkingOptions chunking = ChunkingOptions.defaults();
+        if (embedder.tokenCounter().isPresent() && embedder.maxInputTokens() > SPECIAL_TOKENS) {
+            chunking = chunking.withTokenLimit(embedder.tokenCounter().get(), embedder.maxInputTokens() - SPECIAL_TOKENS);
+        }
+        return chunking;
     }
 
     /**

@@ -115,7 +115,8 @@ public final class BenchCommand implements Command {
         String stores = options.choice("store", "lucene", List.of("lucene", "pgvector", "all"));
         boolean lucene = !stores.equals("pgvector");
         PgVectorRun pgvector = stores.equals("lucene") ? null : PgVectorRun.from(options, profile, System.getenv(PG_URL_VARIABLE));
-        HttpBench.Settings http = httpSettings(options, profile, lucene);
+        HttpBench.Settings http = httpSettings(options, profile, lucene,
+                Path.of(System.getProperty("corpora.dev.jwt.private.key", "platform-server/dev-jwt/private.pem")));
         Path datasetDir = options.path("dataset", DEFAULT_DATASET);
         Path plugins = options.path("plugins", Path.of(System.getProperty("corpora.plugins.dir", DEFAULT_PLUGINS.toString())));
         if (!Files.isDirectory(plugins)) {
@@ -183,7 +184,7 @@ public final class BenchCommand implements Command {
     }
 
     /** The HTTP part's settings, or null when it does not run (off by default in the quick profile, which must stay under 3 minutes). */
-    static HttpBench.Settings httpSettings(Options options, Profile profile, boolean lucene) {
+    static HttpBench.Settings httpSettings(Options options, Profile profile, boolean lucene, Path devKey) {
         if (options.flag("http") && options.flag("no-http")) {
             throw new UsageException("--http and --no-http contradict each other");
         }
@@ -198,9 +199,8 @@ public final class BenchCommand implements Command {
         if (!heap.matches("\\d+[kmgKMG]?")) {
             throw new UsageException("--http-heap must be a JVM size such as 2g, got '" + heap + "'");
         }
-        Path key = Path.of(System.getProperty("corpora.dev.jwt.private.key", "platform-server/dev-jwt/private.pem"));
         return new HttpBench.Settings(options.path("http-liberty", BenchServer.DEFAULT_LIBERTY), options.path("http-war", BenchServer.DEFAULT_WAR),
-                options.integer("http-port", 0, 0, 65_535), heap, options.flag("http-keep"), key);
+                options.integer("http-port", 0, 0, 65_535), heap, options.flag("http-keep"), devKey);
     }
 
     /** The pgvector part's options, checked before anything is built. */

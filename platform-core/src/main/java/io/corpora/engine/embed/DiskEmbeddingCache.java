@@ -4,7 +4,6 @@ import io.corpora.spi.EmbedderFingerprint;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -24,7 +23,6 @@ import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import java.util.zip.CRC32C;
 
 /**
  * The vectors one embedding model made, remembered on disk by the exact text and the settings that made them, so the
@@ -74,8 +72,8 @@ public final class DiskEmbeddingCache implements AutoCloseable {
     private final long generationBytes;
     private final FileChannel lockChannel;
     private final FileLock lock;
-    private Generation current;
-    private Generation previous;
+    private EmbeddingCacheFile current;
+    private EmbeddingCacheFile previous;
     private long hits;
     private long misses;
     private boolean broken;
@@ -138,10 +136,10 @@ public final class DiskEmbeddingCache implements AutoCloseable {
             Files.deleteIfExists(generationFile(found.get(i)));
         }
         int newest = found.isEmpty() ? 1 : found.get(found.size() - 1);
-        current = Generation.open(generationFile(newest), newest, dimension, recordBytes);
+        current = EmbeddingCacheFile.open(generationFile(newest), newest, dimension, recordBytes);
         if (found.size() >= 2) {
             int older = found.get(found.size() - 2);
-            previous = Generation.open(generationFile(older), older, dimension, recordBytes);
+            previous = EmbeddingCacheFile.open(generationFile(older), older, dimension, recordBytes);
         }
     }
 
@@ -244,7 +242,7 @@ public final class DiskEmbeddingCache implements AutoCloseable {
             Files.deleteIfExists(previous.path);
         }
         previous = current;
-        current = Generation.open(generationFile(previous.number + 1), previous.number + 1, dimension, recordBytes);
+        current = EmbeddingCacheFile.open(generationFile(previous.number + 1), previous.number + 1, dimension, recordBytes);
     }
 
     private void fail(String doing, IOException e) {
@@ -310,198 +308,6 @@ public final class DiskEmbeddingCache implements AutoCloseable {
             } catch (IOException e) {
                 LOG.log(Level.FINE, "closing a cache file", e);
             }
-        }
-    }
-
-    /** One file: its records, and the in-memory index from key prefixes to record numbers. */
-    private static final class Generation {
-        final Path path;
-        final int number;
-        private final int dimension;
-        private final int recordBytes;
-        private final FileChannel channel;
-        private final KeyIndex index = new KeyIndex();
-        int records;
-
-        private Generation(Path path, int number, int dimension, int recordBytes, FileChannel channel) {
-            this.path = path;
-            this.number = number;
-            this.dimension = dimension;
-            this.recordBytes = recordBytes;
-            this.channel = channel;
-        }
-
-        static Generation open(Path path, int number, int dimension, int recordBytes) throws IOException {
-            FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            Generation generation = new Generation(path, number, dimension, recordBytes, channel);
-            try {
-                generation.load();
-            } catch (IOException | RuntimeException e) {
-                channel.close();
-                throw e;
-            }
-            return generation;
-        }
-
-        /** Reads the header (writing it into a new file, starting over on a foreign one) and indexes every sound record. */
-        private void load() throws IOException {
-            long size = channel.size();
-            if (size < HEADER_BYTES || !headerMatches()) {
-                if (size > 0) {
-                    LOG.warning(path + " is not an embedding cache of " + dimension + " dimensions in format " + FORMAT + "; starting it over");
-                }
-                channel.truncate(0);
-                ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN)
-                        .putInt(MAGIC).putInt(FORMAT).putInt(dimension).putInt(0).flip();
-                writeFully(header, 0);
-                return;
-            }
-            long whole = (size - HEADER_BYTES) / recordBytes;
-            if (HEADER_BYTES + whole * recordBytes != size) {
-                channel.truncate(HEADER_BYTES + whole * recordBytes); // a torn last record: appends must stay aligned
-            }
-            int batch = Math.max(1, (1 << 20) / recordBytes);
-            ByteBuffer buffer = ByteBuffer.allocate(batch * recordBytes).order(ByteOrder.LITTLE_ENDIAN);
-            int corrupt = 0;
-            for (long first = 0; first < whole; first += batch) {
-                int count = (int) Math.min(batch, whole - first);
-                buffer.clear().limit(count * recordBytes);
-                readFully(buffer, HEADER_BYTES + first * recordBytes);
-                for (int r = 0; r < count; r++) {
-                    if (sound(buffer, r * recordBytes)) {
-                        index.put(buffer.getLong(r * recordBytes), (int) (first + r));
-                    } else {
-                        corrupt++;
-                    }
-                }
-            }
-            records = (int) whole;
-            if (corrupt > 0) {
-                LOG.warning(path + ": " + corrupt + " of " + whole + " records fail their checksum and are ignored");
-            }
-        }
-
-        private boolean headerMatches() throws IOException {
-            ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-            readFully(header, 0);
-            return header.getInt(0) == MAGIC && header.getInt(4) == FORMAT && header.getInt(8) == dimension;
-        }
-
-        /** Whether the record at {@code offset} of {@code buffer} matches its checksum. */
-        private boolean sound(ByteBuffer buffer, int offset) {
-            CRC32C crc = new CRC32C();
-            int payload = recordBytes - Integer.BYTES;
-            crc.update(buffer.slice(offset, payload));
-            return (int) crc.getValue() == buffer.getInt(offset + payload);
-        }
-
-        float[] find(byte[] key) throws IOException {
-            long prefix = ByteBuffer.wrap(key).order(ByteOrder.LITTLE_ENDIAN).getLong();
-            ByteBuffer record = ByteBuffer.allocate(recordBytes).order(ByteOrder.LITTLE_ENDIAN);
-            for (int candidate : index.candidates(prefix)) {
-                record.clear();
-                if (readFully(record, HEADER_BYTES + (long) candidate * recordBytes) < recordBytes) {
-                    continue; // cut off by another writer's truncation: cannot happen with the lock, but never trust it
-                }
-                if (Arrays.equals(record.array(), 0, KEY_BYTES, key, 0, KEY_BYTES) && sound(record, 0)) {
-                    float[] vector = new float[dimension];
-                    record.position(KEY_BYTES);
-                    record.asFloatBuffer().get(vector);
-                    return vector;
-                }
-            }
-            return null;
-        }
-
-        void append(byte[] key, float[] vector) throws IOException {
-            ByteBuffer record = ByteBuffer.allocate(recordBytes).order(ByteOrder.LITTLE_ENDIAN);
-            record.put(key);
-            for (float value : vector) {
-                record.putFloat(value); // the raw bits: a NaN's payload too
-            }
-            CRC32C crc = new CRC32C();
-            crc.update(record.array(), 0, recordBytes - Integer.BYTES);
-            record.putInt((int) crc.getValue()).flip();
-            writeFully(record, bytes());
-            index.put(record.getLong(0), records);
-            records++;
-        }
-
-        long bytes() {
-            return HEADER_BYTES + (long) records * recordBytes;
-        }
-
-        private int readFully(ByteBuffer buffer, long position) throws IOException {
-            int read = 0;
-            while (buffer.hasRemaining()) {
-                int n = channel.read(buffer, position + read);
-                if (n < 0) {
-                    break;
-                }
-                read += n;
-            }
-            buffer.flip();
-            return read;
-        }
-
-        private void writeFully(ByteBuffer buffer, long position) throws IOException {
-            long at = position;
-            while (buffer.hasRemaining()) {
-                at += channel.write(buffer, at);
-            }
-        }
-
-        void close() throws IOException {
-            channel.close();
-        }
-    }
-
-    /** Open addressing from a key's first 8 bytes to record numbers; several records may share a prefix. */
-    static final class KeyIndex {
-        private long[] prefixes = new long[1024];
-        private int[] records = new int[1024]; // record number + 1; 0 is an empty slot
-        private int size;
-
-        void put(long prefix, int record) {
-            if (2 * (size + 1) > records.length) {
-                grow();
-            }
-            int slot = slot(prefix, records.length);
-            while (records[slot] != 0) {
-                slot = (slot + 1) & (records.length - 1);
-            }
-            prefixes[slot] = prefix;
-            records[slot] = record + 1;
-            size++;
-        }
-
-        /** Record numbers whose key starts with {@code prefix}, in insertion order of their slots' probe. */
-        List<Integer> candidates(long prefix) {
-            List<Integer> found = new ArrayList<>(1);
-            for (int slot = slot(prefix, records.length); records[slot] != 0; slot = (slot + 1) & (records.length - 1)) {
-                if (prefixes[slot] == prefix) {
-                    found.add(records[slot] - 1);
-                }
-            }
-            return found;
-        }
-
-        private void grow() {
-            long[] oldPrefixes = prefixes;
-            int[] oldRecords = records;
-            prefixes = new long[oldRecords.length * 2];
-            records = new int[oldRecords.length * 2];
-            size = 0;
-            for (int slot = 0; slot < oldRecords.length; slot++) {
-                if (oldRecords[slot] != 0) {
-                    put(oldPrefixes[slot], oldRecords[slot] - 1);
-                }
-            }
-        }
-
-        private static int slot(long prefix, int capacity) {
-            long mixed = prefix * 0x9E3779B97F4A7C15L; // the prefix is a hash already; spread it over the low bits anyway
-            return (int) (mixed >>> 33) & (capacity - 1);
         }
     }
 }

@@ -32,7 +32,7 @@ import java.util.stream.Stream;
  * fixed-size records: the SHA-256 key of (fingerprint id, {@link Space}, text), the vector as little-endian float32
  * (the model's bits, unchanged) and a CRC32C of both. A record whose checksum or key does not match is a miss, never a
  * vector; a torn last record (a crash mid-write) is cut off at open. Only 8 bytes of each key and its record number
- * are held in memory (a lookup reads the record and compares the whole key), about 24 bytes per vector.
+ * are held in memory (a lookup reads the record and compares the whole key), 24 to 48 bytes per vector.
  *
  * <p>Bounded by two generations of at most {@code maxBytes / 2} each: when the current one is full the older is
  * deleted and a new one started, and a vector read from the older is copied into the current, so what is used stays.

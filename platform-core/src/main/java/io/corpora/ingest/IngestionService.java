@@ -325,7 +325,11 @@ public final class IngestionService {
         }
     }
 
-    private static LoadedDocument withCallerMetadata(LoadedDocument loaded, Map<String, Object> callerMetadata, String source) {
+    /**
+     * What a loaded document is chunked as: its loader's metadata under the caller's, its source, no reserved keys (the
+     * bench uses it to know the exact texts an ingest embeds).
+     */
+    public static LoadedDocument withCallerMetadata(LoadedDocument loaded, Map<String, Object> callerMetadata, String source) {
         Map<String, Object> metadata = new LinkedHashMap<>(Metadata.withoutReserved(loaded.metadata()));
         metadata.putAll(Metadata.withoutReserved(callerMetadata)); // the caller's values win over front matter
         metadata.put(PassageKeys.SOURCE, source); // citations name the document's source

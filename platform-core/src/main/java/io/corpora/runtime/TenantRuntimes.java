@@ -6,6 +6,7 @@ import io.corpora.engine.chunk.ChunkingOptions;
 import io.corpora.plugin.loader.PluginKind;
 import io.corpora.plugin.loader.PluginRegistry;
 import io.corpora.runtime.guard.CallKind;
+import io.corpora.engine.embed.DocumentEmbeddingCache;
 import io.corpora.engine.embed.QueryEmbeddingCache;
 import io.corpora.runtime.guard.GuardedEmbedder;
 import io.corpora.runtime.guard.GuardedFilterHook;
@@ -65,6 +66,7 @@ public final class TenantRuntimes implements AutoCloseable {
     private final Function<String, Optional<String>> configSource;
     private final PluginGuards guards;
     private final QueryEmbeddingCache queryCache;
+    private final DocumentEmbeddingCache documentCache;
     private final Map<String, Object> instances = new ConcurrentHashMap<>();
     private final Map<String, TenantRuntime> runtimes = new ConcurrentHashMap<>();
     private final TenantWorkingSet workingSet;
@@ -99,7 +101,20 @@ public final class TenantRuntimes implements AutoCloseable {
     /** @param nanoTime the working set's clock (idle timeout, least recently used), {@link System#nanoTime} but in tests */
     public TenantRuntimes(PluginRegistry plugins, Path dataDirectory, Function<String, Optional<String>> configSource, PluginGuards guards,
                           WorkingSetPolicy workingSetPolicy, QueryEmbeddingCache queryCache, LongSupplier nanoTime) {
+        this(plugins, dataDirectory, configSource, guards, workingSetPolicy, queryCache, DocumentEmbeddingCache.disabled(), nanoTime);
+    }
+
+    /** @param documentCache where each tenant's document vectors are remembered on disk at ingest (its key space is the tenant's) */
+    public TenantRuntimes(PluginRegistry plugins, Path dataDirectory, Function<String, Optional<String>> configSource, PluginGuards guards,
+                          WorkingSetPolicy workingSetPolicy, QueryEmbeddingCache queryCache, DocumentEmbeddingCache documentCache) {
+        this(plugins, dataDirectory, configSource, guards, workingSetPolicy, queryCache, documentCache, System::nanoTime);
+    }
+
+    public TenantRuntimes(PluginRegistry plugins, Path dataDirectory, Function<String, Optional<String>> configSource, PluginGuards guards,
+                          WorkingSetPolicy workingSetPolicy, QueryEmbeddingCache queryCache, DocumentEmbeddingCache documentCache,
+                          LongSupplier nanoTime) {
         this.queryCache = java.util.Objects.requireNonNull(queryCache, "queryCache");
+        this.documentCache = java.util.Objects.requireNonNull(documentCache, "documentCache");
         this.plugins = plugins;
         this.dataDirectory = dataDirectory;
         this.configSource = configSource;
@@ -258,21 +273,28 @@ public final class TenantRuntimes implements AutoCloseable {
                 : instance(PluginKind.RETRIEVAL_FILTER_HOOK, RetrievalFilterHookProvider.class, definition.access().filterHook());
         Generator generator = definition.generator() == null ? null
                 : instance(PluginKind.GENERATOR, GeneratorProvider.class, definition.generator());
-        ChunkingOptions chunking = ChunkingOptions.defaults();
-        if (embedder.tokenCounter().isPresent() && embedder.maxInputTokens() > SPECIAL_TOKENS) {
-            chunking = chunking.withTokenLimit(embedder.tokenCounter().get(), embedder.maxInputTokens() - SPECIAL_TOKENS);
-        }
+        ChunkingOptions chunking = chunkingFor(embedder);
         String tenant = definition.id();
         return new TenantRuntime(definition,
                 new GuardedVectorStore(new WorkingSetVectorStore(store, workingSet, tenant),
                         guards.guard(tenant, CallKind.STORE, definition.store().provider())),
-                // The cache sits outside the guard: a hit costs no guarded call.
-                queryCache.wrap(queryCacheScope(definition), new GuardedEmbedder(embedder, guards.guard(tenant, CallKind.EMBEDDER, definition.embedder().provider()))),
+                // The caches sit outside the guard: a hit costs no guarded call.
+                queryCache.wrap(queryCacheScope(definition), documentCache.wrap(tenant, definition.embedder().config(),
+                        new GuardedEmbedder(embedder, guards.guard(tenant, CallKind.EMBEDDER, definition.embedder().provider())))),
                 reranker == null ? null : new GuardedReranker(reranker, guards.guard(tenant, CallKind.RERANKER, definition.reranker().provider())),
                 hook == null ? null : new GuardedFilterHook(hook, guards.guard(tenant, CallKind.FILTER_HOOK, definition.access().filterHook().provider())),
                 chunking,
                 generator == null ? null : new GuardedGenerator(generator, guards.guard(tenant, CallKind.GENERATOR,
                         definition.generator().provider()), guards.executor()));
+    }
+
+    /** How a tenant's documents are cut: the default window, and no chunk over its embedder's input limit when it has a tokenizer. */
+    public static ChunkingOptions chunkingFor(Embedder embedder) {
+        ChunkingOptions chunking = ChunkingOptions.defaults();
+        if (embedder.tokenCounter().isPresent() && embedder.maxInputTokens() > SPECIAL_TOKENS) {
+            chunking = chunking.withTokenLimit(embedder.tokenCounter().get(), embedder.maxInputTokens() - SPECIAL_TOKENS);
+        }
+        return chunking;
     }
 
     /**

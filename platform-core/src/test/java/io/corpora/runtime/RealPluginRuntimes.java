@@ -1,5 +1,6 @@
 package io.corpora.runtime;
 
+import io.corpora.engine.embed.DocumentEmbeddingCache;
 import io.corpora.engine.embed.QueryEmbeddingCache;
 import io.corpora.plugin.loader.PluginManager;
 import io.corpora.plugin.loader.PluginRegistry;
@@ -67,10 +68,19 @@ final class RealPluginRuntimes implements BeforeAllCallback, BeforeEachCallback,
         return open(data, TenantRuntimes.WorkingSetPolicy.DEFAULT, queryCache, System::nanoTime);
     }
 
+    TenantRuntimes open(Path data, DocumentEmbeddingCache documentCache) {
+        return open(data, TenantRuntimes.WorkingSetPolicy.DEFAULT, new QueryEmbeddingCache(0), documentCache, System::nanoTime);
+    }
+
     private TenantRuntimes open(Path data, TenantRuntimes.WorkingSetPolicy workingSet, QueryEmbeddingCache queryCache, LongSupplier nanoTime) {
+        return open(data, workingSet, queryCache, DocumentEmbeddingCache.disabled(), nanoTime);
+    }
+
+    private TenantRuntimes open(Path data, TenantRuntimes.WorkingSetPolicy workingSet, QueryEmbeddingCache queryCache,
+                                DocumentEmbeddingCache documentCache, LongSupplier nanoTime) {
         TenantRuntimes runtimes = new TenantRuntimes(plugins, data, key -> Optional.empty(),
                 new PluginGuards(GuardPolicy::defaults, GuardContext.system(pluginCalls, PluginCallObserver.NONE)), workingSet,
-                queryCache, nanoTime);
+                queryCache, documentCache, nanoTime);
         opened.add(runtimes);
         return runtimes;
     }

@@ -40,7 +40,8 @@ import java.util.stream.Stream;
  * 1/4/16 clients for the smallest, the median and the largest tenant, through Corpora's hot path (with and without the
  * query embedding), the raw Lucene searcher and LangChain4j's in-memory store; recall@10 against exact search, filtered
  * too; int8 quantisation's recall and size; a cold tenant's first query; and a small tenant's latency while the largest
- * ingests. In process (the server's HTTP and JSON layers are not in these figures, except the passages' JSON rendering).
+ * ingests. In process (the server's HTTP and JSON layers are not in these figures, except the passages' JSON rendering);
+ * with {@code --http} the measured tenants again through a real server's retrieve route ({@link HttpBench}).
  */
 public final class BenchCommand implements Command {
 
@@ -84,7 +85,17 @@ public final class BenchCommand implements Command {
                   --pg-tenants N       tenants of the pgvector fleet (default: the profile's, at most %d)
                   --pg-largest N       chunks of its largest tenant (default %d: just above the store's exact-search bound,
                                        so the largest tenant takes the HNSW path; every pgvector row is indexed as written)
-                  --pg-partitions N    the N largest tenants get a partition of their own in the partitioned layout (default %d)"""
+                  --pg-partitions N    the N largest tenants get a partition of their own in the partitioned layout (default %d)
+                  --http | --no-http   also retrieve over HTTP from a server the bench starts (default: on but with --quick): the
+                                       smallest, median and largest tenant built in it through the admin and data APIs with the
+                                       fleet's vectors (its document-embedding cache filled beforehand), then 1/4/16 clients in
+                                       vector and hybrid mode, query vectors cached and embedded; needs the server built
+                                       (mvn -DskipTests install)
+                  --http-liberty DIR   the built Liberty runtime (default platform-server/target/liberty/wlp)
+                  --http-war FILE      the server's WAR (default platform-server/target/corpora.war)
+                  --http-port N        its HTTP port (default: a free one)
+                  --http-heap SIZE     its -Xmx (default 2g)
+                  --http-keep          keep its data and document cache under <out>/server (its logs are always kept)"""
                 .formatted(PG_MAX_TENANTS, PG_LARGEST, PG_PARTITIONS);
     }
 
@@ -94,7 +105,7 @@ public final class BenchCommand implements Command {
             return new DensityCommand().run(args, out, err);
         }
         Options options = Options.parse(args, Set.of("profile", "dataset", "out", "cache", "plugins", "store", "jdbc-url", "pg-tenants",
-                "pg-largest", "pg-partitions"), Set.of("quick"));
+                "pg-largest", "pg-partitions", "http-liberty", "http-war", "http-port", "http-heap"), Set.of("quick", "http", "no-http", "http-keep"));
         Profile profile;
         try {
             profile = options.flag("quick") ? Profile.QUICK : Profile.named(options.string("profile", "quick"));
@@ -104,6 +115,8 @@ public final class BenchCommand implements Command {
         String stores = options.choice("store", "lucene", List.of("lucene", "pgvector", "all"));
         boolean lucene = !stores.equals("pgvector");
         PgVectorRun pgvector = stores.equals("lucene") ? null : PgVectorRun.from(options, profile, System.getenv(PG_URL_VARIABLE));
+        HttpBench.Settings http = httpSettings(options, profile, lucene,
+                Path.of(System.getProperty("corpora.dev.jwt.private.key", "platform-server/dev-jwt/private.pem")));
         Path datasetDir = options.path("dataset", DEFAULT_DATASET);
         Path plugins = options.path("plugins", Path.of(System.getProperty("corpora.plugins.dir", DEFAULT_PLUGINS.toString())));
         if (!Files.isDirectory(plugins)) {
@@ -146,7 +159,10 @@ public final class BenchCommand implements Command {
                     cached.hits(), cached.misses());
             if (lucene) {
                 new Ingest(model, registry, work, err).measure(available.subList(real, real + profile.ingestTexts()), results);
-                new Fleet(profile, corpus, model, registry, work, err).run(results);
+                List<Fleet.Tenant> measured = new Fleet(profile, corpus, model, registry, work, err).run(results);
+                if (http != null) {
+                    new HttpBench(profile, corpus, model, registry, plugins, work, outDir, http, err).run(measured, results);
+                }
             }
             if (pgvector != null) {
                 new PgVectorFleet(pgvector.shape(), pgvector.partitions(), pgvector.jdbcUrl(), corpus, model, registry, work, err)
@@ -165,6 +181,26 @@ public final class BenchCommand implements Command {
         results.write(outDir, out);
         err.println("bench: results in " + outDir.toAbsolutePath());
         return 0;
+    }
+
+    /** The HTTP part's settings, or null when it does not run (off by default in the quick profile, which must stay under 3 minutes). */
+    static HttpBench.Settings httpSettings(Options options, Profile profile, boolean lucene, Path devKey) {
+        if (options.flag("http") && options.flag("no-http")) {
+            throw new UsageException("--http and --no-http contradict each other");
+        }
+        boolean on = options.flag("http") || (!options.flag("no-http") && profile != Profile.QUICK);
+        if (!on || !lucene) {
+            if (options.flag("http") && !lucene) {
+                throw new UsageException("--http measures the Lucene fleet's tenants: it needs --store lucene or all");
+            }
+            return null;
+        }
+        String heap = options.string("http-heap", "2g");
+        if (!heap.matches("\\d+[kmgKMG]?")) {
+            throw new UsageException("--http-heap must be a JVM size such as 2g, got '" + heap + "'");
+        }
+        return new HttpBench.Settings(options.path("http-liberty", BenchServer.DEFAULT_LIBERTY), options.path("http-war", BenchServer.DEFAULT_WAR),
+                options.integer("http-port", 0, 0, 65_535), heap, options.flag("http-keep"), devKey);
     }
 
     /** The pgvector part's options, checked before anything is built. */

@@ -14,7 +14,9 @@ import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
 
 /** Everything one run measured: printed as tables, written as {@code results.csv}, {@code notes.txt} and PNG plots. */
 final class BenchResults {
@@ -26,6 +28,7 @@ final class BenchResults {
     private final List<LatencyRow> latencies = new ArrayList<>();
     private final List<String[]> csv = new ArrayList<>();
     private final List<String> summary = new ArrayList<>();
+    private final Map<String, HttpRetrieval.Measured> serverTimes = new LinkedHashMap<>();
 
     BenchResults(Profile profile) {
         this.profile = profile;
@@ -78,6 +81,44 @@ final class BenchResults {
         row("retrieve", tenant.bucket(), tenant.size(), system, r.clients(), "p50_ms", r.p50Ms());
         row("retrieve", tenant.bucket(), tenant.size(), system, r.clients(), "p99_ms", r.p99Ms());
         row("retrieve", tenant.bucket(), tenant.size(), system, r.clients(), "per_s", r.perSecond());
+    }
+
+    /** An HTTP cell: the client's figures as any system's, and the server's own time of the same calls beside them. */
+    void httpLatency(Fleet.Tenant tenant, String system, HttpRetrieval.Measured cell) {
+        latency(tenant, system, cell.client());
+        row("retrieve", tenant.bucket(), tenant.size(), system, cell.client().clients(), "server_p50_ms", cell.serverP50Ms());
+        row("retrieve", tenant.bucket(), tenant.size(), system, cell.client().clients(), "server_p99_ms", cell.serverP99Ms());
+        serverTimes.put(tenant.bucket() + "|" + system + "|" + cell.client().clients(), cell);
+    }
+
+    void httpBuild(long prefilled, double prefillSeconds, double startSeconds, HttpTenants.Ingested ingested, int writers, String heap) {
+        row("http ingest", "-", (int) ingested.chunks(), "http ingest, " + writers + " writers", writers, "chunks_per_s",
+                ingested.chunks() / ingested.seconds());
+        row("http ingest", "-", (int) ingested.chunks(), "document cache", writers, "hits", ingested.cacheHits());
+        row("http ingest", "-", (int) ingested.chunks(), "document cache", writers, "misses", ingested.cacheMisses());
+        notes.put("http server", String.format(Locale.ROOT, "a server of the bench's own (the build's Liberty, development mode, -Xmx%s, embedded"
+                + " H2 control plane, Lucene store, bundled ONNX model), ready %.0f s after start", heap, startSeconds));
+        notes.put("http tenants", String.format(Locale.ROOT, "the smallest, median and largest tenant again, %d chunks, created through the"
+                + " admin API and ingested through the data API as JSON Lines documents of %d records (%d writers) in %.0f s (%.0f chunks/s);"
+                + " their vectors are the in-process fleet's (synthetic), written into the server's document-embedding cache"
+                + " beforehand (%d in %.0f s) under the texts its ingest embeds: %d chunk texts read from the cache, %d embedded by the model%s",
+                ingested.chunks(), HttpTenants.CHUNKS_PER_DOCUMENT, writers, ingested.seconds(), ingested.chunks() / ingested.seconds(), prefilled,
+                prefillSeconds, ingested.cacheHits(), ingested.cacheMisses(), ingested.cacheMisses() == 0 ? "" : " (NOT all from the cache:"
+                        + " those chunks hold the model's vectors of their texts, not the fleet's)"));
+        notes.put("http texts", "each HTTP chunk is its in-process text cut to " + HttpTenants.TEXT_CHARS + " characters plus a unique marker"
+                + " [c<rank>x<chunk>] (one record stays one chunk under the server's 800-character window)");
+    }
+
+    void httpRecall(Fleet.Tenant tenant, double recall, int queries) {
+        row("recall", tenant.bucket(), tenant.size(), "http vector", 1, "recall_at_10", recall);
+        summary.add(String.format(Locale.ROOT, "recall@10 vs exact over HTTP (vector mode, %d queries), %s tenant (%d chunks): %.3f",
+                queries, tenant.bucket(), tenant.size(), recall));
+    }
+
+    /** The server's query-embedding cache over one phase of cells (counts from its metrics). */
+    void httpQueryCache(boolean embedded, long hits, long misses) {
+        summary.add(String.format(Locale.ROOT, "http, queries %s: the server's query-embedding cache answered %d and its model embedded %d"
+                + " during those cells", embedded ? "embedded (a unique marker per call)" : "cached (each asked once beforehand)", hits, misses));
     }
 
     void interference(Fleet.Tenant small, Latency.Result alone, Latency.Result during, int ingested) {
@@ -140,6 +181,7 @@ final class BenchResults {
                         corpora.result().p50Ms() / rawSameBreadth.result().p50Ms(), corpora.result().perSecond() / peer.result().perSecond()));
             }
         }
+        out.addAll(httpRatios());
         for (String layout : List.of("shared", "partitioned")) {
             for (String bucket : List.of("smallest", "median", "largest")) {
                 for (int clients : BenchCommand.CLIENTS) {
@@ -154,6 +196,33 @@ final class BenchResults {
                     }
                 }
             }
+        }
+        return out;
+    }
+
+    /**
+     * Each HTTP cell beside the in-process cell of the same tenant, clients and query vectors (vector mode; the HTTP
+     * layers' cost is the ratio) and beside the server's own time of the same calls (what HTTP, JAX-RS, JSON-B and
+     * the JWT add outside the retrieval).
+     */
+    private List<String> httpRatios() {
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, HttpRetrieval.Measured> e : serverTimes.entrySet()) {
+            String[] key = e.getKey().split("\\|");
+            String bucket = key[0];
+            String system = key[1];
+            HttpRetrieval.Measured http = e.getValue();
+            int clients = http.client().clients();
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-8s %2d clients, %-28s p50 %.3f ms (server's own %.3f ms), %.0f/s",
+                    bucket, clients, system, http.client().p50Ms(), http.serverP50Ms(), http.client().perSecond()));
+            String inProcess = system.equals(HttpRetrieval.system("vector", false)) ? "corpora (no embedding)"
+                    : system.equals(HttpRetrieval.system("vector", true)) ? "corpora (with embedding)" : null;
+            LatencyRow same = inProcess == null ? null : find(bucket, inProcess, clients);
+            if (same != null) {
+                line.append(String.format(Locale.ROOT, "; in process %.3f ms: http/in-process p50 %.2fx, throughput %.2fx", same.result().p50Ms(),
+                        http.client().p50Ms() / same.result().p50Ms(), http.client().perSecond() / same.result().perSecond()));
+            }
+            out.add(line.toString());
         }
         return out;
     }
@@ -198,21 +267,25 @@ final class BenchResults {
     private void plots(Path dir) throws IOException {
         List<String> systems = latencies.stream().map(LatencyRow::system).distinct().toList();
         // p50 vs tenant size at one client
-        XYChart bySize = new XYChartBuilder().width(900).height(550).title("retrieve p50 vs tenant size (1 client, " + profile.name() + ")")
+        XYChart bySize = new XYChartBuilder().width(1150).height(600).title("retrieve p50 vs tenant size (1 client, " + profile.name() + ")")
                 .xAxisTitle("chunks in the tenant").yAxisTitle("p50 (ms)").build();
-        bySize.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true).setLegendPosition(Styler.LegendPosition.InsideNW);
+        bySize.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true).setLegendPosition(Styler.LegendPosition.OutsideE);
         for (String system : systems) {
             List<LatencyRow> rows = latencies.stream().filter(r -> r.system().equals(system) && r.result().clients() == 1)
                     .sorted(java.util.Comparator.comparingInt(LatencyRow::chunks)).toList();
             if (rows.size() > 1) {
-                bySize.addSeries(system, rows.stream().map(r -> (double) r.chunks()).toList(), rows.stream().map(r -> finite(r.result().p50Ms())).toList());
+                XYSeries series = bySize.addSeries(system, rows.stream().map(r -> (double) r.chunks()).toList(),
+                        rows.stream().map(r -> finite(r.result().p50Ms())).toList());
+                if (system.startsWith("http")) {
+                    series.setLineStyle(SeriesLines.DASH_DASH); // through the server, apart from the in-process lines
+                }
             }
         }
         BitmapEncoder.saveBitmap(bySize, dir.resolve("latency-vs-tenant-size").toString(), BitmapEncoder.BitmapFormat.PNG);
         // p99 vs concurrency on the largest tenant
-        CategoryChart byClients = new CategoryChartBuilder().width(900).height(550).title("retrieve p99 vs concurrency, largest tenant (" + profile.name() + ")")
+        CategoryChart byClients = new CategoryChartBuilder().width(1150).height(600).title("retrieve p99 vs concurrency, largest tenant (" + profile.name() + ")")
                 .xAxisTitle("concurrent clients").yAxisTitle("p99 (ms)").build();
-        byClients.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW); // linear: bars on a log axis have no base
+        byClients.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE); // linear: bars on a log axis have no base
         for (String system : systems) {
             List<LatencyRow> rows = latencies.stream().filter(r -> r.system().equals(system) && r.bucket().equals("largest")).toList();
             if (rows.size() == BenchCommand.CLIENTS.length) {

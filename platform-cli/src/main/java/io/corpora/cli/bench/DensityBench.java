@@ -4,8 +4,6 @@ import io.corpora.security.DevTokenMinter;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,24 +36,43 @@ public final class DensityBench {
 
         String csv() {
             return String.format(Locale.ROOT, "%d,%d,%d,%.1f,%.1f,%.1f,%.1f", tenants, resources.openFiles(), resources.threads(),
-                    resources.rssBytes() / 1048576.0, resources.liveHeapBytes() / 1048576.0, coldQueryMs, warmQueryMs);
+                    resources.rssBytes() / MB, resources.liveHeapBytes() / MB, coldQueryMs, warmQueryMs);
+        }
+
+        /** A line {@link #csv} wrote (memory back to bytes, to the 0.1 MB it was written with). */
+        static Row parse(String line) {
+            String[] f = line.trim().split(",");
+            if (f.length != 7) {
+                throw new IllegalArgumentException("expected 7 fields (" + CSV_HEADER + "), got " + f.length + ": " + line);
+            }
+            return new Row(Integer.parseInt(f[0]), new ProcessResources.Sample(Long.parseLong(f[1]), Long.parseLong(f[2]),
+                    Math.round(Double.parseDouble(f[3]) * MB), Math.round(Double.parseDouble(f[4]) * MB)),
+                    Double.parseDouble(f[5]), Double.parseDouble(f[6]));
+        }
+
+        double rssMb() {
+            return resources.rssBytes() / MB;
+        }
+
+        double liveHeapMb() {
+            return resources.liveHeapBytes() / MB;
         }
     }
+
+    static final double MB = 1048576.0;
 
     private static final String DOCUMENT = "Tenant %s keeps one short note: the quarterly report covers revenue, churn and the"
             + " roadmap for the search product, with a section on hybrid retrieval.";
 
-    private final URI server;
+    private final BenchHttp http;
     private final DevTokenMinter tokens;
     private final ProcessResources process;
     private final String prefix;
     private final int clients;
-    /** HTTP/1.1: the JDK client's default h2c upgrade of a POST makes Liberty close the connection ("EOF reached while reading"). */
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(30)).build();
     private final String adminToken;
 
     public DensityBench(URI server, DevTokenMinter tokens, ProcessResources process, String prefix, int clients) {
-        this.server = server.toString().endsWith("/") ? server : URI.create(server + "/");
+        this.http = new BenchHttp(server);
         this.tokens = tokens;
         this.process = process;
         this.prefix = prefix;
@@ -87,6 +104,15 @@ public final class DensityBench {
         lines.add(Row.CSV_HEADER);
         rows.forEach(r -> lines.add(r.csv()));
         Files.write(file, lines);
+    }
+
+    /** The rows of a CSV {@link #writeCsv} wrote. */
+    public static List<Row> readCsv(Path file) throws IOException {
+        List<String> lines = Files.readAllLines(file);
+        if (lines.isEmpty() || !lines.get(0).trim().equals(Row.CSV_HEADER)) {
+            throw new IOException(file + " is not a density CSV: its first line must be " + Row.CSV_HEADER);
+        }
+        return lines.subList(1, lines.size()).stream().filter(l -> !l.isBlank()).map(Row::parse).toList();
     }
 
     public ProcessResources process() {
@@ -127,15 +153,10 @@ public final class DensityBench {
     }
 
     private void provisionOne(String tenant) throws IOException, InterruptedException {
-        String definition = "{\"id\":\"" + tenant + "\",\"displayName\":\"Density " + tenant + "\","
-                + "\"store\":{\"provider\":\"lucene\"},\"embedder\":{\"provider\":\"onnx\"}}";
-        HttpResponse<String> created = send(post("admin/v1/tenants", adminToken, definition));
-        if (created.statusCode() != 201 && created.statusCode() != 409) {
-            throw new IOException("creating tenant " + tenant + ": HTTP " + created.statusCode() + " " + created.body());
-        }
+        http.createTenant(adminToken, tenant, "Density " + tenant);
         String writer = tokens.mint("density-bench", tenant, List.of("writer"), Duration.ofMinutes(10), Map.of());
         String document = "{\"id\":\"note\",\"text\":\"" + String.format(DOCUMENT, tenant) + "\"}";
-        HttpResponse<String> ingested = send(post("api/v1/tenants/" + tenant + "/documents", writer, document));
+        HttpResponse<String> ingested = http.send(http.post("api/v1/tenants/" + tenant + "/documents", writer, document));
         if (ingested.statusCode() != 201 && ingested.statusCode() != 200) {
             throw new IOException("ingesting into tenant " + tenant + ": HTTP " + ingested.statusCode() + " " + ingested.body());
         }
@@ -145,31 +166,11 @@ public final class DensityBench {
     double retrieveMillis(String tenant) throws IOException, InterruptedException {
         String reader = tokens.mint("density-bench", tenant, List.of("reader"), Duration.ofMinutes(10), Map.of());
         long start = System.nanoTime();
-        HttpResponse<String> response = send(post("api/v1/tenants/" + tenant + "/retrieve", reader, "{\"query\":\"quarterly revenue report\"}"));
+        HttpResponse<String> response = http.send(http.post("api/v1/tenants/" + tenant + "/retrieve", reader, "{\"query\":\"quarterly revenue report\"}"));
         double millis = (System.nanoTime() - start) / 1e6;
         if (response.statusCode() != 200 || !response.body().contains("\"note")) {
             throw new IOException("retrieve on tenant " + tenant + ": HTTP " + response.statusCode() + " " + response.body());
         }
         return millis;
-    }
-
-    private HttpRequest post(String path, String token, String json) {
-        return HttpRequest.newBuilder(server.resolve(path)).timeout(Duration.ofSeconds(180))
-                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)).build();
-    }
-
-    /** Retries a dropped connection twice (a loaded server may close idle keep-alive connections as they are reused). */
-    private HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return http.send(request, HttpResponse.BodyHandlers.ofString());
-            } catch (IOException e) {
-                if (attempt == 3) {
-                    throw new IOException(request.method() + " " + request.uri() + ": " + e, e);
-                }
-                Thread.sleep(500L * attempt);
-            }
-        }
     }
 }

@@ -33,6 +33,7 @@ final class DensityCommand implements Command {
     public String usage() {
         return """
                 usage: corpora bench density --pid PID [options]
+                       corpora bench density --from-csv FILE [--label TEXT]   (table and plot of an earlier run's CSV)
                   --server URL         the server; default http://localhost:9080/
                   --pid PID            the server's JVM (open files, threads, RSS from /proc; live heap by jcmd)
                   --tenants N1,N2,…    checkpoints of provisioned tenants; default 0,1000,5000,10000
@@ -41,7 +42,9 @@ final class DensityCommand implements Command {
                   --out FILE           CSV; default bench-results/density.csv
                   --histogram N        print the top N rows of the class histogram at the end
                   --key FILE           the development private key (the server must be in development mode)
-                Tenants that exist are kept, so a run can continue an earlier one.""";
+                  --label TEXT         what the plot's titles name (default: the server's URL)
+                Tenants that exist are kept, so a run can continue an earlier one. Beside the CSV goes a PNG of the same name:
+                open files, threads, RSS and live heap against tenants provisioned.""";
     }
 
     @Override
@@ -50,7 +53,15 @@ final class DensityCommand implements Command {
             throw new UsageException("name a measurement: density");
         }
         Options options = Options.parse(args.subList(1, args.size()),
-                Set.of("server", "pid", "tenants", "clients", "prefix", "out", "histogram", "key"), Set.of());
+                Set.of("server", "pid", "tenants", "clients", "prefix", "out", "histogram", "key", "from-csv", "label"), Set.of());
+        if (options.string("from-csv").isPresent()) {
+            Path csv = options.path("from-csv", null);
+            if (!Files.isRegularFile(csv)) {
+                throw new UsageException("--from-csv: " + csv + " is not a file");
+            }
+            report(DensityBench.readCsv(csv), csv, options.string("label", csv.getFileName().toString()), out);
+            return 0;
+        }
         long pid = Long.parseLong(options.requireString("pid"));
         List<Integer> checkpoints = Arrays.stream(options.string("tenants", "0,1000,5000,10000").split(","))
                 .map(String::trim).map(Integer::parseInt).sorted().toList();
@@ -64,17 +75,26 @@ final class DensityCommand implements Command {
         List<DensityBench.Row> rows = bench.run(checkpoints, err);
         Path csv = options.path("out", Path.of("bench-results", "density.csv"));
         DensityBench.writeCsv(rows, csv);
-        out.println("| tenants | open files | threads | RSS MB | live heap MB | cold first query ms | warm query ms |");
-        out.println("|---|---|---|---|---|---|---|");
-        for (DensityBench.Row r : rows) {
-            out.printf(Locale.ROOT, "| %d | %d | %d | %.0f | %.1f | %.1f | %.1f |%n", r.tenants(), r.resources().openFiles(), r.resources().threads(),
-                    r.resources().rssBytes() / 1048576.0, r.resources().liveHeapBytes() / 1048576.0, r.coldQueryMs(), r.warmQueryMs());
-        }
-        out.println("CSV: " + csv.toAbsolutePath());
+        report(rows, csv, options.string("label", options.string("server", "http://localhost:9080/")), out);
         int histogram = options.integer("histogram", 0, 0, 1000);
         if (histogram > 0) {
             bench.process().histogram(histogram).forEach(out::println);
         }
         return 0;
+    }
+
+    /** Prints the table and writes the plot beside the CSV ({@code density.csv} → {@code density.png}). */
+    private static void report(List<DensityBench.Row> rows, Path csv, String label, PrintStream out) throws java.io.IOException {
+        out.println("| tenants | open files | threads | RSS MB | live heap MB | cold first query ms | warm query ms |");
+        out.println("|---|---|---|---|---|---|---|");
+        for (DensityBench.Row r : rows) {
+            out.printf(Locale.ROOT, "| %d | %d | %d | %.0f | %.1f | %.1f | %.1f |%n", r.tenants(), r.resources().openFiles(), r.resources().threads(),
+                    r.rssMb(), r.liveHeapMb(), r.coldQueryMs(), r.warmQueryMs());
+        }
+        String name = csv.getFileName().toString();
+        Path png = csv.resolveSibling((name.endsWith(".csv") ? name.substring(0, name.length() - 4) : name) + ".png");
+        DensityPlot.write(rows, label, png);
+        out.println("CSV: " + csv.toAbsolutePath());
+        out.println("plot: " + png.toAbsolutePath());
     }
 }

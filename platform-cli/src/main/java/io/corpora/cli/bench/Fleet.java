@@ -125,7 +125,8 @@ final class Fleet {
         return new Written(measured, written, (System.nanoTime() - start) / 1e9);
     }
 
-    void run(BenchResults results) throws Exception {
+    /** Writes the fleet and measures it; returns the measured tenants (smallest, median, largest). */
+    List<Tenant> run(BenchResults results) throws Exception {
         String embedderId = model.fingerprint().id();
         int median = medianRank(profile);
         List<Tenant> measured;
@@ -150,6 +151,7 @@ final class Fleet {
         }
         coldTenant(measured.get(1), results);
         quantised(measured.get(measured.size() - 1), results);
+        return measured;
     }
 
     /**

@@ -4,6 +4,7 @@ import io.corpora.cli.Command;
 import io.corpora.cli.Options;
 import io.corpora.cli.UsageException;
 import io.corpora.engine.chunk.ChunkingOptions;
+import io.corpora.engine.embed.DocumentEmbeddingCache;
 import io.corpora.engine.retriever.FusionSpec;
 import io.corpora.plugin.loader.PluginManager;
 import io.corpora.plugin.loader.PluginRegistry;
@@ -139,7 +140,7 @@ public final class EvalCommand implements Command {
             if (mode.needsEmbedder()) {
                 Embedder loaded = registry.create(EmbedderProvider.class, options.string("embedder", "onnx"), context(work, "embedder"), embedderConfig);
                 embedder = options.flag("no-cache") ? loaded : new CachingEmbedder(loaded, options.path("cache", DEFAULT_CACHE),
-                        variant(documentSettings(embedderConfig)), variant(embedderConfig));
+                        DocumentEmbeddingCache.documentSettings(embedderConfig), variant(embedderConfig));
             }
             if (mode.needsReranker()) {
                 reranker = registry.create(RerankerProvider.class, options.string("reranker", "maxsim"), context(work, "reranker"), Map.of());
@@ -178,13 +179,6 @@ public final class EvalCommand implements Command {
         } catch (IllegalArgumentException e) {
             throw new UsageException("--fusion: " + e.getMessage());
         }
-    }
-
-    /** The settings that change document vectors: all but the query instruction, which only queries carry. */
-    static Map<String, String> documentSettings(Map<String, String> embedderConfig) {
-        Map<String, String> documents = new java.util.TreeMap<>(embedderConfig);
-        documents.remove("queryInstruction");
-        return documents;
     }
 
     private static String variant(Map<String, String> settings) {

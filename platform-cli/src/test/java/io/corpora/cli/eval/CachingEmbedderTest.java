@@ -45,7 +45,7 @@ class CachingEmbedderTest {
             cache.embedQuery("same text");
             assertEquals(1, model.queriesEmbedded(), "a query is embedded with its instruction, so it is not the document's vector");
         }
-        Path file = cacheDir.resolve(model.fingerprint().id() + ".vectors");
+        Path file = cacheDir.resolve(model.fingerprint().id() + ".1.vectors");
         Files.write(file, new byte[] {1, 2, 3}, StandardOpenOption.APPEND); // a crash mid-record
         TestEmbedder again = TestEmbedder.ofDimension(64);
         try (CachingEmbedder cache = new CachingEmbedder(again, cacheDir)) {

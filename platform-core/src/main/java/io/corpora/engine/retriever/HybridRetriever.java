@@ -79,6 +79,7 @@ public final class HybridRetriever implements Retriever {
                     + "a fused score (" + fusion.describe() + ") is " + (fusion.rankBased() ? "a rank statistic" : "a blend of normalised scores")
                     + ", not a similarity. Remove minScore, floor a single leg, or rerank.");
         }
+        RetrievalDiagnostics.Builder diagnostics = RetrievalDiagnostics.builder(); // from here: totalMillis covers the legs
         // Legs that started background work (a query embedding) run last, so the others run beside it; results are
         // fused and reported in the declared order whatever the order they ran in.
         RetrievalResult[] results = new RetrievalResult[legs.size()];
@@ -96,7 +97,6 @@ public final class HybridRetriever implements Retriever {
         for (int i : deferred) {
             results[i] = runLeg(legs.get(i), query, options);
         }
-        RetrievalDiagnostics.Builder diagnostics = RetrievalDiagnostics.builder();
         List<List<Passage>> rankings = new ArrayList<>();
         double[] weights = new double[legs.size()];
         for (int i = 0; i < legs.size(); i++) {

@@ -28,6 +28,22 @@ class HybridRetrieverTest {
     }
 
     @Test
+    void theTotalTimeCoversTheLegsNotOnlyTheFusion() {
+        FixedRetriever keyword = FixedRetriever.ranking("keyword", "a");
+        Retriever slowVector = (query, options) -> {
+            try {
+                Thread.sleep(40);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return FixedRetriever.ranking("vector", "b").retrieve(query, options);
+        };
+        HybridRetriever hybrid = new HybridRetriever(List.of(HybridRetriever.Leg.of("keyword", keyword), HybridRetriever.Leg.of("vector", slowVector)));
+        double total = hybrid.retrieve("q", RetrieveOptions.topK(2)).diagnostics().totalMillis();
+        assertTrue(total >= 40, "totalMillis " + total + " leaves out the 40 ms vector leg");
+    }
+
+    @Test
     void theConsistencyTokenReachesEveryLeg() {
         FixedRetriever keyword = FixedRetriever.ranking("keyword", "a");
         FixedRetriever vector = FixedRetriever.ranking("vector", "b");

@@ -87,6 +87,21 @@ public class DataPlane {
     @ConfigProperty(name = "corpora.retrieve.queryCache.entries", defaultValue = "10000")
     int queryCacheEntries;
 
+    /** Where document vectors are remembered across ingests and restarts; unset (the default): no such cache. */
+    @Inject
+    @ConfigProperty(name = "corpora.ingest.embeddingCache.dir")
+    Optional<String> documentCacheDirectory;
+
+    /** Bytes on disk per embedding model (two generations of half each); 1 GiB is ~680,000 vectors of 384 dimensions. */
+    @Inject
+    @ConfigProperty(name = "corpora.ingest.embeddingCache.maxBytes", defaultValue = "1073741824")
+    long documentCacheMaxBytes;
+
+    @Inject
+    io.corpora.server.metrics.DocumentCacheMetrics documentCacheMetrics;
+
+    private io.corpora.engine.embed.DocumentEmbeddingCache documentCache;
+
     /**
      * Threads for guarded plugin calls (so a caller can stop waiting at the timeout). A pool of their own: on Liberty's
      * shared pool, request threads waiting for plugin calls queued behind them starve until the pool grows. Plain
@@ -188,7 +203,12 @@ public class DataPlane {
                             GuardContext.system(pluginCalls, pluginCallMetrics));
                     io.corpora.engine.embed.QueryEmbeddingCache queryCache = new io.corpora.engine.embed.QueryEmbeddingCache(queryCacheEntries);
                     queryCacheMetrics.register(queryCache);
-                    TenantRuntimes runtimes = new TenantRuntimes(plugins.registry(), data, config, guards, workingSetPolicy(), queryCache);
+                    documentCache = documentCacheDirectory.filter(d -> !d.isBlank())
+                            .map(d -> io.corpora.engine.embed.DocumentEmbeddingCache.at(Path.of(d), documentCacheMaxBytes))
+                            .orElseGet(io.corpora.engine.embed.DocumentEmbeddingCache::disabled);
+                    documentCacheMetrics.register(documentCache);
+                    TenantRuntimes runtimes = new TenantRuntimes(plugins.registry(), data, config, guards, workingSetPolicy(), queryCache,
+                            documentCache);
                     tenantMetricSeries.bind(runtimes); // per-tenant series live as long as the tenant is in the working set
                     DocumentLoaders loaders = new DocumentLoaders(plugins.registry(), data);
                     IngestLimits limits = new IngestLimits(maxDocumentBytes, maxChunksPerDocument, IngestLimits.DEFAULT.embedBatchSize(),
@@ -376,6 +396,9 @@ public class DataPlane {
     void close() {
         if (services != null) {
             services.runtimes().close();
+        }
+        if (documentCache != null) {
+            documentCache.close();
         }
         if (pluginCalls != null) {
             pluginCalls.shutdownNow();

@@ -84,7 +84,9 @@ public final class BenchCommand implements Command {
                   --pg-tenants N       tenants of the pgvector fleet (default: the profile's, at most %d)
                   --pg-largest N       chunks of its largest tenant (default %d: just above the store's exact-search bound,
                                        so the largest tenant takes the HNSW path; every pgvector row is indexed as written)
-                  --pg-partitions N    the N largest tenants get a partition of their own in the partitioned layout (default %d)"""
+                  --pg-partitions N    the N largest tenants get a partition of their own in the partitioned layout (default %d)
+                  --only ingest        measure ingest only (pipeline against the raw embedder); no fleet, no retrieval
+                  --ingest-texts N     passages of the ingest measurement (default: the profile's, 16 / 256 / 512)"""
                 .formatted(PG_MAX_TENANTS, PG_LARGEST, PG_PARTITIONS);
     }
 
@@ -94,16 +96,18 @@ public final class BenchCommand implements Command {
             return new DensityCommand().run(args, out, err);
         }
         Options options = Options.parse(args, Set.of("profile", "dataset", "out", "cache", "plugins", "store", "jdbc-url", "pg-tenants",
-                "pg-largest", "pg-partitions"), Set.of("quick"));
+                "pg-largest", "pg-partitions", "only", "ingest-texts"), Set.of("quick"));
         Profile profile;
         try {
             profile = options.flag("quick") ? Profile.QUICK : Profile.named(options.string("profile", "quick"));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
+        boolean ingestOnly = options.string("only").isPresent() && options.choice("only", null, List.of("ingest")).equals("ingest");
+        profile = profile.withIngestTexts(options.integer("ingest-texts", profile.ingestTexts(), 1, 100_000));
         String stores = options.choice("store", "lucene", List.of("lucene", "pgvector", "all"));
         boolean lucene = !stores.equals("pgvector");
-        PgVectorRun pgvector = stores.equals("lucene") ? null : PgVectorRun.from(options, profile, System.getenv(PG_URL_VARIABLE));
+        PgVectorRun pgvector = stores.equals("lucene") || ingestOnly ? null : PgVectorRun.from(options, profile, System.getenv(PG_URL_VARIABLE));
         Path datasetDir = options.path("dataset", DEFAULT_DATASET);
         Path plugins = options.path("plugins", Path.of(System.getProperty("corpora.plugins.dir", DEFAULT_PLUGINS.toString())));
         if (!Files.isDirectory(plugins)) {
@@ -141,16 +145,22 @@ public final class BenchCommand implements Command {
                 results.note("real passages", real + " (the " + profile.name() + " profile asks " + profile.passages() + "; the dataset holds "
                         + available.size() + " documents, " + profile.ingestTexts() + " of them kept for the ingest measurement)");
             }
-            BenchCorpus corpus = BenchCorpus.embed(available.subList(0, real), dataset, profile, cached, err);
-            err.printf("bench: %d passages, %d queries (cache: %d hits, %d misses)%n", corpus.texts.size(), corpus.queryTexts.size(),
-                    cached.hits(), cached.misses());
-            if (lucene) {
-                new Ingest(model, registry, work, err).measure(available.subList(real, real + profile.ingestTexts()), results);
-                new Fleet(profile, corpus, model, registry, work, err).run(results);
-            }
-            if (pgvector != null) {
-                new PgVectorFleet(pgvector.shape(), pgvector.partitions(), pgvector.jdbcUrl(), corpus, model, registry, work, err)
-                        .run(List.of(PgVectorFleet.Layout.values()), results);
+            Ingest ingest = new Ingest(model, registry, work, err);
+            List<String> ingestTexts = available.subList(real, real + profile.ingestTexts());
+            if (ingestOnly) {
+                ingest.measure(ingestTexts, results);
+            } else {
+                BenchCorpus corpus = BenchCorpus.embed(available.subList(0, real), dataset, profile, cached, err);
+                err.printf("bench: %d passages, %d queries (cache: %d hits, %d misses)%n", corpus.texts.size(), corpus.queryTexts.size(),
+                        cached.hits(), cached.misses());
+                if (lucene) {
+                    ingest.measure(ingestTexts, results);
+                    new Fleet(profile, corpus, model, registry, work, err).run(results);
+                }
+                if (pgvector != null) {
+                    new PgVectorFleet(pgvector.shape(), pgvector.partitions(), pgvector.jdbcUrl(), corpus, model, registry, work, err)
+                            .run(List.of(PgVectorFleet.Layout.values()), results);
+                }
             }
         } finally {
             if (cached != null) {

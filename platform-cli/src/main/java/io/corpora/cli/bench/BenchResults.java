@@ -179,7 +179,9 @@ final class BenchResults {
             lines.append(String.join(",", java.util.Arrays.stream(row).map(BenchResults::csvField).toList())).append('\n');
         }
         Files.writeString(dir.resolve("results.csv"), lines);
-        plots(dir);
+        if (!latencies.isEmpty()) { // an ingest-only run has no latency to plot
+            plots(dir);
+        }
     }
 
     /** A plottable value: log axes refuse zero, NaN (a cell with no operations) shows as the floor. */

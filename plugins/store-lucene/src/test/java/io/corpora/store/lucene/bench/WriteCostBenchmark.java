@@ -26,7 +26,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * metadata, a 384-d unit vector) into one namespace from {@code writers} threads, each returning only when durable, as
  * the ingest pipeline calls it; then the store is closed. Prints wall ms per write and the whole process's CPU ms per
  * write (background flushes, merges and commits run on other threads, so the calling thread's CPU would hide them).
- * Not a unit test. Arguments: {@code [count] [writers] [option=value ...]} (store options), default 500 1.
+ * Not a unit test. Arguments: {@code [count] [writers] [option=value ...]} (store options), default 500 1; the option
+ * {@code pace=<ms>} is the harness's own: each writer waits that long before each write, as an ingest writer spends its
+ * time embedding, so background commits and merges are paid at a realistic write rate.
  *
  * <pre>java -cp "plugins/store-lucene/target/test-classes:plugins/store-lucene/target/classes:$(cat plugins/store-lucene/target/bench.classpath)" \
  *     io.corpora.store.lucene.bench.WriteCostBenchmark 500 1</pre>
@@ -35,7 +37,7 @@ public final class WriteCostBenchmark {
 
     private static final Namespace NS = Namespace.of("writecost");
     private static final int DIMENSION = 384;
-    private static final int WARMUP = 100;
+    private static final int WARMUP = 1000;
 
     private WriteCostBenchmark() {}
 
@@ -47,16 +49,18 @@ public final class WriteCostBenchmark {
             String[] option = args[i].split("=", 2);
             options.put(option[0], option[1]);
         }
+        long pace = Long.parseLong(options.getOrDefault("pace", "0"));
+        options.remove("pace");
         List<EmbeddedChunk> chunks = chunks(WARMUP + count, new Random(42));
         Path dir = Files.createTempDirectory("corpora-write-cost");
         LuceneVectorStoreProvider provider = new LuceneVectorStoreProvider();
         com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         PluginConfig config = PluginConfig.validate(provider.name(), provider.configOptions(), options);
         VectorStore store = provider.create(PluginContext.of(dir, "bench"), config);
-        write(store, chunks.subList(0, WARMUP), writers); // JIT, first segments; not measured
+        write(store, chunks.subList(0, WARMUP), writers, 0); // JIT, first segments; not measured
         long cpu = os.getProcessCpuTime();
         long start = System.nanoTime();
-        write(store, chunks.subList(WARMUP, chunks.size()), writers);
+        write(store, chunks.subList(WARMUP, chunks.size()), writers, pace);
         store.close(); // measured: a close commits what background commits have not yet
         double wallMs = (System.nanoTime() - start) / 1e6;
         double cpuMs = (os.getProcessCpuTime() - cpu) / 1e6;
@@ -66,11 +70,11 @@ public final class WriteCostBenchmark {
                 throw new IllegalStateException("stored " + stored + " of " + chunks.size());
             }
         }
-        System.out.printf(java.util.Locale.ROOT, "result writes=%d writers=%d options=%s wall_ms_per_write=%.2f cpu_ms_per_write=%.2f writes_per_s=%.1f%n",
-                count, writers, options, wallMs / count, cpuMs / count, count / (wallMs / 1000));
+        System.out.printf(java.util.Locale.ROOT, "result writes=%d writers=%d pace_ms=%d options=%s wall_ms_per_write=%.2f cpu_ms_per_write=%.2f writes_per_s=%.1f%n",
+                count, writers, pace, options, wallMs / count, cpuMs / count, count / (wallMs / 1000));
     }
 
-    private static void write(VectorStore store, List<EmbeddedChunk> chunks, int writers) throws InterruptedException {
+    private static void write(VectorStore store, List<EmbeddedChunk> chunks, int writers, long pace) throws InterruptedException {
         AtomicInteger next = new AtomicInteger();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
@@ -78,6 +82,7 @@ public final class WriteCostBenchmark {
             Thread thread = new Thread(() -> {
                 try {
                     for (int i; (i = next.getAndIncrement()) < chunks.size(); ) {
+                        Thread.sleep(pace);
                         store.upsert(NS, List.of(chunks.get(i)));
                     }
                 } catch (Throwable e) {

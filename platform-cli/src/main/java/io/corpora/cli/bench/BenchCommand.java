@@ -66,6 +66,8 @@ public final class BenchCommand implements Command {
         return """
                 usage: corpora bench [--quick | --profile quick|medium|full] [options]
                        corpora bench density --pid PID [options]   (tenant density of a running server; --help for its options)
+                       corpora bench ingest-http --files DIR --tenant T [options]   (the whole ingest through a running server
+                                            against the raw embedder on the same chunk texts; its options below)
                   --quick              the quick profile (200 tenants, ~29k chunks, 300 real passages; under 3 minutes)
                   --profile NAME       quick | medium (2,000 tenants, ~250k chunks) | full (10,000 tenants, ~1M chunks); default quick
                   --dataset DIR        a BEIR dataset whose passages and queries are embedded (default ../shared/datasets/scifact)
@@ -83,13 +85,16 @@ public final class BenchCommand implements Command {
                   --ingest-texts N     passages of the ingest measurement (default: the profile's, 16 / 256 / 512)
                   --ingest-writers L   concurrencies of the ingest measurement, e.g. 1,2,4 (default 1,2: writers of the pipeline
                                        = documents in flight, and as many threads calling the raw embedder)"""
-                .formatted(PG_MAX_TENANTS, PG_LARGEST, PG_PARTITIONS);
+                .formatted(PG_MAX_TENANTS, PG_LARGEST, PG_PARTITIONS) + "\n\n" + new HttpIngestCommand().usage();
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
         if (!args.isEmpty() && args.get(0).equals("density")) {
             return new DensityCommand().run(args, out, err);
+        }
+        if (!args.isEmpty() && args.get(0).equals("ingest-http")) {
+            return new HttpIngestCommand().run(args, out, err);
         }
         Options options = Options.parse(args, Set.of("profile", "dataset", "out", "cache", "plugins", "store", "jdbc-url", "pg-tenants",
                 "pg-largest", "pg-partitions", "only", "ingest-texts", "ingest-writers"), Set.of("quick"));

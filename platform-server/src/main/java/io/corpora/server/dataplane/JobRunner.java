@@ -5,6 +5,7 @@ import io.corpora.controlplane.JobRepository;
 import io.corpora.access.TenantView;
 import io.corpora.ingest.IngestException;
 import io.corpora.ingest.IngestRequest;
+import io.corpora.ingest.OrderedWindow;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
@@ -76,18 +77,6 @@ public class JobRunner {
         return sized ? 1 : Math.max(1, parallelism);
     }
 
-    private static IngestJob.Outcome awaitOutcome(java.util.concurrent.Future<IngestJob.Outcome> outcome) {
-        try {
-            return outcome.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for a document of the job", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            // outcomeOf turns every RuntimeException into an outcome; what reaches here is an Error
-            throw new IllegalStateException("a document of the job failed unexpectedly", e.getCause());
-        }
-    }
-
     private static IngestJob.Outcome outcomeOf(String documentId, Supplier<IngestJob.Outcome> work) {
         try {
             return work.get();
@@ -104,8 +93,9 @@ public class JobRunner {
 
     /**
      * Records one outcome per item, in the items' order, then runs {@code afterwards}; the job is finished whatever
-     * happens. Up to {@link #parallelism} items are in flight (a window sliding in order); a job naming one document twice
-     * runs one item at a time, so its last version is the last one sent, as it always was.
+     * happens. Up to {@code parallelism} items are in flight, the next starting as soon as any finishes
+     * ({@link OrderedWindow}); a job naming one document twice runs one item at a time, so its last version is the last
+     * one sent, as it always was.
      */
     private <T> void run(String jobId, List<T> items, Function<T, String> documentIdOf, Function<T, IngestJob.Outcome> work, Runnable afterwards,
                          int parallelism) {
@@ -113,17 +103,8 @@ public class JobRunner {
         try {
             jobs.markRunning(jobId);
             boolean distinct = items.stream().map(documentIdOf).distinct().count() == items.size();
-            int window = distinct ? parallelism : 1;
-            java.util.ArrayDeque<java.util.concurrent.Future<IngestJob.Outcome>> inFlight = new java.util.ArrayDeque<>();
-            int next = 0;
-            while (next < items.size() || !inFlight.isEmpty()) {
-                while (next < items.size() && inFlight.size() < window) {
-                    T item = items.get(next++);
-                    Supplier<IngestJob.Outcome> one = () -> outcomeOf(documentIdOf.apply(item), () -> work.apply(item));
-                    inFlight.add(window == 1 ? java.util.concurrent.CompletableFuture.completedFuture(one.get()) : executor.submit(one::get));
-                }
-                jobs.recordOutcome(jobId, awaitOutcome(inFlight.poll()));
-            }
+            OrderedWindow.run(items, distinct ? parallelism : 1, executor,
+                    item -> outcomeOf(documentIdOf.apply(item), () -> work.apply(item)), outcome -> jobs.recordOutcome(jobId, outcome));
             afterwards.run();
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "job " + jobId + " aborted", e);

@@ -104,16 +104,67 @@ public final class IngestCommand implements Command {
                 files.size(), root, unchanged, stateFile, pending.size(), tenant);
 
         ProgressLine progress = new ProgressLine(err, pending.size());
-        List<String> failures = new ArrayList<>();
-        int done = 0;
-        long chunks = 0;
-        int stored = 0;
-        int skipped = 0;
+        Tally tally = new Tally(state);
+        // One batch is uploaded ahead while the previous one runs, so the server never waits for this client to notice
+        // a finished job (polling backs off up to 2 s) and upload the next.
+        Submitted running = null;
         for (int from = 0; from < pending.size(); from += batchSize) {
-            List<Upload> batch = pending.subList(from, Math.min(pending.size(), from + batchSize));
+            Submitted next = submitOrFail(server, tenant, token, partition, pending.subList(from, Math.min(pending.size(), from + batchSize)));
+            if (running != null) {
+                tally.collect(running, server, token, jobTimeout);
+                progress.show(tally.done, tally.chunks);
+            }
+            running = next;
+        }
+        if (running != null) {
+            tally.collect(running, server, token, jobTimeout);
+            progress.show(tally.done, tally.chunks);
+        }
+        progress.finish();
+        out.printf("corpora ingest: %d stored, %d unchanged on the server, %d skipped by resume, %d failed%n",
+                tally.stored, tally.skipped, unchanged, tally.failures.size());
+        if (!tally.failures.isEmpty()) {
+            err.println("failed files:");
+            tally.failures.forEach(f -> err.println("  " + f));
+            return 1;
+        }
+        return 0;
+    }
+
+    private record Upload(Path file, String relative, String sha256) {}
+
+    /** A batch uploaded as a job, or refused (every file of it then fails with the reason). */
+    private record Submitted(List<Upload> batch, URI job, UploadException refused) {}
+
+    private Submitted submitOrFail(URI server, String tenant, String token, String partition, List<Upload> batch)
+            throws IOException, InterruptedException {
+        try {
+            return new Submitted(batch, submit(server, tenant, token, partition, batch), null);
+        } catch (UploadException e) {
+            return new Submitted(batch, null, e);
+        }
+    }
+
+    /** What the finished batches came to; stored files are marked in the resume state as their job reports them. */
+    private final class Tally {
+        private final IngestState state;
+        private final List<String> failures = new ArrayList<>();
+        private int done;
+        private long chunks;
+        private int stored;
+        private int skipped;
+
+        Tally(IngestState state) {
+            this.state = state;
+        }
+
+        void collect(Submitted submitted, URI server, String token, Duration jobTimeout) throws IOException, InterruptedException {
+            List<Upload> batch = submitted.batch();
             try {
-                JsonNode job = follow(server, token, submit(server, tenant, token, partition, batch), jobTimeout);
-                JsonNode outcomes = job.get("outcomes");
+                if (submitted.refused() != null) {
+                    throw submitted.refused();
+                }
+                JsonNode outcomes = follow(server, token, submitted.job(), jobTimeout).get("outcomes");
                 for (int i = 0; i < batch.size(); i++) {
                     Upload upload = batch.get(i);
                     JsonNode outcome = outcomes != null && i < outcomes.size() ? outcomes.get(i) : null;
@@ -135,20 +186,8 @@ public final class IngestCommand implements Command {
                 batch.forEach(u -> failures.add(u.relative() + ": " + e.getMessage()));
             }
             done += batch.size();
-            progress.show(done, chunks);
         }
-        progress.finish();
-        out.printf("corpora ingest: %d stored, %d unchanged on the server, %d skipped by resume, %d failed%n",
-                stored, skipped, unchanged, failures.size());
-        if (!failures.isEmpty()) {
-            err.println("failed files:");
-            failures.forEach(f -> err.println("  " + f));
-            return 1;
-        }
-        return 0;
     }
-
-    private record Upload(Path file, String relative, String sha256) {}
 
     /** Thrown when a batch cannot be submitted or followed; every file of the batch is reported with the reason. */
     private static final class UploadException extends Exception {

@@ -70,6 +70,7 @@ final class HttpIngestCommand implements Command {
                   --server URL         default http://localhost:9080/
                   --pid PID            the server's JVM: its CPU time during the ingest, from /proc/PID/stat
                   --callers N          threads calling the raw embedder; default 2 (the bundled embedder's workers)
+                  --ahead N            the ingest's batches uploaded ahead (corpora ingest --ahead); default 1
                   --plugins DIR        plugin bundles (default platform-cli/target/plugins)
                   --key FILE           the development private key (the server must be in development mode)
                   --out DIR            results folder (default bench-results/ingest-http-<timestamp>)""";
@@ -78,11 +79,12 @@ final class HttpIngestCommand implements Command {
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
         Options options = Options.parse(args.subList(1, args.size()),
-                Set.of("files", "from-dataset", "limit", "tenant", "server", "pid", "callers", "plugins", "key", "out"), Set.of());
+                Set.of("files", "from-dataset", "limit", "tenant", "server", "pid", "callers", "ahead", "plugins", "key", "out"), Set.of());
         Path files = Path.of(options.requireString("files"));
         String tenant = options.requireString("tenant");
         String server = options.string("server", "http://localhost:9080/").replaceAll("/+$", "") + "/";
         int callers = options.integer("callers", 2, 1, 64);
+        int ahead = options.integer("ahead", 1, 0, 8);
         Path key = Path.of(options.string("key", System.getProperty("corpora.dev.jwt.private.key", "platform-server/dev-jwt/private.pem")));
         Path plugins = options.path("plugins", Path.of(System.getProperty("corpora.plugins.dir", BenchCommand.DEFAULT_PLUGINS.toString())));
         Path outDir = options.path("out", Path.of("bench-results", "ingest-http-" + System.currentTimeMillis()));
@@ -105,7 +107,7 @@ final class HttpIngestCommand implements Command {
         double serverCpuBefore = pid == null ? 0 : cpuSeconds(pid);
         long start = System.nanoTime();
         int status = new IngestCommand().run(List.of(files.toString(), "--tenant", tenant, "--server", server, "--key", key.toString(),
-                "--state", Files.createTempFile("corpora-ingest-http-", ".tsv").toString()), out, err);
+                "--ahead", String.valueOf(ahead), "--state", Files.createTempFile("corpora-ingest-http-", ".tsv").toString()), out, err);
         double ingestSeconds = (System.nanoTime() - start) / 1e9;
         double serverCpu = pid == null ? Double.NaN : cpuSeconds(pid) - serverCpuBefore;
         notes.put("load after the ingest", Machine.load());
@@ -138,8 +140,8 @@ final class HttpIngestCommand implements Command {
 
         StringBuilder summary = new StringBuilder();
         notes.forEach((k, v) -> summary.append(k).append(": ").append(v).append('\n'));
-        summary.append(String.format(Locale.ROOT, "%nwhole ingest (corpora ingest %s into tenant %s): %d documents, %d chunks in %.1f s = %.2f chunks/s%n",
-                files, tenant, documents.size(), chunks, ingestSeconds, chunks / ingestSeconds));
+        summary.append(String.format(Locale.ROOT, "%nwhole ingest (corpora ingest %s --ahead %d into tenant %s): %d documents, %d chunks in %.1f s"
+                + " = %.2f chunks/s%n", files, ahead, tenant, documents.size(), chunks, ingestSeconds, chunks / ingestSeconds));
         summary.append(String.format(Locale.ROOT, "raw embedder, same %d chunk texts, one document per call, %d callers: %.1f s = %.2f chunks/s%n",
                 chunks, callers, rawSeconds, chunks / rawSeconds));
         summary.append(String.format(Locale.ROOT, "ingest / raw embedder: %.0f %%%n", 100 * rawSeconds / ingestSeconds));

@@ -63,6 +63,7 @@ public final class IngestCommand implements Command {
                                        token minted locally with --key FILE (default: the repository's development key)
                   --partition P        the tenant partition to ingest into
                   --batch N            files per upload job; default 16
+                  --ahead N            batches uploaded while an earlier one still runs; default 1 (0: one job at a time)
                   --state FILE         resume file; default ~/.cache/corpora/ingest/<server+tenant+folder>.tsv
                   --timeout MINUTES    how long to follow one job; default 30
                 Files already stored unchanged by an earlier run are skipped. Exit code 1 lists every failed file.""";
@@ -75,10 +76,11 @@ public final class IngestCommand implements Command {
         }
         Path root = Path.of(args.get(0)).toAbsolutePath().normalize();
         Options options = Options.parse(args.subList(1, args.size()),
-                union(Set.of("tenant", "server", "partition", "batch", "state", "timeout"), ServerToken.OPTIONS), Set.of());
+                union(Set.of("tenant", "server", "partition", "batch", "ahead", "state", "timeout"), ServerToken.OPTIONS), Set.of());
         String tenant = options.requireString("tenant");
         URI server = URI.create(options.string("server", "http://localhost:9080").replaceAll("/+$", "") + "/");
         int batchSize = options.integer("batch", 16, 1, 500);
+        int ahead = options.integer("ahead", 1, 0, 8);
         Duration jobTimeout = Duration.ofMinutes(options.integer("timeout", 30, 1, 24 * 60));
         String partition = options.string("partition", null);
         String token = ServerToken.resolve(options, "ingest", tenant, "writer", partition == null ? Map.of() : Map.of("partition", partition), err);
@@ -105,19 +107,18 @@ public final class IngestCommand implements Command {
 
         ProgressLine progress = new ProgressLine(err, pending.size());
         Tally tally = new Tally(state);
-        // One batch is uploaded ahead while the previous one runs, so the server never waits for this client to notice
-        // a finished job (polling backs off up to 2 s) and upload the next.
-        Submitted running = null;
+        // Batches are uploaded ahead while an earlier one runs, so the server never waits for this client to notice a
+        // finished job (polling backs off up to 2 s) and upload the next.
+        java.util.ArrayDeque<Submitted> running = new java.util.ArrayDeque<>();
         for (int from = 0; from < pending.size(); from += batchSize) {
-            Submitted next = submitOrFail(server, tenant, token, partition, pending.subList(from, Math.min(pending.size(), from + batchSize)));
-            if (running != null) {
-                tally.collect(running, server, token, jobTimeout);
+            running.add(submitOrFail(server, tenant, token, partition, pending.subList(from, Math.min(pending.size(), from + batchSize))));
+            if (running.size() > ahead) {
+                tally.collect(running.poll(), server, token, jobTimeout);
                 progress.show(tally.done, tally.chunks);
             }
-            running = next;
         }
-        if (running != null) {
-            tally.collect(running, server, token, jobTimeout);
+        while (!running.isEmpty()) {
+            tally.collect(running.poll(), server, token, jobTimeout);
             progress.show(tally.done, tally.chunks);
         }
         progress.finish();

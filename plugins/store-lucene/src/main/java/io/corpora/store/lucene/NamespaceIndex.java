@@ -116,7 +116,7 @@ final class NamespaceIndex implements Closeable {
             Translog.Replay replay = Translog.replay(path, replayFrom, record -> apply(replaying, UpsertRecord.decode(record), settings.metric()));
             // A new generation: never appended after a torn tail, never below the commit's replay start.
             long generation = Math.max(replay.lastGeneration() + 1, replayFrom);
-            translog = Translog.create(path, generation);
+            translog = Translog.startingAt(path, generation);
             writer.setLiveCommitData(commitData(settings, generation).entrySet());
             if (replay.records() > 0) {
                 writer.commit();

@@ -40,6 +40,7 @@ final class Translog implements Closeable {
     record Replay(long records, long lastGeneration, String tornTail) {}
 
     private final Path directory;
+    /** The current generation's file; null until its first append (an idle namespace holds only Lucene's write lock). */
     private volatile FileChannel channel;
     private volatile long generation;
     /** Records appended so far; written by the serialised appends, read by the fsync leader. */
@@ -56,15 +57,14 @@ final class Translog implements Closeable {
     /** The failure of the last fsync; guarded by {@link #durability}. Once set, nothing more is acknowledged. */
     private IOException failure;
 
-    private Translog(Path directory, long generation, FileChannel channel) {
+    private Translog(Path directory, long generation) {
         this.directory = directory;
         this.generation = generation;
-        this.channel = channel;
     }
 
-    /** Starts generation {@code generation} (a new, empty file) for appends. */
-    static Translog create(Path directory, long generation) throws IOException {
-        return new Translog(directory, generation, newGeneration(directory, generation));
+    /** A log whose next append starts generation {@code generation} (its file is created then, never before). */
+    static Translog startingAt(Path directory, long generation) {
+        return new Translog(directory, generation);
     }
 
     private static FileChannel newGeneration(Path directory, long generation) throws IOException {
@@ -91,11 +91,20 @@ final class Translog implements Closeable {
 
     /** Bytes of records in the current generation. */
     long bytes() throws IOException {
-        return channel.position() - HEADER_BYTES;
+        FileChannel current = channel;
+        return current == null ? 0 : current.position() - HEADER_BYTES;
     }
 
     /** Appends one record (written to the file, not yet fsynced); returns its sequence number for {@link #awaitDurable}. */
     long append(byte[] payload) throws IOException {
+        if (channel == null) {
+            syncLock.lock(); // the fsync leader reads the channel under it
+            try {
+                channel = newGeneration(directory, generation);
+            } finally {
+                syncLock.unlock();
+            }
+        }
         CRC32 crc = new CRC32();
         crc.update(payload);
         ByteBuffer frame = ByteBuffer.allocate(FRAME_BYTES + payload.length).putInt(payload.length).putInt((int) crc.getValue()).put(payload).flip();
@@ -106,6 +115,9 @@ final class Translog implements Closeable {
 
     /** Takes the last record back (its upsert failed to apply), so a replay never applies a write that was refused. */
     void discardLast() throws IOException {
+        if (channel == null) {
+            return; // its generation could not even be created: nothing was written
+        }
         channel.truncate(lastRecordStart);
         channel.position(lastRecordStart);
     }
@@ -137,7 +149,9 @@ final class Translog implements Closeable {
         syncLock.lock();
         try {
             covers = appended; // every record counted here was written before this fsync starts
-            channel.force(false);
+            if (channel != null) { // null: rolled since, and the roll fsynced every record before it
+                channel.force(false);
+            }
         } catch (IOException e) {
             failed = e;
             throw e;
@@ -161,19 +175,21 @@ final class Translog implements Closeable {
     }
 
     /**
-     * Starts the next generation: fsyncs the current one (so everything appended so far is durable, and acknowledged to
-     * its waiters) and appends to a new file from here. The caller holds off appends meanwhile.
+     * Ends the current generation: fsyncs and closes it (so everything appended so far is durable, and acknowledged to its
+     * waiters); the next append starts generation + 1 in a new file. The caller holds off appends meanwhile. Returns the
+     * new generation.
      */
     long roll() throws IOException {
         syncLock.lock();
         try {
             long covers = appended;
-            channel.force(false);
-            FileChannel next = newGeneration(directory, generation + 1);
             FileChannel previous = channel;
-            channel = next;
+            if (previous != null) {
+                previous.force(false);
+                channel = null;
+                previous.close();
+            }
             generation++;
-            previous.close();
             synchronized (durability) {
                 durable = Math.max(durable, covers);
                 durability.notifyAll();
@@ -198,10 +214,11 @@ final class Translog implements Closeable {
     public void close() throws IOException {
         syncLock.lock();
         try {
-            if (channel.isOpen()) {
+            FileChannel current = channel;
+            if (current != null && current.isOpen()) {
                 long covers = appended;
-                channel.force(false);
-                channel.close();
+                current.force(false);
+                current.close();
                 synchronized (durability) {
                     durable = Math.max(durable, covers);
                     durability.notifyAll();

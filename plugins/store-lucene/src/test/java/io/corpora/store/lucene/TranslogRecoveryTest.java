@@ -159,6 +159,40 @@ class TranslogRecoveryTest {
         }
     }
 
+    /** A namespace idle since its last commit holds Lucene's write lock only: the next generation's file opens with the next write. */
+    @Test
+    void afterABackgroundCommitNoTranslogFileIsOpenOrOnDisk() throws Exception {
+        Path data = temp.resolve("data");
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of("translog.flushInterval", "50ms"))) {
+            store.upsert(NS, List.of(chunk("a", "alpha")));
+            Path index = store.pathOf(NS);
+            assertEquals(1, openTranslogFiles(index), "the generation being written is open");
+            Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+            while (!Translog.generations(index).isEmpty() && Instant.now().isBefore(deadline)) {
+                Thread.sleep(20);
+            }
+            assertEquals(List.of(), Translog.generations(index), "committed: the generation was deleted, the next not yet created");
+            assertEquals(0, openTranslogFiles(index));
+            assertEquals(1, committedDocuments(index));
+            store.upsert(NS, List.of(chunk("b", "beta")));
+            assertEquals(1, openTranslogFiles(index));
+        }
+    }
+
+    private static long openTranslogFiles(Path index) throws IOException {
+        Path real = index.toRealPath();
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.filter(fd -> {
+                try {
+                    Path target = Files.readSymbolicLink(fd);
+                    return target.startsWith(real) && target.getFileName().toString().endsWith(".tlog");
+                } catch (IOException closedMeanwhile) {
+                    return false;
+                }
+            }).count();
+        }
+    }
+
     /**
      * A batch that fails while it is applied (here: its segment flush finds the index directory gone, a real I/O failure
      * in the middle of the batch) is refused whole: the index rolls back to its last commit, the acknowledged writes come

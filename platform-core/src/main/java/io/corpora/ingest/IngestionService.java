@@ -5,7 +5,6 @@ import io.corpora.controlplane.DocumentRecord;
 import io.corpora.controlplane.DocumentRegistry;
 import io.corpora.controlplane.DocumentStatus;
 import io.corpora.controlplane.IngestJob;
-import io.corpora.controlplane.Quotas;
 import io.corpora.controlplane.Tenant;
 import io.corpora.controlplane.TenantRepository;
 import io.corpora.controlplane.WriteRefusedException;
@@ -55,6 +54,7 @@ public final class IngestionService {
     private final DocumentLoaders loaders;
     private final IngestLimits limits;
     private final TenantWriteGate writeGate = new TenantWriteGate();
+    private final QuotaReservations quotaReservations = new QuotaReservations();
     private final IngestListener listener;
     private final LoaderGuard loaderGuard;
     private final LongSupplier nanoClock;
@@ -170,8 +170,20 @@ public final class IngestionService {
                     + " chunks; the limit is " + limits.maxChunksPerDocument());
         }
         long chargedBytes = chargedBytes(request, chunks);
-        checkQuotas(tenant, existing, chunks.size(), chargedBytes);
+        // Checked against the stored totals plus the documents of this tenant in flight, so a job's documents may be
+        // written in parallel without overshooting the quota together.
+        QuotaReservations.Growth growth = existing == null ? new QuotaReservations.Growth(1, chunks.size(), chargedBytes)
+                : new QuotaReservations.Growth(0, chunks.size() - existing.chunkCount(), chargedBytes - existing.bytes());
+        try (QuotaReservations.Reservation reserved = quotaReservations.reserve(tenant.id(), tenant.definition().quotas(),
+                () -> registry.stats(tenant.id()), growth)) {
+            return storeVersion(tenant, runtime, namespace, request, loaded, chunks, indexTexts, contentHash, embedderId, chargedBytes, reserved);
+        }
+    }
 
+    /** Writes the document as a new version (begun, chunks written, activated), then removes older versions' chunks. */
+    private IngestJob.Outcome storeVersion(Tenant tenant, TenantRuntime runtime, Namespace namespace, IngestRequest request, LoadedDocument loaded,
+                                           List<Chunk> chunks, List<String> indexTexts, String contentHash, String embedderId, long chargedBytes,
+                                           QuotaReservations.Reservation reserved) {
         DocumentDescription description = new DocumentDescription(request.source(), request.mediaType(), loaded.metadata(),
                 chargedBytes);
         int version = registry.beginVersion(namespace, request.documentId(), description.source(), description.mediaType(),
@@ -187,8 +199,8 @@ public final class IngestionService {
             if (tenant.activeEmbedder() == null) {
                 tenants.setActiveEmbedder(tenant.id(), embedderId);
             }
-            registry.activateVersion(namespace, request.documentId(), version, contentHash, stamped.size(), fullText(loaded), description,
-                    embedderId, tenant.definition().store());
+            reserved.settle(() -> registry.activateVersion(namespace, request.documentId(), version, contentHash, stamped.size(), fullText(loaded),
+                    description, embedderId, tenant.definition().store()));
         } catch (RuntimeException e) {
             discardVersion(store, namespace, request.documentId(), version, e);
             if (e instanceof WriteRefusedException refused && refused.reason() == WriteRefusedException.Reason.STORE_MOVED) {
@@ -368,27 +380,6 @@ public final class IngestionService {
             }
         } catch (IllegalArgumentException e) {
             throw new IngestException(422, "unreadable-document", "document '" + documentId + "' cannot be stored: " + e.getMessage(), e);
-        }
-    }
-
-    private void checkQuotas(Tenant tenant, DocumentRecord existing, int newChunks, long newBytes) {
-        Quotas quotas = tenant.definition().quotas();
-        if (quotas.maxDocuments() == 0 && quotas.maxChunks() == 0 && quotas.maxBytes() == 0) {
-            return;
-        }
-        DocumentRegistry.CorpusStats stats = registry.stats(tenant.id());
-        long documents = stats.documents() + (existing == null ? 1 : 0);
-        long chunks = stats.chunks() - (existing == null ? 0 : existing.chunkCount()) + newChunks;
-        long bytes = stats.bytes() - (existing == null ? 0 : existing.bytes()) + newBytes;
-        exceeds("documents", documents, quotas.maxDocuments());
-        exceeds("chunks", chunks, quotas.maxChunks());
-        exceeds("bytes", bytes, quotas.maxBytes());
-    }
-
-    private static void exceeds(String what, long wouldBe, long limit) {
-        if (limit > 0 && wouldBe > limit) {
-            throw new IngestException(429, "quota-exceeded", "this ingest would bring the tenant to " + wouldBe + " " + what
-                    + "; its quota is " + limit);
         }
     }
 

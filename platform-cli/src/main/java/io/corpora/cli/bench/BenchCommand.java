@@ -5,20 +5,15 @@ import io.corpora.cli.Options;
 import io.corpora.cli.UsageException;
 import io.corpora.cli.eval.BeirDataset;
 import io.corpora.cli.eval.CachingEmbedder;
-import io.corpora.engine.index.ChunkIndexer;
-import io.corpora.engine.index.HeadingContextualizer;
 import io.corpora.plugin.loader.PluginManager;
 import io.corpora.plugin.loader.PluginRegistry;
 import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
-import io.corpora.spi.MetadataFilter;
 import io.corpora.spi.Namespace;
 import io.corpora.spi.ReservedKeys;
 import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.embed.Embedder;
 import io.corpora.spi.embed.EmbedderProvider;
-import io.corpora.spi.store.VectorStore;
-import io.corpora.spi.store.VectorStoreProvider;
 import io.corpora.tenancy.ReservedKeyStamper;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -26,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,6 +67,8 @@ public final class BenchCommand implements Command {
         return """
                 usage: corpora bench [--quick | --profile quick|medium|full] [options]
                        corpora bench density --pid PID [options]   (tenant density of a running server; --help for its options)
+                       corpora bench ingest-http --files DIR --tenant T [options]   (the whole ingest through a running server
+                                            against the raw embedder on the same chunk texts; its options below)
                   --quick              the quick profile (200 tenants, ~29k chunks, 300 real passages; under 3 minutes)
                   --profile NAME       quick | medium (2,000 tenants, ~250k chunks) | full (10,000 tenants, ~1M chunks); default quick
                   --dataset DIR        a BEIR dataset whose passages and queries are embedded (default ../shared/datasets/scifact)
@@ -95,8 +91,12 @@ public final class BenchCommand implements Command {
                   --http-war FILE      the server's WAR (default platform-server/target/corpora.war)
                   --http-port N        its HTTP port (default: a free one)
                   --http-heap SIZE     its -Xmx (default 2g)
-                  --http-keep          keep its data and document cache under <out>/server (its logs are always kept)"""
-                .formatted(PG_MAX_TENANTS, PG_LARGEST, PG_PARTITIONS);
+                  --http-keep          keep its data and document cache under <out>/server (its logs are always kept)
+                  --only ingest        measure ingest only (pipeline against the raw embedder); no fleet, no retrieval
+                  --ingest-texts N     passages of the ingest measurement (default: the profile's, 16 / 256 / 512)
+                  --ingest-writers L   concurrencies of the ingest measurement, e.g. 1,2,4 (default 1,2: writers of the pipeline
+                                       = documents in flight, and as many threads calling the raw embedder)"""
+                .formatted(PG_MAX_TENANTS, PG_LARGEST, PG_PARTITIONS) + "\n\n" + new HttpIngestCommand().usage();
     }
 
     @Override
@@ -104,18 +104,25 @@ public final class BenchCommand implements Command {
         if (!args.isEmpty() && args.get(0).equals("density")) {
             return new DensityCommand().run(args, out, err);
         }
+        if (!args.isEmpty() && args.get(0).equals("ingest-http")) {
+            return new HttpIngestCommand().run(args, out, err);
+        }
         Options options = Options.parse(args, Set.of("profile", "dataset", "out", "cache", "plugins", "store", "jdbc-url", "pg-tenants",
-                "pg-largest", "pg-partitions", "http-liberty", "http-war", "http-port", "http-heap"), Set.of("quick", "http", "no-http", "http-keep"));
+                "pg-largest", "pg-partitions", "http-liberty", "http-war", "http-port", "http-heap", "only", "ingest-texts", "ingest-writers"),
+                Set.of("quick", "http", "no-http", "http-keep"));
         Profile profile;
         try {
             profile = options.flag("quick") ? Profile.QUICK : Profile.named(options.string("profile", "quick"));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
+        boolean ingestOnly = options.string("only").isPresent() && options.choice("only", null, List.of("ingest")).equals("ingest");
+        profile = profile.withIngestTexts(options.integer("ingest-texts", profile.ingestTexts(), 1, 100_000));
+        List<Integer> ingestWriters = ingestWriters(options.string("ingest-writers", "1,2"));
         String stores = options.choice("store", "lucene", List.of("lucene", "pgvector", "all"));
         boolean lucene = !stores.equals("pgvector");
-        PgVectorRun pgvector = stores.equals("lucene") ? null : PgVectorRun.from(options, profile, System.getenv(PG_URL_VARIABLE));
-        HttpBench.Settings http = httpSettings(options, profile, lucene,
+        PgVectorRun pgvector = stores.equals("lucene") || ingestOnly ? null : PgVectorRun.from(options, profile, System.getenv(PG_URL_VARIABLE));
+        HttpBench.Settings http = ingestOnly ? null : httpSettings(options, profile, lucene,
                 Path.of(System.getProperty("corpora.dev.jwt.private.key", "platform-server/dev-jwt/private.pem")));
         Path datasetDir = options.path("dataset", DEFAULT_DATASET);
         Path plugins = options.path("plugins", Path.of(System.getProperty("corpora.plugins.dir", DEFAULT_PLUGINS.toString())));
@@ -154,19 +161,25 @@ public final class BenchCommand implements Command {
                 results.note("real passages", real + " (the " + profile.name() + " profile asks " + profile.passages() + "; the dataset holds "
                         + available.size() + " documents, " + profile.ingestTexts() + " of them kept for the ingest measurement)");
             }
-            BenchCorpus corpus = BenchCorpus.embed(available.subList(0, real), dataset, profile, cached, err);
-            err.printf("bench: %d passages, %d queries (cache: %d hits, %d misses)%n", corpus.texts.size(), corpus.queryTexts.size(),
-                    cached.hits(), cached.misses());
-            if (lucene) {
-                new Ingest(model, registry, work, err).measure(available.subList(real, real + profile.ingestTexts()), results);
-                List<Fleet.Tenant> measured = new Fleet(profile, corpus, model, registry, work, err).run(results);
-                if (http != null) {
-                    new HttpBench(profile, corpus, model, registry, plugins, work, outDir, http, err).run(measured, results);
+            IngestThroughput ingest = new IngestThroughput(model, registry, work, err);
+            List<String> ingestTexts = available.subList(real, real + profile.ingestTexts());
+            if (ingestOnly) {
+                results.ingest(ingestTexts.size(), ingest.measure(ingestTexts, ingestWriters));
+            } else {
+                BenchCorpus corpus = BenchCorpus.embed(available.subList(0, real), dataset, profile, cached, err);
+                err.printf("bench: %d passages, %d queries (cache: %d hits, %d misses)%n", corpus.texts.size(), corpus.queryTexts.size(),
+                        cached.hits(), cached.misses());
+                if (lucene) {
+                    results.ingest(ingestTexts.size(), ingest.measure(ingestTexts, ingestWriters));
+                    List<Fleet.Tenant> measured = new Fleet(profile, corpus, model, registry, work, err).run(results);
+                    if (http != null) {
+                        new HttpBench(profile, corpus, model, registry, plugins, work, outDir, http, err).run(measured, results);
+                    }
                 }
-            }
-            if (pgvector != null) {
-                new PgVectorFleet(pgvector.shape(), pgvector.partitions(), pgvector.jdbcUrl(), corpus, model, registry, work, err)
-                        .run(List.of(PgVectorFleet.Layout.values()), results);
+                if (pgvector != null) {
+                    new PgVectorFleet(pgvector.shape(), pgvector.partitions(), pgvector.jdbcUrl(), corpus, model, registry, work, err)
+                            .run(List.of(PgVectorFleet.Layout.values()), results);
+                }
             }
         } finally {
             if (cached != null) {
@@ -188,7 +201,7 @@ public final class BenchCommand implements Command {
         if (options.flag("http") && options.flag("no-http")) {
             throw new UsageException("--http and --no-http contradict each other");
         }
-        boolean on = options.flag("http") || (!options.flag("no-http") && profile != Profile.QUICK);
+        boolean on = options.flag("http") || (!options.flag("no-http") && !profile.name().equals(Profile.QUICK.name()));
         if (!on || !lucene) {
             if (options.flag("http") && !lucene) {
                 throw new UsageException("--http measures the Lucene fleet's tenants: it needs --store lucene or all");
@@ -201,6 +214,18 @@ public final class BenchCommand implements Command {
         }
         return new HttpBench.Settings(options.path("http-liberty", BenchServer.DEFAULT_LIBERTY), options.path("http-war", BenchServer.DEFAULT_WAR),
                 options.integer("http-port", 0, 0, 65_535), heap, options.flag("http-keep"), devKey);
+    }
+
+    static List<Integer> ingestWriters(String list) {
+        try {
+            List<Integer> writers = java.util.Arrays.stream(list.split(",")).map(String::trim).map(Integer::parseInt).distinct().toList();
+            if (writers.isEmpty() || writers.stream().anyMatch(w -> w < 1 || w > 64)) {
+                throw new NumberFormatException();
+            }
+            return writers;
+        } catch (NumberFormatException e) {
+            throw new UsageException("--ingest-writers must be a comma-separated list of 1..64, got '" + list + "'");
+        }
     }
 
     /** The pgvector part's options, checked before anything is built. */
@@ -251,93 +276,4 @@ public final class BenchCommand implements Command {
         metadata.put(ReservedKeys.EMBEDDER, embedderId);
         return new EmbeddedChunk(stamped.withMetadata(metadata), text, vector);
     }
-
-    /** Ingest: the whole pipeline's chunks/s against the raw embedder's on the same texts, measured around it. */
-    static final class Ingest {
-        private final Embedder model;
-        private final PluginRegistry registry;
-        private final Path work;
-        private final PrintStream err;
-
-        Ingest(Embedder model, PluginRegistry registry, Path work, PrintStream err) {
-            this.model = model;
-            this.registry = registry;
-            this.work = work;
-            this.err = err;
-        }
-
-        void measure(List<String> texts, BenchResults results) throws Exception {
-            // Each pipeline rate is compared with the raw embedder at the same concurrency (one caller per writer),
-            // measured before and after it so that drift of a noisy machine shows as a before/after gap.
-            double rawOneBefore = rawRate(texts, 1);
-            double rawTwoBefore = rawRate(texts, 2);
-            double pipelineOne = pipelineRate(texts, 1, "one");
-            double pipelineTwo = pipelineRate(texts, 2, "two");
-            double rawTwoAfter = rawRate(texts, 2);
-            double rawOneAfter = rawRate(texts, 1);
-            err.printf("bench: ingest raw %.1f / %.1f chunks/s (1 / 2 callers), pipeline %.1f (1 writer) / %.1f (2 writers)%n",
-                    (rawOneBefore + rawOneAfter) / 2, (rawTwoBefore + rawTwoAfter) / 2, pipelineOne, pipelineTwo);
-            results.ingest(texts.size(), new BenchResults.IngestRates(rawOneBefore, rawOneAfter, pipelineOne),
-                    new BenchResults.IngestRates(rawTwoBefore, rawTwoAfter, pipelineTwo));
-        }
-
-        /**
-         * The embedder alone, one document's chunk per call as the pipeline calls it, from {@code callers} threads taking
-         * the texts in turn; texts are never cached here.
-         */
-        private double rawRate(List<String> texts, int callers) throws InterruptedException {
-            return texts.size() / onThreads(callers, texts.size(), i -> model.embedDocuments(List.of(texts.get(i))), "the raw embedder failed");
-        }
-
-        /**
-         * The ingest pipeline below the REST layer: contextualize, embed, stamp, upsert and commit (durable) one document
-         * at a time per writer, with {@code writers} documents in flight (the job runner's {@code corpora.ingest.jobParallelism}).
-         */
-        private double pipelineRate(List<String> texts, int writers, String name) throws Exception {
-            try (VectorStore store = registry.create(VectorStoreProvider.class, "lucene", context(work, "ingest-" + name),
-                    Map.of("directory", work.resolve("ingest-" + name).toString()))) {
-                Namespace namespace = Namespace.of("ingest");
-                ChunkIndexer indexer = new ChunkIndexer(store, namespace, model, new HeadingContextualizer());
-                double seconds = onThreads(writers, texts.size(), i -> {
-                    String documentId = "doc-" + i;
-                    Chunk raw = new Chunk(documentId + "#0", documentId, 0, texts.get(i), List.of(), Map.of("source", "bench"));
-                    indexer.index(List.of(ReservedKeyStamper.stamp(raw, namespace, documentId, 1)));
-                }, "ingest failed");
-                double rate = texts.size() / seconds;
-                if (store.count(namespace, MetadataFilter.all()) != texts.size()) {
-                    throw new IllegalStateException("the pipeline stored " + store.count(namespace, MetadataFilter.all()) + " of " + texts.size());
-                }
-                return rate;
-            }
-        }
-
-        /** Runs {@code work} for items 0..count-1 on {@code threads} threads taking them in turn; returns the seconds it took. */
-        private static double onThreads(int threads, int count, java.util.function.IntConsumer work, String failed) throws InterruptedException {
-            java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
-            java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
-            List<Thread> started = new ArrayList<>();
-            long start = System.nanoTime();
-            for (int t = 0; t < threads; t++) {
-                Thread thread = new Thread(() -> {
-                    try {
-                        for (int i; (i = next.getAndIncrement()) < count; ) {
-                            work.accept(i);
-                        }
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
-                    }
-                });
-                started.add(thread);
-                thread.start();
-            }
-            for (Thread thread : started) {
-                thread.join();
-            }
-            if (failure.get() != null) {
-                throw new IllegalStateException(failed, failure.get());
-            }
-            return (System.nanoTime() - start) / 1e9;
-        }
-    }
-
 }

@@ -35,6 +35,11 @@ public record Profile(String name, int tenants, int largest, int smallest, doubl
         return new Profile(name, tenants, largest, smallest, zipf, passages, queries, window, warmup, ingestTexts);
     }
 
+    /** The same profile measuring ingest on another number of passages ({@code bench --ingest-texts}). */
+    Profile withIngestTexts(int texts) {
+        return new Profile(name, tenants, largest, smallest, zipf, passages, queries, window, warmup, texts);
+    }
+
     /** Chunks of tenant {@code rank} (1 = largest). */
     int sizeOf(int rank) {
         return Math.max(smallest, (int) Math.round(largest / Math.pow(rank, zipf)));

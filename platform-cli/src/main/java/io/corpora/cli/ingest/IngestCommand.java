@@ -63,6 +63,7 @@ public final class IngestCommand implements Command {
                                        token minted locally with --key FILE (default: the repository's development key)
                   --partition P        the tenant partition to ingest into
                   --batch N            files per upload job; default 16
+                  --ahead N            batches uploaded while an earlier one still runs; default 1 (0: one job at a time)
                   --state FILE         resume file; default ~/.cache/corpora/ingest/<server+tenant+folder>.tsv
                   --timeout MINUTES    how long to follow one job; default 30
                 Files already stored unchanged by an earlier run are skipped. Exit code 1 lists every failed file.""";
@@ -75,10 +76,11 @@ public final class IngestCommand implements Command {
         }
         Path root = Path.of(args.get(0)).toAbsolutePath().normalize();
         Options options = Options.parse(args.subList(1, args.size()),
-                union(Set.of("tenant", "server", "partition", "batch", "state", "timeout"), ServerToken.OPTIONS), Set.of());
+                union(Set.of("tenant", "server", "partition", "batch", "ahead", "state", "timeout"), ServerToken.OPTIONS), Set.of());
         String tenant = options.requireString("tenant");
         URI server = URI.create(options.string("server", "http://localhost:9080").replaceAll("/+$", "") + "/");
         int batchSize = options.integer("batch", 16, 1, 500);
+        int ahead = options.integer("ahead", 1, 0, 8);
         Duration jobTimeout = Duration.ofMinutes(options.integer("timeout", 30, 1, 24 * 60));
         String partition = options.string("partition", null);
         String token = ServerToken.resolve(options, "ingest", tenant, "writer", partition == null ? Map.of() : Map.of("partition", partition), err);
@@ -104,16 +106,66 @@ public final class IngestCommand implements Command {
                 files.size(), root, unchanged, stateFile, pending.size(), tenant);
 
         ProgressLine progress = new ProgressLine(err, pending.size());
-        List<String> failures = new ArrayList<>();
-        int done = 0;
-        long chunks = 0;
-        int stored = 0;
-        int skipped = 0;
+        Tally tally = new Tally(state);
+        // Batches are uploaded ahead while an earlier one runs, so the server never waits for this client to notice a
+        // finished job (polling backs off up to 2 s) and upload the next.
+        java.util.ArrayDeque<Submitted> running = new java.util.ArrayDeque<>();
         for (int from = 0; from < pending.size(); from += batchSize) {
-            List<Upload> batch = pending.subList(from, Math.min(pending.size(), from + batchSize));
+            running.add(submitOrFail(server, tenant, token, partition, pending.subList(from, Math.min(pending.size(), from + batchSize))));
+            if (running.size() > ahead) {
+                tally.collect(running.poll(), server, token, jobTimeout);
+                progress.show(tally.done, tally.chunks);
+            }
+        }
+        while (!running.isEmpty()) {
+            tally.collect(running.poll(), server, token, jobTimeout);
+            progress.show(tally.done, tally.chunks);
+        }
+        progress.finish();
+        out.printf("corpora ingest: %d stored, %d unchanged on the server, %d skipped by resume, %d failed%n",
+                tally.stored, tally.skipped, unchanged, tally.failures.size());
+        if (!tally.failures.isEmpty()) {
+            err.println("failed files:");
+            tally.failures.forEach(f -> err.println("  " + f));
+            return 1;
+        }
+        return 0;
+    }
+
+    private record Upload(Path file, String relative, String sha256) {}
+
+    /** A batch uploaded as a job, or refused (every file of it then fails with the reason). */
+    private record Submitted(List<Upload> batch, URI job, UploadException refused) {}
+
+    private Submitted submitOrFail(URI server, String tenant, String token, String partition, List<Upload> batch)
+            throws IOException, InterruptedException {
+        try {
+            return new Submitted(batch, submit(server, tenant, token, partition, batch), null);
+        } catch (UploadException e) {
+            return new Submitted(batch, null, e);
+        }
+    }
+
+    /** What the finished batches came to; stored files are marked in the resume state as their job reports them. */
+    private final class Tally {
+        private final IngestState state;
+        private final List<String> failures = new ArrayList<>();
+        private int done;
+        private long chunks;
+        private int stored;
+        private int skipped;
+
+        Tally(IngestState state) {
+            this.state = state;
+        }
+
+        void collect(Submitted submitted, URI server, String token, Duration jobTimeout) throws IOException, InterruptedException {
+            List<Upload> batch = submitted.batch();
             try {
-                JsonNode job = follow(server, token, submit(server, tenant, token, partition, batch), jobTimeout);
-                JsonNode outcomes = job.get("outcomes");
+                if (submitted.refused() != null) {
+                    throw submitted.refused();
+                }
+                JsonNode outcomes = follow(server, token, submitted.job(), jobTimeout).get("outcomes");
                 for (int i = 0; i < batch.size(); i++) {
                     Upload upload = batch.get(i);
                     JsonNode outcome = outcomes != null && i < outcomes.size() ? outcomes.get(i) : null;
@@ -135,20 +187,8 @@ public final class IngestCommand implements Command {
                 batch.forEach(u -> failures.add(u.relative() + ": " + e.getMessage()));
             }
             done += batch.size();
-            progress.show(done, chunks);
         }
-        progress.finish();
-        out.printf("corpora ingest: %d stored, %d unchanged on the server, %d skipped by resume, %d failed%n",
-                stored, skipped, unchanged, failures.size());
-        if (!failures.isEmpty()) {
-            err.println("failed files:");
-            failures.forEach(f -> err.println("  " + f));
-            return 1;
-        }
-        return 0;
     }
-
-    private record Upload(Path file, String relative, String sha256) {}
 
     /** Thrown when a batch cannot be submitted or followed; every file of the batch is reported with the reason. */
     private static final class UploadException extends Exception {

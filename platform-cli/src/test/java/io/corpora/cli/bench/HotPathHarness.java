@@ -67,6 +67,7 @@ public final class HotPathHarness {
                         batch = new ArrayList<>();
                     }
                 }
+                store.releaseTenant(namespace.tenant()); // commits: the raw searchers read the last commit, Corpora reopens the same
                 Path directory = work.resolve("lucene").resolve(namespace.tenant()).resolve(namespace.partitionKey());
                 Systems.Search corpora = Systems.corpora(store, namespace, model, queryTexts, queryVectors, false);
                 try (Systems.Search raw = Systems.rawLucene(directory, queryVectors, Systems.TOP_K);

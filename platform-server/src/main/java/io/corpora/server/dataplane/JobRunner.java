@@ -5,6 +5,7 @@ import io.corpora.controlplane.JobRepository;
 import io.corpora.access.TenantView;
 import io.corpora.ingest.IngestException;
 import io.corpora.ingest.IngestRequest;
+import io.corpora.ingest.OrderedWindow;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
@@ -42,7 +43,7 @@ public class JobRunner {
     /** Creates the job and starts it in the background; returns it as queued. */
     public IngestJob submit(TenantView view, List<IngestRequest> requests) {
         IngestJob job = view.createJob(requests.size());
-        executor.execute(() -> run(job.id(), requests, IngestRequest::documentId, view::ingest, () -> {}, windowFor(view)));
+        executor.execute(() -> run(job.id(), requests, IngestRequest::documentId, view::ingest, () -> {}));
         return job;
     }
 
@@ -56,36 +57,13 @@ public class JobRunner {
         executor.execute(() -> run(job.id(), documentIds, id -> id, view::rebuild, () -> {
             int removed = view.removeOrphans();
             LOG.info(() -> "rebuild job " + job.id() + " of " + view.namespace() + " removed " + removed + " orphaned or stale chunks");
-        }, windowFor(view)));
+        }));
         return job;
     }
 
     /** Ingests one document and turns any failure into an outcome. */
     public IngestJob.Outcome ingestOne(TenantView view, IngestRequest request) {
         return outcomeOf(request.documentId(), () -> view.ingest(request));
-    }
-
-    /**
-     * How many documents of this tenant's job may be in flight: 1 when the tenant has a document, chunk or byte quota,
-     * whose check reads the stored totals before the write — documents in flight together could each pass it and
-     * overshoot the quota together.
-     */
-    private int windowFor(TenantView view) {
-        io.corpora.controlplane.Quotas quotas = view.tenant().definition().quotas();
-        boolean sized = quotas.maxDocuments() > 0 || quotas.maxChunks() > 0 || quotas.maxBytes() > 0;
-        return sized ? 1 : Math.max(1, parallelism);
-    }
-
-    private static IngestJob.Outcome awaitOutcome(java.util.concurrent.Future<IngestJob.Outcome> outcome) {
-        try {
-            return outcome.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for a document of the job", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            // outcomeOf turns every RuntimeException into an outcome; what reaches here is an Error
-            throw new IllegalStateException("a document of the job failed unexpectedly", e.getCause());
-        }
     }
 
     private static IngestJob.Outcome outcomeOf(String documentId, Supplier<IngestJob.Outcome> work) {
@@ -104,26 +82,17 @@ public class JobRunner {
 
     /**
      * Records one outcome per item, in the items' order, then runs {@code afterwards}; the job is finished whatever
-     * happens. Up to {@link #parallelism} items are in flight (a window sliding in order); a job naming one document twice
-     * runs one item at a time, so its last version is the last one sent, as it always was.
+     * happens. Up to {@link #parallelism} items are in flight, the next starting as soon as any finishes
+     * ({@link OrderedWindow}); a job naming one document twice runs one item at a time, so its last version is the last
+     * one sent, as it always was.
      */
-    private <T> void run(String jobId, List<T> items, Function<T, String> documentIdOf, Function<T, IngestJob.Outcome> work, Runnable afterwards,
-                         int parallelism) {
+    private <T> void run(String jobId, List<T> items, Function<T, String> documentIdOf, Function<T, IngestJob.Outcome> work, Runnable afterwards) {
         JobRepository jobs = dataPlane.jobs();
         try {
             jobs.markRunning(jobId);
             boolean distinct = items.stream().map(documentIdOf).distinct().count() == items.size();
-            int window = distinct ? parallelism : 1;
-            java.util.ArrayDeque<java.util.concurrent.Future<IngestJob.Outcome>> inFlight = new java.util.ArrayDeque<>();
-            int next = 0;
-            while (next < items.size() || !inFlight.isEmpty()) {
-                while (next < items.size() && inFlight.size() < window) {
-                    T item = items.get(next++);
-                    Supplier<IngestJob.Outcome> one = () -> outcomeOf(documentIdOf.apply(item), () -> work.apply(item));
-                    inFlight.add(window == 1 ? java.util.concurrent.CompletableFuture.completedFuture(one.get()) : executor.submit(one::get));
-                }
-                jobs.recordOutcome(jobId, awaitOutcome(inFlight.poll()));
-            }
+            OrderedWindow.run(items, distinct ? Math.max(1, parallelism) : 1, executor,
+                    item -> outcomeOf(documentIdOf.apply(item), () -> work.apply(item)), outcome -> jobs.recordOutcome(jobId, outcome));
             afterwards.run();
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "job " + jobId + " aborted", e);

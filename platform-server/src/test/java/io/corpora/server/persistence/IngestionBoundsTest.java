@@ -231,6 +231,52 @@ class IngestionBoundsTest {
         assertEquals("quota-exceeded", over.type());
     }
 
+    /**
+     * A document quota with documents written in parallel (the job runner's window): each check counts the documents
+     * still in flight, so eight writers started together store exactly the room left and are refused (429) beyond it.
+     */
+    @Test
+    void parallelDocumentsOfAQuotaTenantNeverOvershootTheQuota() throws Exception {
+        // The control plane as the server's beans are: shared by the writers, each call on its thread's own connection.
+        IngestionService ingestion = new IngestionService(jpa.perThread(DocumentRegistry.class, em -> new JpaDocumentRegistry(em, Clock.systemUTC())),
+                jpa.perThread(TenantRepository.class, em -> new JpaTenantRepository(em, Clock.systemUTC())), loaders, IngestLimits.DEFAULT,
+                IngestionService.IngestListener.NONE, IngestionService.LoaderGuard.NONE);
+        for (int i = 0; i < 2; i++) {
+            ingestion.ingest(writer(), runtime(), IngestRequest.ofText("old-" + i, "Old note " + i + ".", "text/plain", "old.txt", Map.of()));
+        }
+        tenants.update(new TenantDefinition("acme", null, null, new PluginChoice("reference", Map.of()),
+                new PluginChoice("salted", Map.of("salt", "a")), null, null, new io.corpora.controlplane.Quotas(5, 0, 0, 0, 0), null, null));
+        AccessDecision writer = writer();
+        TenantRuntime runtime = runtime();
+        int writers = 8;
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(writers);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(writers);
+        java.util.List<java.util.concurrent.Future<String>> results = new java.util.ArrayList<>();
+        try {
+            for (int w = 0; w < writers; w++) {
+                String id = "new-" + w;
+                results.add(pool.submit(() -> {
+                    start.await();
+                    try {
+                        return ingestion.ingest(writer, runtime, IngestRequest.ofText(id, "Fresh note " + id + ".", "text/plain", id + ".txt",
+                                Map.of())).result();
+                    } catch (IngestException e) {
+                        return e.status() + " " + e.type();
+                    }
+                }));
+            }
+            java.util.List<String> outcomes = new java.util.ArrayList<>();
+            for (java.util.concurrent.Future<String> result : results) {
+                outcomes.add(result.get(60, java.util.concurrent.TimeUnit.SECONDS));
+            }
+            assertEquals(3, outcomes.stream().filter("stored"::equals).count(), outcomes.toString());
+            assertEquals(5, outcomes.stream().filter("429 quota-exceeded"::equals).count(), outcomes.toString());
+            assertEquals(5, registry.stats("acme").documents(), "the quota of 5 documents holds");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** An unrestricted writer of the tenant (no filter hook): the bounds, not access, are under test. */
     private AccessDecision writer() {
         return AccessDecision.decide(new Actor(ACME.tenant(), "writer", null, null, null), tenant(), ACME, null, null);

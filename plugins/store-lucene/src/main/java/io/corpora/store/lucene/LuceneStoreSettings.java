@@ -23,13 +23,16 @@ import java.util.List;
  * @param bm25K1               BM25 term-frequency saturation
  * @param bm25B                BM25 length normalisation
  * @param analyzer             text analysis language of the keyword field
- * @param commitInterval       zero: commit inside every write; positive: commit in the background at this interval
+ * @param commitInterval       zero: every write returns once the translog fsync covers it; positive: the log is fsynced at this interval
  * @param ramBufferMb          indexing buffer per namespace before a segment is flushed
+ * @param flushInterval        the longest a namespace's translog grows before a background Lucene commit
+ * @param flushBytes           the translog size that triggers a background Lucene commit sooner
  * @param keyword              title boost and pseudo-relevance feedback of the keyword leg (both off by default)
  */
 public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int hnswM, int hnswEfConstruction, String quantization,
                                   int numCandidatesFactor, int minCandidates, int exactSearchThreshold, float bm25K1, float bm25B,
-                                  String analyzer, Duration commitInterval, double ramBufferMb, KeywordOptions keyword) {
+                                  String analyzer, Duration commitInterval, double ramBufferMb, Duration flushInterval, long flushBytes,
+                                  KeywordOptions keyword) {
 
     static final String DIRECTORY = "directory";
     static final String METRIC = "metric";
@@ -44,6 +47,8 @@ public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int h
     static final String ANALYZER = "analyzer";
     static final String COMMIT_INTERVAL = "commitInterval";
     static final String RAM_BUFFER_MB = "ramBufferMb";
+    static final String FLUSH_INTERVAL = "translog.flushInterval";
+    static final String FLUSH_BYTES = "translog.flushBytes";
     static final String KEYWORD_TITLE_BOOST = "keyword.titleBoost";
     static final String KEYWORD_PRF_CHUNKS = "keyword.prf.chunks";
     static final String KEYWORD_PRF_TERMS = "keyword.prf.terms";
@@ -76,10 +81,16 @@ public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int h
                 ConfigOption.builder(ANALYZER, ConfigType.ENUM).allowedValues(TextAnalyzers.NAMES.toArray(String[]::new)).defaultValue("english")
                         .description("Lucene analyzer of the keyword field (stemming and stop words). Fixed once an index holds text.").build(),
                 ConfigOption.builder(COMMIT_INTERVAL, ConfigType.DURATION).defaultValue("0s").minimum("0s")
-                        .description("0s: every write is committed (durable) before it returns. Positive: writes are visible at once but "
-                                + "committed in the background at this interval, so a crash loses at most that window (bulk loads only).").build(),
+                        .description("0s: every write is durable (its translog record fsynced; concurrent writers share one fsync) before it "
+                                + "returns. Positive: writes return once logged (a process crash loses none) and the log is fsynced at this "
+                                + "interval, so a power loss or OS crash loses at most that window (bulk loads only).").build(),
                 ConfigOption.builder(RAM_BUFFER_MB, ConfigType.DOUBLE).defaultValue(64).minimum(1).maximum(2048)
                         .description("Indexing buffer per open namespace before Lucene flushes a segment.").build(),
+                ConfigOption.builder(FLUSH_INTERVAL, ConfigType.DURATION).defaultValue("5s").minimum("10ms").maximum("1h")
+                        .description("A namespace's writes are Lucene-committed in the background at most this long after the last commit "
+                                + "(durable already through the translog; the commit bounds how much of the log a restart replays).").build(),
+                ConfigOption.builder(FLUSH_BYTES, ConfigType.LONG).defaultValue(16L << 20).minimum(64L << 10).maximum(1L << 30)
+                        .description("Commit sooner once a namespace's translog holds this many bytes (bounds replay time and log size).").build(),
                 ConfigOption.builder(KEYWORD_TITLE_BOOST, ConfigType.DOUBLE).defaultValue(0).minimum(0).maximum(10)
                         .description("Keyword score = BM25 of the index text + this x BM25 of a title field (the chunk's title and "
                                 + "heading path). 0: off, no title field is written. Chunks written while it was 0 have none: rebuild the "
@@ -101,8 +112,9 @@ public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int h
                 config.getInt(HNSW_EF_CONSTRUCTION), config.requireString(QUANTIZATION), config.getInt(NUM_CANDIDATES_FACTOR),
                 config.getInt(MIN_CANDIDATES), config.getInt(EXACT_SEARCH_THRESHOLD), (float) config.getDouble(BM25_K1),
                 (float) config.getDouble(BM25_B), config.requireString(ANALYZER), config.getDuration(COMMIT_INTERVAL),
-                config.getDouble(RAM_BUFFER_MB), new KeywordOptions((float) config.getDouble(KEYWORD_TITLE_BOOST),
-                config.getInt(KEYWORD_PRF_CHUNKS), config.getInt(KEYWORD_PRF_TERMS), (float) config.getDouble(KEYWORD_PRF_QUERY_WEIGHT)));
+                config.getDouble(RAM_BUFFER_MB), config.getDuration(FLUSH_INTERVAL), config.getLong(FLUSH_BYTES),
+                new KeywordOptions((float) config.getDouble(KEYWORD_TITLE_BOOST), config.getInt(KEYWORD_PRF_CHUNKS),
+                        config.getInt(KEYWORD_PRF_TERMS), (float) config.getDouble(KEYWORD_PRF_QUERY_WEIGHT)));
     }
 
     /** HNSW search breadth for a topK. */
@@ -110,7 +122,8 @@ public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int h
         return Math.max(minCandidates, (int) Math.min(Integer.MAX_VALUE / 2, (long) topK * numCandidatesFactor));
     }
 
-    boolean commitsOnEveryWrite() {
+    /** Whether every write waits for the translog fsync that covers it (else the log is fsynced every commitInterval). */
+    boolean syncsEveryWrite() {
         return commitInterval.isZero();
     }
 }

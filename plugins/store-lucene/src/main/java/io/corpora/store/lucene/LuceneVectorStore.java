@@ -96,7 +96,7 @@ public final class LuceneVectorStore implements VectorStore {
     private final Map<Namespace, CompletableFuture<NamespaceIndex>> opening = new ConcurrentHashMap<>();
     /** Read-held by every operation; write-held to delete a namespace or close the store. */
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
-    private final ScheduledExecutorService committer;
+    private final ScheduledExecutorService maintenance;
     private volatile boolean closed;
 
     public LuceneVectorStore(LuceneStoreSettings settings, Logger logger) {
@@ -113,16 +113,18 @@ public final class LuceneVectorStore implements VectorStore {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the Lucene store directory " + settings.directory(), e);
         }
-        if (settings.commitsOnEveryWrite()) {
-            committer = null;
-        } else {
-            committer = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "corpora-lucene-committer");
-                t.setDaemon(true);
-                return t;
-            });
+        // Background work of every open namespace: Lucene commits (translog.flushInterval / flushBytes) and, with
+        // commitInterval > 0, the translog fsyncs that make writes durable.
+        maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "corpora-lucene-translog");
+            t.setDaemon(true);
+            return t;
+        });
+        long flushCheckMillis = Math.max(1, Math.min(1000, settings.flushInterval().toMillis()));
+        maintenance.scheduleWithFixedDelay(this::commitDue, flushCheckMillis, flushCheckMillis, TimeUnit.MILLISECONDS);
+        if (!settings.syncsEveryWrite()) {
             long millis = Math.max(1, settings.commitInterval().toMillis());
-            committer.scheduleWithFixedDelay(this::commitPending, millis, millis, TimeUnit.MILLISECONDS);
+            maintenance.scheduleWithFixedDelay(this::syncLogs, millis, millis, TimeUnit.MILLISECONDS);
         }
         logger.info(() -> "Lucene store at " + settings.directory() + " (" + settings.metric() + ", analyzer " + settings.analyzer()
                 + ", quantization " + settings.quantization() + ")");
@@ -165,12 +167,11 @@ public final class LuceneVectorStore implements VectorStore {
             // validate the whole batch before writing any
             documents.add(ChunkDocuments.toDocument(chunk, settings.metric(), settings.keyword().titleField()));
         }
-        onIndex(namespace, true, null, index -> index.write((writer, current) -> {
-            for (Document document : documents) {
-                writer.updateDocument(new Term(ChunkDocuments.ID, document.get(ChunkDocuments.ID)), document);
-            }
+        byte[] record = UpsertRecord.encode(lastById.values());
+        onIndex(namespace, true, null, index -> {
+            index.upsert(record, documents);
             return null;
-        }));
+        });
     }
 
     @Override
@@ -194,13 +195,7 @@ public final class LuceneVectorStore implements VectorStore {
     }
 
     private int deleteMatching(Namespace namespace, Query query) {
-        return onIndex(namespace, false, 0, index -> index.write((writer, current) -> {
-            int existing = current.count(query);
-            if (existing > 0) {
-                writer.deleteDocuments(query);
-            }
-            return existing;
-        }));
+        return onIndex(namespace, false, 0, index -> index.delete(query));
     }
 
     /** Closes the namespace's index, moves its directory aside atomically, then deletes it. */
@@ -448,9 +443,7 @@ public final class LuceneVectorStore implements VectorStore {
                 return;
             }
             closed = true;
-            if (committer != null) {
-                committer.shutdownNow();
-            }
+            maintenance.shutdownNow();
             List<Exception> failures = new ArrayList<>();
             for (Map.Entry<Namespace, NamespaceIndex> open : indexes.entrySet()) {
                 try {
@@ -590,7 +583,16 @@ public final class LuceneVectorStore implements VectorStore {
         try {
             takeOver(path);
             Files.createDirectories(path);
-            return NamespaceIndex.open(namespace, path, settings, analyzer, codec, similarity);
+            NamespaceIndex index = NamespaceIndex.open(namespace, path, settings, analyzer, codec, similarity);
+            Translog.Replay replay = index.recovered();
+            if (replay.records() > 0) {
+                logger.info(() -> "namespace '" + namespace + "': replayed " + replay.records() + " upserts from its translog and committed them");
+            }
+            if (replay.tornTail() != null) {
+                logger.warning(() -> "namespace '" + namespace + "': its translog " + replay.tornTail() + "; the records from there on were "
+                        + "never acknowledged (a crash mid-append) and were not replayed");
+            }
+            return index;
         } catch (LockObtainFailedException e) {
             HOLDERS.remove(key(path), this);
             throw new IllegalStateException("the index of namespace '" + namespace + "' at " + path + " is held by another store "
@@ -665,14 +667,29 @@ public final class LuceneVectorStore implements VectorStore {
         }
     }
 
-    private void commitPending() {
+    private void commitDue() {
+        forEachOpen("background commit", index -> {
+            index.maybeCommit(settings.flushInterval(), settings.flushBytes());
+            return null;
+        });
+    }
+
+    private void syncLogs() {
+        forEachOpen("translog fsync", index -> {
+            index.syncLog();
+            return null;
+        });
+    }
+
+    private void forEachOpen(String what, IndexAction<?> action) {
         lifecycle.readLock().lock();
         try {
             for (NamespaceIndex index : indexes.values()) {
                 try {
-                    index.commitIfNeeded();
+                    action.apply(index);
                 } catch (IOException | RuntimeException e) {
-                    logger.log(Level.WARNING, "background commit of namespace '" + index.namespace() + "' failed", e);
+                    logger.log(Level.WARNING, what + " of namespace '" + index.namespace() + "' failed; the next call reopens it from its "
+                            + "last commit and replays its translog", e);
                 }
             }
         } finally {

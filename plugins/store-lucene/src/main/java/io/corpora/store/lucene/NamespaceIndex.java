@@ -1,83 +1,106 @@
 package io.corpora.store.lucene;
 
+import io.corpora.spi.EmbeddedChunk;
 import io.corpora.spi.Namespace;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.codecs.Codec;
+import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.index.Term;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
 import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.similarities.Similarity;
+import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 
 /**
- * One namespace's Lucene index on disk: its writer, and a {@link SearcherManager} of near-real-time searchers
- * over it. Writes are applied one at a time, each followed by a refresh (so a reader sees every write whole or not at
- * all, and the next write sees this one); then, unless background commits are configured, the write returns only once a
- * commit covers it, so a returned write survives {@code kill -9}. Commits are <em>grouped</em>: writers waiting at the
- * same time share one commit (one fsync), led by whichever arrives first while no commit runs; the commit itself
- * excludes changes (it must never see half of one), and writers queued behind it apply first — the classic group
- * commit of databases, which keeps "durable when acknowledged" and costs concurrent writers one fsync, not one each.
+ * One namespace's Lucene index on disk: its writer, its {@link Translog}, and a {@link SearcherManager} of
+ * near-real-time searchers over it.
+ *
+ * <ul>
+ *   <li><b>Upserts</b> are applied one at a time under the write lock: the batch is appended to the translog and applied
+ *   to the writer. Then, unless {@code commitInterval} is positive, the upsert returns once an fsync of the log covers it
+ *   (writers waiting together share one fsync), so a returned write survives {@code kill -9} and power loss without a
+ *   Lucene commit of its own.</li>
+ *   <li><b>Lucene commits</b> run in the background ({@link #maybeCommit}: after {@code translog.flushInterval}, or once
+ *   the log holds {@code translog.flushBytes}), before a delete returns, and on close. Each starts a new log generation
+ *   and records it in the commit's user data; a replay starts there, and older generations are deleted.</li>
+ *   <li><b>Deletes</b> are not logged: each commits before it returns, and that commit covers everything applied before it.</li>
+ *   <li><b>Reads refresh lazily</b>: a write only counts itself; a read that finds writes applied since its searcher was
+ *   opened refreshes first (under the write lock, so it never sees half a batch, and once for all readers waiting), so a
+ *   read that starts after a write returned sees it, and a stream of writes with no reads opens no searchers.</li>
+ *   <li><b>Opening</b> replays the log after the last commit (updates by chunk id, so replaying twice is harmless), stops
+ *   at a torn tail, then commits and trims the log.</li>
+ * </ul>
+ * A write that fails leaves this index failed: the caller closes it, which rolls the writer back to its last commit;
+ * the next open replays every acknowledged write from the log (the failed one was taken back out of it).
  */
 final class NamespaceIndex implements Closeable {
 
     /** Commit user data recording what the index was built with, checked at every open. */
     static final String METRIC_KEY = "corpora.metric";
     static final String ANALYZER_KEY = "corpora.analyzer";
+    /** Commit user data: the translog generation a replay starts from (everything before it is in this commit). */
+    static final String TRANSLOG_KEY = "corpora.translog.generation";
 
     @FunctionalInterface
     interface Read<T> {
         T apply(IndexSearcher searcher) throws IOException;
     }
 
-    @FunctionalInterface
-    interface Write<T> {
-        /** Changes the index; the searcher sees every earlier write (but none of this one). */
-        T apply(IndexWriter writer, IndexSearcher current) throws IOException;
-    }
-
     private final Namespace namespace;
     private final Path path;
-    private final boolean commitEveryWrite;
+    private final LuceneStoreSettings settings;
     private final Directory directory;
     private final IndexWriter writer;
     private final SearcherManager searchers;
-    private final ReentrantLock writeLock = new ReentrantLock(true); // fair: see awaitCommitOf
-    private volatile boolean uncommitted;
+    private final Translog translog;
+    private final Translog.Replay recovered;
+    private final ReentrantLock writeLock = new ReentrantLock(true); // fair: a queued read or commit is not starved by writers
     private volatile boolean failed;
-    /** Writes applied so far (incremented under the write lock, after the change). */
+    private volatile boolean closed;
+    /** Writes (upserts and deletes) applied so far; incremented under the write lock, after the change. */
     private final AtomicLong applied = new AtomicLong();
-    private final Object commits = new Object();
-    /** Writes covered by a finished commit; guarded by {@link #commits}. */
-    private long committed;
-    /** Whether a commit is running; guarded by {@link #commits}. */
-    private boolean committing;
+    /** Writes the current searcher sees; written under the write lock. */
+    private volatile long refreshedThrough;
+    /** Writes the last Lucene commit covers; written under the write lock. */
+    private volatile long committedThrough;
+    private volatile long lastCommitNanos = System.nanoTime();
 
-    private NamespaceIndex(Namespace namespace, Path path, boolean commitEveryWrite, Directory directory, IndexWriter writer,
-                           SearcherManager searchers) {
+    private NamespaceIndex(Namespace namespace, Path path, LuceneStoreSettings settings, Directory directory, IndexWriter writer,
+                           SearcherManager searchers, Translog translog, Translog.Replay recovered) {
         this.namespace = namespace;
         this.path = path;
-        this.commitEveryWrite = commitEveryWrite;
+        this.settings = settings;
         this.directory = directory;
         this.writer = writer;
         this.searchers = searchers;
+        this.translog = translog;
+        this.recovered = recovered;
     }
 
     static NamespaceIndex open(Namespace namespace, Path path, LuceneStoreSettings settings, Analyzer analyzer, Codec codec,
                                Similarity similarity) throws IOException {
         Directory directory = FSDirectory.open(path);
+        IndexWriter writer = null;
+        Translog translog = null;
         try {
-            Map<String, String> built = DirectoryReader.indexExists(directory) ? SegmentInfos.readLatestCommit(directory).getUserData() : Map.of();
+            boolean exists = DirectoryReader.indexExists(directory);
+            Map<String, String> built = exists ? SegmentInfos.readLatestCommit(directory).getUserData() : Map.of();
             requireSame(namespace, METRIC_KEY, built.get(METRIC_KEY), settings.metric().name());
             requireSame(namespace, ANALYZER_KEY, built.get(ANALYZER_KEY), settings.analyzer());
             IndexWriterConfig config = new IndexWriterConfig(analyzer)
@@ -85,9 +108,19 @@ final class NamespaceIndex implements Closeable {
                     .setCodec(codec)
                     .setSimilarity(similarity)
                     .setRAMBufferSizeMB(settings.ramBufferMb())
-                    .setCommitOnClose(true);
-            IndexWriter writer = new IndexWriter(directory, config);
-            writer.setLiveCommitData(Map.of(METRIC_KEY, settings.metric().name(), ANALYZER_KEY, settings.analyzer()).entrySet());
+                    .setCommitOnClose(false); // close commits itself, with the translog generation in the commit
+            writer = new IndexWriter(directory, config);
+            IndexWriter replaying = writer;
+            long replayFrom = Long.parseLong(built.getOrDefault(TRANSLOG_KEY, "1"));
+            Translog.Replay replay = Translog.replay(path, replayFrom, record -> apply(replaying, UpsertRecord.decode(record), settings));
+            // A new generation: never appended after a torn tail, never below the commit's replay start.
+            long generation = Math.max(replay.lastGeneration() + 1, replayFrom);
+            translog = Translog.startingAt(path, generation);
+            writer.setLiveCommitData(commitData(settings, generation).entrySet());
+            if (replay.records() > 0) {
+                writer.commit();
+            }
+            Translog.deleteBelow(path, generation); // replayed and committed, or holding no whole record
             SearcherManager searchers = new SearcherManager(writer, new SearcherFactory() {
                 @Override
                 public IndexSearcher newSearcher(org.apache.lucene.index.IndexReader reader, org.apache.lucene.index.IndexReader previous) {
@@ -96,17 +129,46 @@ final class NamespaceIndex implements Closeable {
                     return searcher;
                 }
             });
-            return new NamespaceIndex(namespace, path, settings.commitsOnEveryWrite(), directory, writer, searchers);
+            return new NamespaceIndex(namespace, path, settings, directory, writer, searchers, translog, replay);
         } catch (IOException | RuntimeException e) {
+            try {
+                if (translog != null) {
+                    translog.close();
+                }
+                if (writer != null) {
+                    writer.rollback();
+                }
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
             directory.close();
             throw e;
         }
+    }
+
+    private static Map<String, String> commitData(LuceneStoreSettings settings, long generation) {
+        return Map.of(METRIC_KEY, settings.metric().name(), ANALYZER_KEY, settings.analyzer(), TRANSLOG_KEY, Long.toString(generation));
     }
 
     private static void requireSame(Namespace namespace, String key, String built, String configured) {
         if (built != null && !built.equals(configured)) {
             throw new IllegalStateException("the index of namespace '" + namespace + "' was built with " + key + "=" + built
                     + " but the store is configured with " + configured + "; re-index the namespace or restore the setting");
+        }
+    }
+
+    /**
+     * Updates each chunk by id, built as the upsert built it (metric, title field): a replay of a record already in the
+     * index changes nothing.
+     */
+    private static void apply(IndexWriter writer, List<EmbeddedChunk> chunks, LuceneStoreSettings settings) {
+        try {
+            for (EmbeddedChunk chunk : chunks) {
+                writer.updateDocument(new Term(ChunkDocuments.ID, chunk.chunk().id()), ChunkDocuments.toDocument(chunk, settings.metric(),
+                        settings.keyword().titleField()));
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("replaying the translog failed", e);
         }
     }
 
@@ -122,7 +184,20 @@ final class NamespaceIndex implements Closeable {
         return failed;
     }
 
+    /** What opening this index replayed from its translog. */
+    Translog.Replay recovered() {
+        return recovered;
+    }
+
     <T> T read(Read<T> read) throws IOException {
+        if (refreshedThrough < applied.get()) {
+            writeLock.lock();
+            try {
+                refreshLocked();
+            } finally {
+                writeLock.unlock();
+            }
+        }
         IndexSearcher searcher = searchers.acquire();
         try {
             return read.apply(searcher);
@@ -131,113 +206,178 @@ final class NamespaceIndex implements Closeable {
         }
     }
 
-    /**
-     * Applies one change, commits it (or marks it for the background commit) and refreshes the searchers. A change
-     * that fails leaves this index failed: the caller must close it, which rolls back to the last commit.
-     */
-    <T> T write(Write<T> change) throws IOException {
-        T result;
-        long mine;
-        writeLock.lock();
-        try {
-            if (failed) {
-                throw new IllegalStateException("the index of namespace '" + namespace + "' failed and is being reopened; retry");
-            }
-            result = read(current -> change.apply(writer, current));
-            mine = applied.incrementAndGet();
-            if (!commitEveryWrite) {
-                uncommitted = true;
-            }
+    /** Opens a searcher over every write applied so far, unless the current one sees them all. Under the write lock. */
+    private void refreshLocked() throws IOException {
+        long covers = applied.get();
+        if (refreshedThrough < covers) {
             searchers.maybeRefreshBlocking();
-        } catch (IOException | RuntimeException | Error e) {
-            failed = true;
-            throw e;
-        } finally {
-            writeLock.unlock();
+            refreshedThrough = covers;
         }
-        if (commitEveryWrite) {
-            awaitCommitOf(mine);
-        }
-        return result;
     }
 
     /**
-     * Returns once a commit covers write number {@code mine}: an earlier commit that started after it was applied, one
-     * running now that started late enough (else the next), or a commit this thread runs for every waiter. A commit that
-     * fails fails this index: every writer it was to cover is told, none is acknowledged, and the close rolls back.
+     * Logs and applies one batch (documents already built from {@code record}'s chunks, in order); returns once it is
+     * durable, or at once with background durability ({@code commitInterval} &gt; 0).
      */
-    private void awaitCommitOf(long mine) throws IOException {
-        synchronized (commits) {
-            while (committed < mine && committing && !failed) {
-                try {
-                    commits.wait();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    failed = true; // this write's durability is unknown: roll back rather than half-acknowledge it
-                    throw new IllegalStateException("interrupted while waiting for the commit of namespace '" + namespace + "'", e);
-                }
-            }
-            if (committed >= mine) {
-                return;
-            }
-            if (failed) {
-                throw new IllegalStateException("the commit of namespace '" + namespace + "' failed; the write was rolled back, retry");
-            }
-            committing = true;
-        }
-        // The commit holds the write lock: a commit running beside a change would make half of it durable (a batch is
-        // many updateDocument calls). Writers queued on the (fair) lock apply first, so this commit covers them too.
-        long covers = 0;
-        boolean done = false;
+    void upsert(byte[] record, List<Document> documents) throws IOException {
+        long sequence;
         writeLock.lock();
         try {
-            if (failed) {
-                throw new IllegalStateException("the index of namespace '" + namespace + "' failed; the write was rolled back, retry");
+            requireUsable();
+            sequence = translog.append(record);
+            try {
+                for (Document document : documents) {
+                    writer.updateDocument(new Term(ChunkDocuments.ID, document.get(ChunkDocuments.ID)), document);
+                }
+            } catch (IOException | RuntimeException | Error e) {
+                takeBack(e);
+                throw e;
             }
-            covers = applied.get();
-            writer.commit();
-            done = true;
+            applied.incrementAndGet();
         } catch (IOException | RuntimeException | Error e) {
             failed = true;
             throw e;
         } finally {
             writeLock.unlock();
-            synchronized (commits) {
-                committing = false;
-                if (done) {
-                    committed = Math.max(committed, covers);
-                }
-                commits.notifyAll();
+        }
+        if (settings.syncsEveryWrite()) {
+            try {
+                translog.awaitDurable(sequence);
+            } catch (IOException | RuntimeException e) {
+                failed = true; // unknown durability: roll back and replay what the log holds rather than half-acknowledge
+                throw e;
             }
         }
     }
 
-    /** Commits writes made since the last commit (background commit policy). */
-    void commitIfNeeded() throws IOException {
-        if (!uncommitted) {
+    /** The upsert did not apply whole: its record leaves the log, so no replay resurrects a refused write. */
+    private void takeBack(Throwable failure) {
+        try {
+            translog.discardLast();
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    /** Deletes what matches and commits before returning (deletes are not logged); returns how many existed. */
+    int delete(Query query) throws IOException {
+        writeLock.lock();
+        try {
+            requireUsable();
+            refreshLocked();
+            IndexSearcher current = searchers.acquire();
+            int existing;
+            try {
+                existing = current.count(query);
+            } finally {
+                searchers.release(current);
+            }
+            if (existing > 0) {
+                writer.deleteDocuments(query);
+                applied.incrementAndGet();
+                commitLocked();
+            }
+            return existing;
+        } catch (IOException | RuntimeException | Error e) {
+            failed = true;
+            throw e;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private void requireUsable() {
+        if (failed) {
+            throw new IllegalStateException("the index of namespace '" + namespace + "' failed and is being reopened; retry");
+        }
+    }
+
+    /**
+     * Commits when the log has waited long enough or grown large enough (background). The segments are flushed before
+     * the write lock is taken (that is most of a commit's work, and makes nothing visible or durable by itself), so
+     * writers wait only for the commit's fsyncs.
+     */
+    void maybeCommit(Duration interval, long bytes) {
+        if (failed || closed || committedThrough == applied.get()) {
             return;
         }
-        writeLock.lock();
         try {
-            if (uncommitted && !failed && writer.isOpen()) {
-                uncommitted = false;
-                writer.commit();
+            if (System.nanoTime() - lastCommitNanos < interval.toNanos() && translog.bytes() < bytes) {
+                return;
             }
-        } finally {
-            writeLock.unlock();
+            writer.flush();
+            writeLock.lock();
+            try {
+                if (!failed && !closed && committedThrough < applied.get()) {
+                    commitLocked();
+                }
+            } finally {
+                writeLock.unlock();
+            }
+        } catch (AlreadyClosedException | java.nio.channels.ClosedChannelException e) {
+            if (!closed) {
+                failed = true;
+                throw new IllegalStateException("the index of namespace '" + namespace + "' closed under its background commit", e);
+            }
+        } catch (IOException | RuntimeException e) {
+            failed = true; // the next call reopens it from its last commit and replays the log
+            throw new IllegalStateException("the background commit of namespace '" + namespace + "' failed", e);
         }
     }
 
-    /** Commits and closes; a failed index is rolled back to its last commit instead. */
+    /** Fsyncs the log (background durability, {@code commitInterval} &gt; 0). */
+    void syncLog() throws IOException {
+        if (!failed && !closed) {
+            translog.sync();
+        }
+    }
+
+    /**
+     * Starts a new log generation (which makes everything logged so far durable), commits with that generation as the
+     * replay start, and deletes the older generations. Under the write lock.
+     */
+    private void commitLocked() throws IOException {
+        long covers = applied.get();
+        long generation = translog.roll();
+        writer.setLiveCommitData(commitData(settings, generation).entrySet());
+        writer.commit();
+        committedThrough = covers;
+        lastCommitNanos = System.nanoTime();
+        Translog.deleteBelow(path, generation);
+    }
+
+    /**
+     * Commits and closes, leaving no log behind; a failed index is rolled back to its last commit instead, its log kept
+     * (fsynced) for the next open to replay.
+     */
     @Override
     public void close() throws IOException {
         writeLock.lock();
         try {
+            closed = true;
             searchers.close();
+            IOException commitFailure = null;
+            if (!failed) {
+                try {
+                    commitLocked();
+                } catch (IOException | RuntimeException e) {
+                    failed = true;
+                    commitFailure = e instanceof IOException io ? io : new IOException(e);
+                }
+            }
             if (failed) {
-                writer.rollback();
+                try {
+                    translog.close();
+                } finally {
+                    writer.rollback();
+                }
+                if (commitFailure != null) {
+                    throw commitFailure;
+                }
             } else {
                 writer.close();
+                translog.close();
+                Translog.deleteBelow(path, Long.MAX_VALUE);
             }
         } finally {
             try {

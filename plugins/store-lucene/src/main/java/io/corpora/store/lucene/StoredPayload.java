@@ -136,13 +136,14 @@ final class StoredPayload {
         };
     }
 
-    private static void writeString(DataOutputStream out, String s) throws IOException {
+    /** A string as its UTF-8 length and bytes (also the translog's form, {@link UpsertRecord}). */
+    static void writeString(DataOutputStream out, String s) throws IOException {
         byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
         out.writeInt(utf8.length);
         out.write(utf8);
     }
 
-    private static String readString(DataInputStream in) throws IOException {
+    static String readString(DataInputStream in) throws IOException {
         byte[] utf8 = new byte[in.readInt()];
         in.readFully(utf8);
         return new String(utf8, StandardCharsets.UTF_8);

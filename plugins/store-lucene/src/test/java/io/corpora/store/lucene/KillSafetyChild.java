@@ -2,7 +2,6 @@ package io.corpora.store.lucene;
 
 import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
-import io.corpora.spi.MetadataFilter;
 import io.corpora.spi.Namespace;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,9 +13,13 @@ import java.util.Random;
 
 /**
  * The child JVM of {@link KillSafetyTest}: writes numbered batches into a store forever and prints
- * {@code committed <n>} after each upsert returns (i.e. after its commit). With a second argument {@code W > 1}, W
- * threads write at once (their commits are grouped) and each batch is reported by its own writer when its upsert returns. It exits when its stdin closes, so it
- * never outlives the test; the test kills it with {@code destroyForcibly()} (SIGKILL) while it writes.
+ * {@code committed <n>} after each upsert returns (i.e. once it is acknowledged durable). Arguments:
+ * {@code <directory> [writers] [options] [deleteEvery]}. With {@code W > 1} writers, W threads write at once (their
+ * translog fsyncs are grouped) and each batch is reported by its own writer when its upsert returns. {@code options} are
+ * store options as {@code key=value,key=value} ({@code -} for none). With {@code deleteEvery N > 0}, a writer deletes
+ * every N-th batch right after writing it and prints {@code deleted <n>} once the delete returns. The child exits when
+ * its stdin closes, so it never outlives the test; the test kills it with {@code destroyForcibly()} (SIGKILL) while it
+ * writes.
  */
 public final class KillSafetyChild {
 
@@ -40,19 +43,22 @@ public final class KillSafetyChild {
         watchdog.setDaemon(true);
         watchdog.start();
 
-        LuceneVectorStore store = StoreFixtures.open(Path.of(args[0]), Map.of());
-        long next = store.count(NAMESPACE, MetadataFilter.all()) / BATCH;
+        int writers = args.length > 1 ? Integer.parseInt(args[1]) : 1;
+        Map<String, String> options = args.length > 2 ? options(args[2]) : Map.of();
+        int deleteEvery = args.length > 3 ? Integer.parseInt(args[3]) : 0;
+        LuceneVectorStore store = StoreFixtures.open(Path.of(args[0]), options);
+        long next = nextBatch(store);
         System.out.println("ready " + next);
         System.out.flush();
-        int writers = args.length > 1 ? Integer.parseInt(args[1]) : 1;
         java.util.concurrent.atomic.AtomicLong batches = new java.util.concurrent.atomic.AtomicLong(next);
         Runnable writer = () -> {
             while (true) {
                 long batch = batches.getAndIncrement();
                 store.upsert(NAMESPACE, batch(batch));
-                synchronized (System.out) {
-                    System.out.println("committed " + batch);
-                    System.out.flush();
+                report("committed " + batch);
+                if (deleteEvery > 0 && batch % deleteEvery == 0) {
+                    store.deleteDocument(NAMESPACE, documentId(batch));
+                    report("deleted " + batch);
                 }
             }
         };
@@ -60,6 +66,44 @@ public final class KillSafetyChild {
             new Thread(writer, "writer-" + w).start();
         }
         writer.run();
+    }
+
+    private static void report(String line) {
+        synchronized (System.out) {
+            System.out.println(line);
+            System.out.flush();
+        }
+    }
+
+    /** One past the highest batch present (batches may be missing: deleted, or lost in flight by another writer). */
+    private static long nextBatch(LuceneVectorStore store) {
+        long next = 0;
+        for (io.corpora.spi.Chunk chunk : allChunks(store)) {
+            next = Math.max(next, ((Number) chunk.metadata().get("batch")).longValue() + 1);
+        }
+        return next;
+    }
+
+    static List<io.corpora.spi.Chunk> allChunks(LuceneVectorStore store) {
+        List<io.corpora.spi.Chunk> all = new ArrayList<>();
+        String after = null;
+        do {
+            io.corpora.spi.store.ChunkPage page = store.list(NAMESPACE, after, LuceneVectorStore.MAX_PAGE);
+            all.addAll(page.chunks());
+            after = page.nextAfterId();
+        } while (after != null);
+        return all;
+    }
+
+    private static Map<String, String> options(String spec) {
+        Map<String, String> options = new java.util.HashMap<>();
+        if (!spec.equals("-")) {
+            for (String option : spec.split(",")) {
+                String[] pair = option.split("=", 2);
+                options.put(pair[0], pair[1]);
+            }
+        }
+        return options;
     }
 
     static String documentId(long batch) {

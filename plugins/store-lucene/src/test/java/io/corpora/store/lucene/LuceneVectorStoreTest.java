@@ -47,24 +47,26 @@ class LuceneVectorStoreTest {
         VectorStoreProvider provider = ServiceLoader.load(VectorStoreProvider.class).stream().map(ServiceLoader.Provider::get)
                 .filter(p -> p.name().equals("lucene")).findFirst().orElseThrow();
         RecordedOptions.assertRecordedDefaults(provider, """
-                name                    | type     | default | minimum | maximum | aliases
-                directory               | PATH     |         |         |         |
-                metric                  | ENUM     | cosine  |         |         |
-                hnsw.m                  | INT      | 16      | 2       | 512     | hnswM
-                hnsw.efConstruction     | INT      | 100     | 2       | 3200    | hnsw.beamWidth,hnswEfConstruction
-                quantization            | ENUM     | none    |         |         |
-                numCandidatesFactor     | INT      | 10      | 1       | 100     |
-                minCandidates           | INT      | 100     | 1       | 10000   |
-                exactSearchThreshold    | INT      | 5000    | 0       |         |
-                bm25.k1                 | DOUBLE   | 1.2     | 0       |         |
-                bm25.b                  | DOUBLE   | 0.75    | 0       | 1       |
-                analyzer                | ENUM     | english |         |         |
-                commitInterval          | DURATION | 0s      | 0s      |         |
-                ramBufferMb             | DOUBLE   | 64      | 1       | 2048    |
-                keyword.titleBoost      | DOUBLE   | 0       | 0       | 10      |
-                keyword.prf.chunks      | INT      | 0       | 0       | 50      |
-                keyword.prf.terms       | INT      | 10      | 1       | 100     |
-                keyword.prf.queryWeight | DOUBLE   | 0.5     | 0       | 1       |
+                name                    | type     | default  | minimum | maximum    | aliases
+                directory               | PATH     |          |         |            |
+                metric                  | ENUM     | cosine   |         |            |
+                hnsw.m                  | INT      | 16       | 2       | 512        | hnswM
+                hnsw.efConstruction     | INT      | 100      | 2       | 3200       | hnsw.beamWidth,hnswEfConstruction
+                quantization            | ENUM     | none     |         |            |
+                numCandidatesFactor     | INT      | 10       | 1       | 100        |
+                minCandidates           | INT      | 100      | 1       | 10000      |
+                exactSearchThreshold    | INT      | 5000     | 0       |            |
+                bm25.k1                 | DOUBLE   | 1.2      | 0       |            |
+                bm25.b                  | DOUBLE   | 0.75     | 0       | 1          |
+                analyzer                | ENUM     | english  |         |            |
+                commitInterval          | DURATION | 0s       | 0s      |            |
+                ramBufferMb             | DOUBLE   | 64       | 1       | 2048       |
+                translog.flushInterval  | DURATION | 5s       | 10ms    | 1h         |
+                translog.flushBytes     | LONG     | 16777216 | 65536   | 1073741824 |
+                keyword.titleBoost      | DOUBLE   | 0        | 0       | 10         |
+                keyword.prf.chunks      | INT      | 0        | 0       | 50         |
+                keyword.prf.terms       | INT      | 10       | 1       | 100        |
+                keyword.prf.queryWeight | DOUBLE   | 0.5      | 0       | 1          |
                 """);
         provider.configOptions().forEach(option -> assertFalse(option.description().isBlank(), option.name() + " is undocumented"));
     }
@@ -316,6 +318,71 @@ class LuceneVectorStoreTest {
         }
         try (LuceneVectorStore store = StoreFixtures.open(data, Map.of())) {
             assertEquals(1, store.count(NS, MetadataFilter.all()), "a clean close commits");
+        }
+    }
+
+    /**
+     * Writes do not refresh the searcher; a read refreshes when writes were applied since it opened. Read-your-writes must
+     * hold all the same: three writers publish each chunk once its upsert returned, and two readers, each read starting
+     * after that, must find it (by id, by filter, and its vector), while the writers keep writing.
+     */
+    @Test
+    void aReadThatStartsAfterAWriteReturnedSeesItWhileOthersKeepWriting() throws Exception {
+        int writers = 3;
+        int perWriter = 60;
+        java.util.concurrent.BlockingQueue<String> returned = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.util.concurrent.atomic.AtomicInteger writing = new java.util.concurrent.atomic.AtomicInteger(writers);
+        List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of())) {
+            List<Thread> threads = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                int writer = w;
+                threads.add(new Thread(() -> {
+                    TestVectors vectors = new TestVectors(100 + writer, 8);
+                    try {
+                        for (int i = 0; i < perWriter; i++) {
+                            String id = "w" + writer + "-" + i;
+                            store.upsert(NS, List.of(chunk(id, "written by " + writer, vectors.next())));
+                            returned.add(id);
+                        }
+                    } catch (RuntimeException e) {
+                        failures.add("writer " + writer + ": " + e);
+                    } finally {
+                        writing.decrementAndGet();
+                    }
+                }));
+            }
+            java.util.concurrent.atomic.AtomicInteger checked = new java.util.concurrent.atomic.AtomicInteger();
+            for (int r = 0; r < 2; r++) {
+                threads.add(new Thread(() -> {
+                    try {
+                        while (writing.get() > 0 || !returned.isEmpty()) {
+                            String id = returned.poll(10, java.util.concurrent.TimeUnit.MILLISECONDS);
+                            if (id == null) {
+                                continue;
+                            }
+                            if (store.count(NS, MetadataFilter.eq("id", id)) != 1) {
+                                failures.add(id + " returned but a later count did not see it");
+                            }
+                            if (!store.storedVectors(NS, List.of(id)).orElseThrow().containsKey(id)) {
+                                failures.add(id + " returned but a later read of its vector did not see it");
+                            }
+                            checked.incrementAndGet();
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (RuntimeException e) {
+                        failures.add("reader: " + e);
+                    }
+                }));
+            }
+            threads.forEach(Thread::start);
+            for (Thread thread : threads) {
+                thread.join();
+            }
+            assertEquals(List.of(), failures);
+            assertEquals(writers * perWriter, checked.get(), "every returned write was read back");
+            assertEquals(writers * perWriter, store.count(NS, MetadataFilter.all()));
         }
     }
 

@@ -1,0 +1,100 @@
+package io.corpora.ingest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class OrderedWindowTest {
+
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stop() {
+        executor.shutdownNow();
+    }
+
+    /** Item 0 finishes only once items 1..5 have run: a window that refilled from its oldest item only would never get there. */
+    @Test
+    void aSlowItemDoesNotHoldBackTheItemsBehindItAndResultsStayInOrder() {
+        CountDownLatch othersDone = new CountDownLatch(5);
+        List<Integer> handedOn = new ArrayList<>();
+        List<Boolean> headWaitedLongEnough = Collections.synchronizedList(new ArrayList<>());
+        OrderedWindow.run(IntStream.range(0, 6).boxed().toList(), 2, executor, item -> {
+            if (item == 0) {
+                headWaitedLongEnough.add(await(othersDone));
+            } else {
+                othersDone.countDown();
+            }
+            return item;
+        }, handedOn::add);
+        assertEquals(List.of(true), headWaitedLongEnough, "items 1..5 ran while item 0 was in flight, through the other slot");
+        assertEquals(List.of(0, 1, 2, 3, 4, 5), handedOn, "results in item order all the same");
+    }
+
+    @Test
+    void neverMoreThanTheWindowInFlight() {
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        List<Integer> handedOn = new ArrayList<>();
+        OrderedWindow.run(IntStream.range(0, 40).boxed().toList(), 3, executor, item -> {
+            most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            try {
+                Thread.sleep(item % 4);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            inFlight.decrementAndGet();
+            return item;
+        }, handedOn::add);
+        assertTrue(most.get() <= 3, "at most 3 in flight, saw " + most.get());
+        assertTrue(most.get() > 1, "the window was used");
+        assertEquals(IntStream.range(0, 40).boxed().toList(), handedOn);
+    }
+
+    @Test
+    void aWindowOfOneRunsOnTheCallingThreadInOrder() {
+        Thread caller = Thread.currentThread();
+        List<String> handedOn = new ArrayList<>();
+        OrderedWindow.run(List.of("a", "b", "c"), 1, executor, item -> {
+            assertEquals(caller, Thread.currentThread());
+            return item.toUpperCase();
+        }, handedOn::add);
+        assertEquals(List.of("A", "B", "C"), handedOn);
+    }
+
+    @Test
+    void whatAnItemThrowsReachesTheCaller() {
+        IllegalStateException runtime = assertThrows(IllegalStateException.class, () -> OrderedWindow.run(List.of(1, 2, 3), 2, executor, item -> {
+            if (item == 2) {
+                throw new IllegalStateException("boom");
+            }
+            return item;
+        }, item -> { }));
+        assertEquals("boom", runtime.getMessage());
+        IllegalStateException error = assertThrows(IllegalStateException.class, () -> OrderedWindow.run(List.of(1, 2), 2, executor, item -> {
+            throw new AssertionError("an Error");
+        }, item -> { }));
+        assertTrue(error.getCause() instanceof AssertionError, String.valueOf(error.getCause()));
+    }
+
+    private static boolean await(CountDownLatch latch) {
+        try {
+            return latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

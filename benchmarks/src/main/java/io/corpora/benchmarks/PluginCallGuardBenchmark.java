@@ -1,4 +1,4 @@
-package io.corpora.runtime.guard.bench;
+package io.corpora.benchmarks;
 
 import io.corpora.runtime.guard.CallKind;
 import io.corpora.runtime.guard.GuardContext;
@@ -7,9 +7,7 @@ import io.corpora.runtime.guard.GuardPolicy;
 import io.corpora.runtime.guard.GuardedEmbedder;
 import io.corpora.runtime.guard.PluginCallGuard;
 import io.corpora.runtime.guard.PluginCallObserver;
-import io.corpora.spi.EmbedderFingerprint;
 import io.corpora.spi.embed.Embedder;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What the per-tenant guard adds to one plugin call: the same trivial embedder called directly and through a tenant's
  * {@link PluginCallGuard} (bulkhead and breaker bookkeeping, one hand-off to the plugin-call pool so the caller can stop
- * waiting at the timeout), in one run, from one caller and from four. Run with {@code platform-server/bench-guard.sh}.
+ * waiting at the timeout), in one run, from one caller and from four. Run with {@code benchmarks/run.sh PluginCallGuard}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -82,26 +80,5 @@ public class PluginCallGuardBenchmark {
     @Threads(4)
     public float[] guardedFourCallers() {
         return guarded.embedQuery("q");
-    }
-
-    /** An embedder that costs almost nothing, so what is measured is the guard. */
-    private static final class ConstantEmbedder implements Embedder {
-        private static final EmbedderFingerprint FINGERPRINT = new EmbedderFingerprint("bench", "constant", 384, true, "1");
-        private final float[] vector = new float[384];
-
-        @Override
-        public EmbedderFingerprint fingerprint() {
-            return FINGERPRINT;
-        }
-
-        @Override
-        public List<float[]> embedDocuments(List<String> texts) {
-            return texts.stream().map(t -> vector).toList();
-        }
-
-        @Override
-        public float[] embedQuery(String query) {
-            return vector;
-        }
     }
 }

@@ -5,31 +5,16 @@ import io.corpora.engine.retriever.FusionSpec;
 import io.corpora.spi.Namespace;
 import io.corpora.spi.Passage;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One hybrid fusion of two legs, as {@code HybridRetriever} runs it: each leg's passages best first (a leg fetches
  * 50 by default), half of the keyword leg's also in the vector leg; weights and methods as {@link FusionSpec} makes
  * them for the shipped default (convex z-score, α 0.6), convex min-max and RRF k=60.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class FusionBenchmark {
+public class FusionBenchmark extends CoreBenchmark {
 
     /** Passages per leg: HybridRetriever's default fetch (50), and the 100 of a topK-20 call with its 5x fetch. */
     @Param({"50", "100"})

@@ -10,32 +10,17 @@ import io.corpora.runtime.guard.PluginCallObserver;
 import io.corpora.spi.embed.Embedder;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What the per-tenant guard adds to one plugin call: the same trivial embedder called directly and through a tenant's
  * {@link PluginCallGuard} (bulkhead and breaker bookkeeping, one hand-off to the plugin-call pool so the caller can stop
  * waiting at the timeout), in one run, from one caller and from four. Run with {@code benchmarks/run.sh PluginCallGuard}.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class PluginCallGuardBenchmark {
+public class PluginCallGuardBenchmark extends CoreBenchmark {
 
     private ExecutorService pluginCalls;
     private Embedder direct;

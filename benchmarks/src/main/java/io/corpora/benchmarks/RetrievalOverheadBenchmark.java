@@ -15,18 +15,9 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What a retrieval costs Corpora besides its store searches and its query embedding — the part issue 19 asks to keep
@@ -38,13 +29,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * included: the registry's own lookup (the server asks its control plane), HTTP, JSON-B, the token and the access
  * decision (bin/corpora bench --http measures those end to end).
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class RetrievalOverheadBenchmark {
+public class RetrievalOverheadBenchmark extends CoreBenchmark {
 
     private static final int TOP_K = 10;
     private static final String QUERY = "does vitamin D deficiency raise the risk of respiratory infections in adults";

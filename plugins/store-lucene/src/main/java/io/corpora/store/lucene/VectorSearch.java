@@ -38,11 +38,13 @@ import org.apache.lucene.search.ScoreDoc;
  *
  * <p>Per-call costs kept off the path: a namespace of at most {@code exactSearchThreshold} live chunks is scanned
  * without a count query first (the scan counts); an exact scan keeps scores in primitive arrays and finds its cut with
- * a bounded heap; a filter every vector passes (the embedder fingerprint, usually) is not handed to the graph search.
+ * a bounded heap; a filter every vector passes (the embedder fingerprint, usually) is not handed to the graph search;
+ * how many documents pass a filter is counted once per reader ({@link ReaderCounts}), not once per query.
  */
 final class VectorSearch {
 
     private final LuceneStoreSettings settings;
+    private final ReaderCounts counts = new ReaderCounts();
 
     VectorSearch(LuceneStoreSettings settings) {
         this.settings = settings;
@@ -81,7 +83,7 @@ final class VectorSearch {
             found = scored.best(candidates);
             strategy = Strategy.EXACT;
         } else {
-            passing = searcher.count(withVector);
+            passing = counts.count(searcher, withVector);
             if (passing == 0) {
                 return new Outcome(List.of(), Strategy.NONE, 0);
             }
@@ -90,7 +92,7 @@ final class VectorSearch {
                 strategy = Strategy.EXACT;
             } else {
                 KnnFloatVectorQuery knn = new KnnFloatVectorQuery(field, query, Math.min(candidates, passing),
-                        passesEveryVector(searcher, filter, field, passing) ? null : withVector);
+                        passesEveryVector(searcher, filter, field, passing, counts) ? null : withVector);
                 found = bestCandidates(searcher.search(knn, knn.getK()).scoreDocs, candidates);
                 strategy = Strategy.HNSW;
             }
@@ -260,8 +262,9 @@ final class VectorSearch {
      * is the embedder fingerprint alone, which every chunk of a tenant outside a re-embedding carries. Counting vector
      * documents is free on segments without deletions.
      */
-    private static boolean passesEveryVector(IndexSearcher searcher, Query filter, String field, int passing) throws IOException {
-        return filter instanceof MatchAllDocsQuery || searcher.count(new FieldExistsQuery(field)) == passing;
+    private static boolean passesEveryVector(IndexSearcher searcher, Query filter, String field, int passing, ReaderCounts counts)
+            throws IOException {
+        return filter instanceof MatchAllDocsQuery || counts.count(searcher, new FieldExistsQuery(field)) == passing;
     }
 
     private static boolean hasField(IndexSearcher searcher, String field) {

@@ -1,5 +1,6 @@
 package io.corpora.cli.plugin;
 
+import static io.corpora.testkit.TestFiles.copyTree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -130,14 +131,6 @@ class PluginTemplateIT {
             return Path.of(home, "bin", "mvn").toString();
         }
         return "mvn";
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> paths = Files.walk(from)) {
-            for (Path p : paths.toList()) {
-                Files.copy(p, to.resolve(from.relativize(p).toString()));
-            }
-        }
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

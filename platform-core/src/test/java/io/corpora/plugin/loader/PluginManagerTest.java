@@ -1,5 +1,6 @@
 package io.corpora.plugin.loader;
 
+import static io.corpora.testkit.TestFiles.copyTree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -254,19 +255,6 @@ class PluginManagerTest {
         Path target = dir.resolve(name);
         copyTree(BUILT_PLUGINS.resolve(name), target);
         return target;
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path source : files.toList()) {
-                Path target = to.resolve(from.relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(source, target);
-                }
-            }
-        }
     }
 
     private static String projectVersion() throws IOException {

@@ -1,5 +1,6 @@
 package io.corpora.server.installedplugins;
 
+import static io.corpora.testkit.TestFiles.copyTree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -82,19 +83,6 @@ class GeneratedPluginIT {
             }
         }
         throw new AssertionError("plugin " + name + " not listed: " + body);
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> paths = Files.walk(from)) {
-            for (Path p : paths.toList()) {
-                Path dest = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(dest);
-                } else {
-                    Files.copy(p, dest);
-                }
-            }
-        }
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

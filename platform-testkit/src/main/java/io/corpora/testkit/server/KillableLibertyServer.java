@@ -3,6 +3,7 @@ package io.corpora.testkit.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.corpora.testkit.Poll;
+import io.corpora.testkit.TestFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -73,7 +74,7 @@ public final class KillableLibertyServer implements AutoCloseable {
         Files.createDirectories(dataDir);
         Files.createDirectories(logs);
         Files.copy(template.resolve("server.xml"), server.resolve("server.xml"));
-        copyTree(template.resolve("jdbc"), server.resolve("jdbc"));
+        TestFiles.copyTree(template.resolve("jdbc"), server.resolve("jdbc"), StandardCopyOption.REPLACE_EXISTING);
         Files.copy(war, server.resolve("dropins/corpora.war"));
         String data = dataDir.toAbsolutePath().toString();
         // server.xml reads corpora.data.dir as a Liberty variable (H2 file), the application through MicroProfile Config.
@@ -230,19 +231,6 @@ public final class KillableLibertyServer implements AutoCloseable {
             probe.setReuseAddress(true);
         } catch (IOException e) {
             throw new IllegalStateException("port " + port + " is taken; pass another with -Dcorpora.crash.http.port", e);
-        }
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path file : (Iterable<Path>) files::iterator) {
-                Path target = to.resolve(from.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
         }
     }
 

@@ -43,17 +43,18 @@ class OrderedWindowTest {
         assertEquals(List.of(0, 1, 2, 3, 4, 5), handedOn, "results in item order all the same");
     }
 
+    /** Items 0..2 hold their slots until all three run, so the window fills whatever the machine's timing. */
     @Test
     void neverMoreThanTheWindowInFlight() {
         AtomicInteger inFlight = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
+        CountDownLatch firstThreeStarted = new CountDownLatch(3);
         List<Integer> handedOn = new ArrayList<>();
         OrderedWindow.run(IntStream.range(0, 40).boxed().toList(), 3, executor, item -> {
             most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
-            try {
-                Thread.sleep(item % 4);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (item < 3) {
+                firstThreeStarted.countDown();
+                await(firstThreeStarted);
             }
             inFlight.decrementAndGet();
             return item;

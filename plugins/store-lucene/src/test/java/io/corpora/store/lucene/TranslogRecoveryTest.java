@@ -1,5 +1,6 @@
 package io.corpora.store.lucene;
 
+import static io.corpora.testkit.TestFiles.copyTree;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,13 +11,14 @@ import io.corpora.spi.EmbeddedChunk;
 import io.corpora.spi.MetadataFilter;
 import io.corpora.spi.Namespace;
 import io.corpora.spi.store.SearchRequest;
+import io.corpora.testkit.Poll;
 import io.corpora.testkit.TestVectors;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -143,10 +145,8 @@ class TranslogRecoveryTest {
                 written.add(chunk);
             }
             Path index = store.pathOf(NS);
-            Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-            while (committedDocuments(index) == 0 && Instant.now().isBefore(deadline)) {
-                Thread.sleep(20); // the size threshold is checked by the store's background thread
-            }
+            // the size threshold is checked by the store's background thread
+            Poll.until("a background commit past translog.flushBytes", Duration.ofSeconds(30), () -> committedDocuments(index) > 0);
             Map<String, String> commit;
             try (FSDirectory directory = FSDirectory.open(index)) {
                 commit = SegmentInfos.readLatestCommit(directory).getUserData();
@@ -187,10 +187,8 @@ class TranslogRecoveryTest {
             store.upsert(NS, List.of(chunk("a", "alpha")));
             Path index = store.pathOf(NS);
             assertEquals(1, openTranslogFiles(index), "the generation being written is open");
-            Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-            while (!Translog.generations(index).isEmpty() && Instant.now().isBefore(deadline)) {
-                Thread.sleep(20);
-            }
+            Poll.until("the background commit after translog.flushInterval", Duration.ofSeconds(30),
+                    () -> noLogGeneration(index));
             assertEquals(List.of(), Translog.generations(index), "committed: the generation was deleted, the next not yet created");
             assertEquals(0, openTranslogFiles(index));
             assertEquals(1, committedDocuments(index));
@@ -250,20 +248,6 @@ class TranslogRecoveryTest {
         return image;
     }
 
-    private static Path copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path file : files.toList()) {
-                Path target = to.resolve(from.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(file, target);
-                }
-            }
-        }
-        return to;
-    }
-
     private static Path onlyGeneration(Path data) throws IOException {
         Path index = data.resolve(NS.tenant()).resolve(NS.partitionKey());
         List<Long> generations = Translog.generations(index);
@@ -271,7 +255,7 @@ class TranslogRecoveryTest {
         return Translog.fileOf(index, generations.get(0));
     }
 
-    private static int committedDocuments(Path index) throws IOException {
+    private static int committedDocuments(Path index) {
         try (FSDirectory directory = FSDirectory.open(index)) {
             if (!DirectoryReader.indexExists(directory)) {
                 return 0;
@@ -279,6 +263,16 @@ class TranslogRecoveryTest {
             try (DirectoryReader reader = DirectoryReader.open(directory)) {
                 return reader.numDocs();
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static boolean noLogGeneration(Path index) {
+        try {
+            return Translog.generations(index).isEmpty();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.corpora.benchmarks;
 
+import io.corpora.engine.retriever.Passages;
 import io.corpora.spi.Chunk;
 import io.corpora.spi.Namespace;
 import io.corpora.spi.Passage;
@@ -34,12 +35,9 @@ final class BenchHits {
         return leg(namespace, size, size / 2, 5, 20, seed);
     }
 
+    /** The hits as a leg hands them to fusion. */
     static List<Passage> passages(List<ScoredChunk> hits) {
-        List<Passage> passages = new ArrayList<>(hits.size());
-        for (ScoredChunk hit : hits) {
-            passages.add(new Passage(hit.chunk().id(), hit.chunk().text(), hit.score(), hit.chunk().documentId(), hit.chunk().metadata()));
-        }
-        return passages;
+        return hits.stream().map(Passages::fromHit).toList();
     }
 
     private static List<ScoredChunk> leg(Namespace namespace, int size, int firstChunk, double floor, double range, long seed) {

@@ -45,7 +45,7 @@ public final class RetrievalService {
 
     private final ActiveVersions activeVersions;
     private final int overFetch;
-    private final java.util.concurrent.Executor prefetcher;
+    private final java.util.concurrent.Executor legThreads;
     private final Set<String> warnedEmpty = ConcurrentHashMap.newKeySet();
 
     /** Document id → active version, for the given ids of one namespace (the registry answers it). */
@@ -59,13 +59,15 @@ public final class RetrievalService {
     }
 
     /**
-     * @param prefetcher where a hybrid retrieval embeds its query while its keyword leg searches (threads needing no
-     *                   container context: it only calls the embedder); null runs the legs one after the other
+     * @param legThreads where a hybrid retrieval's vector leg embeds the query and calls the store while its keyword leg
+     *                   runs on the caller's thread (threads needing no container context: the isolation guard's checks,
+     *                   which read the control plane, run on the caller's thread when it takes the leg's hits); null runs
+     *                   the legs one after the other
      */
-    public RetrievalService(ActiveVersions activeVersions, int overFetch, java.util.concurrent.Executor prefetcher) {
+    public RetrievalService(ActiveVersions activeVersions, int overFetch, java.util.concurrent.Executor legThreads) {
         this.activeVersions = Objects.requireNonNull(activeVersions, "activeVersions");
         this.overFetch = overFetch;
-        this.prefetcher = prefetcher;
+        this.legThreads = legThreads;
     }
 
     public RetrievalResponse retrieve(AccessDecision access, TenantRuntime runtime, RetrieveCommand command) {
@@ -145,7 +147,7 @@ public final class RetrievalService {
 
     private Retriever compose(String mode, boolean rerank, RetrieveCommand command, TenantRuntime runtime, IsolationGuard guard,
                               Namespace namespace, String embedderId, FusionSpec fusion) {
-        VectorRetriever vector = new VectorRetriever(guard, namespace, runtime.embedder(), embedderId, prefetcher);
+        VectorRetriever vector = new VectorRetriever(guard, namespace, runtime.embedder(), embedderId, legThreads);
         Retriever retriever = switch (mode) {
             case "vector" -> command.mmrLambda() != null
                     ? new MmrRetriever(vector, command.mmrLambda(), RerankingRetriever.DEFAULT_FETCH_TOP_K) : vector;

@@ -1,6 +1,7 @@
 package io.corpora.tenancy;
 
 import io.corpora.engine.retriever.IsolationReport;
+import io.corpora.engine.retriever.PreparedSearch;
 import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
 import io.corpora.spi.MetadataFilter;
@@ -33,7 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>It also refuses to be used for any other namespace, and refuses to write chunks that are not stamped for it.
  */
-public final class IsolationGuard implements VectorStore {
+public final class IsolationGuard implements VectorStore, PreparedSearch.Source {
 
     public static final int DEFAULT_OVER_FETCH = 4;
     public static final int MAX_OVER_FETCH = 16;
@@ -80,7 +81,32 @@ public final class IsolationGuard implements VectorStore {
     @Override
     public List<ScoredChunk> search(Namespace ns, SearchRequest request) {
         requireBound(ns);
-        List<ScoredChunk> first = delegate.search(namespace, request);
+        return checked(request, delegate.search(namespace, request));
+    }
+
+    /**
+     * The search in two steps: the store's call on whatever thread fetches, every check above (and an over-fetch, if
+     * drops leave it short) on the thread that takes the hits — the version oracle may need that thread's context.
+     */
+    @Override
+    public PreparedSearch prepare(Namespace ns, SearchRequest request) {
+        requireBound(ns);
+        return new PreparedSearch() {
+            private volatile List<ScoredChunk> fetched;
+
+            @Override
+            public void fetch() {
+                fetched = delegate.search(namespace, request);
+            }
+
+            @Override
+            public List<ScoredChunk> hits() {
+                return checked(request, PreparedSearch.requireFetched(fetched));
+            }
+        };
+    }
+
+    private List<ScoredChunk> checked(SearchRequest request, List<ScoredChunk> first) {
         List<ScoredChunk> accepted = verified(first, request.embedderId());
         boolean droppedAny = accepted.size() < first.size();
         if (accepted.size() < request.topK() && droppedAny && overFetch > 1) {

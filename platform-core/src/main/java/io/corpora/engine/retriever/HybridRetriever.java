@@ -80,22 +80,22 @@ public final class HybridRetriever implements Retriever {
                     + ", not a similarity. Remove minScore, floor a single leg, or rerank.");
         }
         RetrievalDiagnostics.Builder diagnostics = RetrievalDiagnostics.builder(); // from here: totalMillis covers the legs
-        // Legs that started background work (a query embedding) run last, so the others run beside it; results are
-        // fused and reported in the declared order whatever the order they ran in.
+        // Every leg starts; those working in the background (a query embedding, a store call) go on while the others run
+        // here, and are joined last. Results are fused and reported in the declared order whatever the order they ran in.
+        PendingRetrieval[] pending = new PendingRetrieval[legs.size()];
+        for (int i = 0; i < legs.size(); i++) {
+            pending[i] = legs.get(i).retriever().start(query, ResultShaper.inner(options, legs.get(i).fetchTopK()));
+        }
         RetrievalResult[] results = new RetrievalResult[legs.size()];
-        List<Integer> deferred = new ArrayList<>();
         for (int i = 0; i < legs.size(); i++) {
-            if (legs.get(i).retriever().prefetch(query)) {
-                deferred.add(i);
+            if (!pending[i].inBackground()) {
+                results[i] = pending[i].join();
             }
         }
         for (int i = 0; i < legs.size(); i++) {
-            if (!deferred.contains(i)) {
-                results[i] = runLeg(legs.get(i), query, options);
+            if (pending[i].inBackground()) {
+                results[i] = pending[i].join();
             }
-        }
-        for (int i : deferred) {
-            results[i] = runLeg(legs.get(i), query, options);
         }
         List<List<Passage>> rankings = new ArrayList<>();
         double[] weights = new double[legs.size()];
@@ -110,19 +110,5 @@ public final class HybridRetriever implements Retriever {
         diagnostics.leg("fusion", fused.size(), fuseStart);
         List<Passage> shaped = ResultShaper.shape(fused, options, false, diagnostics);
         return new RetrievalResult(shaped, diagnostics.build());
-    }
-
-    private static RetrievalResult runLeg(Leg leg, String query, RetrieveOptions options) {
-        return leg.retriever().retrieve(query, ResultShaper.inner(options, leg.fetchTopK()));
-    }
-
-    /** Prefetches for every leg (a hybrid nested in another starts its own legs' slow parts). */
-    @Override
-    public boolean prefetch(String query) {
-        boolean any = false;
-        for (Leg leg : legs) {
-            any |= leg.retriever().prefetch(query);
-        }
-        return any;
     }
 }

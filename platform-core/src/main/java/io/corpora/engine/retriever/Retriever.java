@@ -14,11 +14,12 @@ public interface Retriever {
     RetrievalResult retrieve(String query, RetrieveOptions options);
 
     /**
-     * Starts, in the background, the slow part of a coming {@link #retrieve} of {@code query} that needs no store (the
-     * query embedding), so a composite can run other legs meanwhile. Returns whether it started anything; by default
-     * nothing. A prefetch that is never consumed costs only its own work.
+     * Begins this retrieval so a composite can run other legs meanwhile: a retriever with slow parts that need no
+     * caller context (a query embedding, a store call) may start them in the background; whatever needs the caller's
+     * thread runs in {@link PendingRetrieval#join}. By default nothing starts until joined. A retrieval that is never
+     * joined costs only its own work.
      */
-    default boolean prefetch(String query) {
-        return false;
+    default PendingRetrieval start(String query, RetrieveOptions options) {
+        return PendingRetrieval.onJoin(() -> retrieve(query, options));
     }
 }

@@ -35,12 +35,19 @@ final class StoreLeg {
 
     /** Runs the request (floor pushed into it), records the leg, and shapes the result. */
     RetrievalResult run(SearchRequest request, RetrieveOptions options, RetrievalDiagnostics.Builder diagnostics) {
-        if (options.minScore() != null && !store.capabilities().contains(StoreCapability.MIN_SCORE_PUSHDOWN)) {
-            diagnostics.note("minScore applied by the engine after the " + name + " search (the store cannot push it down)");
-        }
-        List<Passage> passages = hits(request, diagnostics).stream().map(Passages::fromHit).toList();
-        List<Passage> shaped = ResultShaper.shape(Passages.ranked(passages), options, true, diagnostics);
-        return new RetrievalResult(shaped, diagnostics.build());
+        return shaped(hits(request, diagnostics), options, diagnostics);
+    }
+
+    PreparedSearch prepare(SearchRequest request) {
+        return PreparedSearch.of(store, namespace, request);
+    }
+
+    /** The checked hits of a fetched search, recorded as this leg (the store call's nanos plus the checks') and shaped. */
+    RetrievalResult finish(PreparedSearch search, long fetchNanos, RetrieveOptions options, RetrievalDiagnostics.Builder diagnostics) {
+        long start = System.nanoTime();
+        List<ScoredChunk> hits = search.hits();
+        diagnostics.leg(name, hits.size(), start - fetchNanos);
+        return shaped(hits, options, diagnostics);
     }
 
     List<ScoredChunk> hits(SearchRequest request, RetrievalDiagnostics.Builder diagnostics) {
@@ -48,6 +55,15 @@ final class StoreLeg {
         List<ScoredChunk> hits = store.search(namespace, request);
         diagnostics.leg(name, hits.size(), start);
         return hits;
+    }
+
+    private RetrievalResult shaped(List<ScoredChunk> hits, RetrieveOptions options, RetrievalDiagnostics.Builder diagnostics) {
+        if (options.minScore() != null && !store.capabilities().contains(StoreCapability.MIN_SCORE_PUSHDOWN)) {
+            diagnostics.note("minScore applied by the engine after the " + name + " search (the store cannot push it down)");
+        }
+        List<Passage> passages = hits.stream().map(Passages::fromHit).toList();
+        List<Passage> shaped = ResultShaper.shape(Passages.ranked(passages), options, true, diagnostics);
+        return new RetrievalResult(shaped, diagnostics.build());
     }
 
     VectorStore store() {

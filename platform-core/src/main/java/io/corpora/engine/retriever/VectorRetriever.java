@@ -9,10 +9,7 @@ import io.corpora.spi.store.SearchRequest;
 import io.corpora.spi.store.StoreCapability;
 import io.corpora.spi.store.VectorStore;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.Objects;
 
@@ -27,9 +24,7 @@ public final class VectorRetriever implements Retriever {
     private final StoreLeg leg;
     private final Embedder embedder;
     private final String embedderId;
-    private final Executor prefetcher;
-    /** Query embeddings started by {@link #prefetch}, taken by the retrieval of the same query. */
-    private final Map<String, CompletableFuture<QueryWindows.Embedded>> prefetched = new ConcurrentHashMap<>();
+    private final Executor background;
 
     /**
      * @param embedderId the fingerprint id the corpus generation was embedded with (the server passes the tenant's
@@ -39,9 +34,12 @@ public final class VectorRetriever implements Retriever {
         this(store, namespace, embedder, embedderId, null);
     }
 
-    /** @param prefetcher runs {@link #prefetch prefetched} query embeddings; null: they are never prefetched */
-    public VectorRetriever(VectorStore store, Namespace namespace, Embedder embedder, String embedderId, Executor prefetcher) {
-        this.prefetcher = prefetcher;
+    /**
+     * @param background where a {@link #start started} retrieval embeds its query and calls the store; null: started
+     *                   retrievals run when joined
+     */
+    public VectorRetriever(VectorStore store, Namespace namespace, Embedder embedder, String embedderId, Executor background) {
+        this.background = background;
         this.leg = new StoreLeg(LEG, store, namespace, StoreCapability.VECTOR_SEARCH);
         this.embedder = Objects.requireNonNull(embedder, "embedder");
         this.embedderId = Objects.requireNonNull(embedderId, "embedderId");
@@ -63,46 +61,51 @@ public final class VectorRetriever implements Retriever {
         return leg.run(request(vector, options), options, diagnostics);
     }
 
-    /** Starts embedding {@code query} on the prefetcher, so a hybrid's keyword leg runs beside the model. */
+    /**
+     * With a background executor, the query embedding and then the store's search run there, one task, while the
+     * caller goes on (a hybrid's keyword leg meanwhile); the hits are checked when joined, on the caller's thread.
+     */
     @Override
-    public boolean prefetch(String query) {
-        if (prefetcher == null || query == null || query.isBlank()) {
-            return false;
+    public PendingRetrieval start(String query, RetrieveOptions options) {
+        if (background == null) {
+            return Retriever.super.start(query, options);
         }
-        prefetched.computeIfAbsent(query, q -> CompletableFuture.supplyAsync(() -> QueryWindows.embed(embedder, q), prefetcher));
-        return true;
+        StoreLeg.requireQuery(query);
+        RetrievalDiagnostics.Builder diagnostics = RetrievalDiagnostics.builder().embedderId(embedderId);
+        CompletableFuture<Fetched> work = CompletableFuture.supplyAsync(() -> {
+            long start = System.nanoTime();
+            QueryWindows.Embedded embedded = QueryWindows.embed(embedder, query);
+            long embeddedAt = System.nanoTime();
+            PreparedSearch search = leg.prepare(request(embedded.vector(), options));
+            search.fetch();
+            return new Fetched(embedded, embeddedAt - start, search, System.nanoTime() - embeddedAt);
+        }, background);
+        return PendingRetrieval.inBackground(() -> {
+            Fetched fetched = PendingRetrieval.await(work);
+            record(fetched.embedded(), System.nanoTime() - fetched.embedNanos(), diagnostics);
+            return leg.finish(fetched.search(), fetched.fetchNanos(), options, diagnostics);
+        });
     }
 
+    private record Fetched(QueryWindows.Embedded embedded, long embedNanos, PreparedSearch search, long fetchNanos) {}
+
     /**
-     * The query vector, timed as the {@code embed} stage (for a prefetched query: the time spent waiting for it, which is
-     * what the embedding still cost this retrieval); a query longer than the embedder's window is embedded in pooled
-     * windows ({@link QueryWindows}), never refused for its length.
+     * The query vector, timed as the {@code embed} stage; a query longer than the embedder's window is embedded in
+     * pooled windows ({@link QueryWindows}), never refused for its length.
      */
     float[] embedQuery(String query, RetrievalDiagnostics.Builder diagnostics) {
         long start = System.nanoTime();
-        CompletableFuture<QueryWindows.Embedded> pending = prefetched.remove(query);
-        QueryWindows.Embedded embedded = pending == null ? QueryWindows.embed(embedder, query) : join(pending);
-        diagnostics.leg("embed", embedded.windows(), start);
+        QueryWindows.Embedded embedded = QueryWindows.embed(embedder, query);
+        record(embedded, start, diagnostics);
+        return embedded.vector();
+    }
+
+    private static void record(QueryWindows.Embedded embedded, long sinceNanos, RetrievalDiagnostics.Builder diagnostics) {
+        diagnostics.leg("embed", embedded.windows(), sinceNanos);
         diagnostics.queryWindows(embedded.windows(), embedded.truncated());
         if (embedded.windows() > 1) {
             diagnostics.note("query longer than the embedder's window: " + embedded.windows() + " windows embedded and mean-pooled"
                     + (embedded.truncated() ? ", the tail beyond " + QueryWindows.MAX_WINDOWS + " windows not embedded" : ""));
-        }
-        return embedded.vector();
-    }
-
-    private static QueryWindows.Embedded join(CompletableFuture<QueryWindows.Embedded> pending) {
-        try {
-            return pending.join();
-        } catch (CompletionException e) {
-            // The embedder's own exception (a guard's timeout, a plugin failure), as if it had been called here.
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw e;
         }
     }
 

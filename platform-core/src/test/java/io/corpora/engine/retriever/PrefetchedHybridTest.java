@@ -101,9 +101,10 @@ class PrefetchedHybridTest {
     }
 
     @Test
-    void withoutAPrefetcherNothingIsPrefetched() {
-        assertTrue(!new VectorRetriever(store, ACME, table).prefetch("q-east"));
-        assertTrue(new VectorRetriever(store, ACME, table, table.fingerprint().id(), prefetcher).prefetch("q-east"));
+    void withoutAPrefetcherAStartedRetrievalRunsWhenJoined() {
+        assertTrue(!new VectorRetriever(store, ACME, table).start("q-east", RetrieveOptions.topK(3)).inBackground());
+        assertTrue(new VectorRetriever(store, ACME, table, table.fingerprint().id(), prefetcher).start("q-east", RetrieveOptions.topK(3))
+                .inBackground());
     }
 
     /** Forwards to the table embedder. */

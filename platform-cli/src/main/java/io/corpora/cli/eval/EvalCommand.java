@@ -37,7 +37,7 @@ public final class EvalCommand implements Command {
 
     private static final Set<String> VALUED = Set.of("dataset", "split", "mode", "plugins", "k1", "b", "reranker", "limit-queries",
             "store", "embedder", "chunk-size", "overlap", "depth", "rerank-depth", "cache", "fusion", "doc-chunks",
-            "embedder-config", "store-config", "keyword-variants");
+            "embedder-config", "store-config", "keyword-variants", "served-leg-depth");
     private static final Set<String> FLAGS = Set.of("json", "no-cache", "with-legs");
 
     @Override
@@ -78,6 +78,8 @@ public final class EvalCommand implements Command {
                                         results: rrf | rrf:K | rrf:K:VW:KW | convex-minmax:ALPHA | convex-zscore:ALPHA
                                         (ALPHA = vector weight); default the shipped one, convex-zscore:0.6
                   --with-legs           in hybrid modes, also report bm25 and vector alone from the same leg results
+                  --served-leg-depth N  in hybrid mode, also each fusion over the legs cut to their first N chunks, as the
+                                        server fuses them (50); its nDCG@10 and MRR@10 compare, its Recall@100 does not
                   --doc-chunks LIST     document scores to measure, comma-separated, over the same chunk rankings: N = the
                                         sum of a document's best N chunks (default 1: its best chunk)
                   --limit-queries N     evaluate only the first N queries that have qrels
@@ -148,7 +150,7 @@ public final class EvalCommand implements Command {
             String configuration = describe(storeName, storeConfig, embedder, embedderConfig, options, chunking, depth, rerankDepth, mode);
             err.println("eval: " + mode.label() + " on " + datasetDir + " (" + split + "), " + configuration);
             EvalRun.Settings settings = settings(mode, chunking, depth, rerankDepth, limit, configuration, fusions(options),
-                    options.flag("with-legs"), documentChunks);
+                    options.flag("with-legs"), documentChunks, options.integer("served-leg-depth", 0, 0, depth));
             List<EvalReport> reports = run(settings, new EvalRun.Components(store, embedder, reranker, variantStores), err, dataset);
             if (embedder instanceof CachingEmbedder cache) {
                 err.printf("embedding cache: %d hits, %d misses%n", cache.hits(), cache.misses());
@@ -187,9 +189,11 @@ public final class EvalCommand implements Command {
 
     /** The settings, with the command's own checks of their combination as usage errors. */
     private static EvalRun.Settings settings(EvalMode mode, ChunkingOptions chunking, int depth, int rerankDepth, int limit,
-                                             String configuration, List<FusionSpec> fusions, boolean withLegs, List<Integer> documentChunks) {
+                                             String configuration, List<FusionSpec> fusions, boolean withLegs, List<Integer> documentChunks,
+                                             int servedLegDepth) {
         try {
-            return new EvalRun.Settings(mode, chunking, depth, rerankDepth, limit, configuration, fusions, withLegs, documentChunks);
+            return new EvalRun.Settings(mode, chunking, depth, rerankDepth, limit, configuration, fusions, withLegs, documentChunks,
+                    servedLegDepth);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

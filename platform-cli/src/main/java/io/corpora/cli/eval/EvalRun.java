@@ -44,12 +44,15 @@ public final class EvalRun {
      * @param maxQueries  evaluate only the first N queries with qrels (0: all)
      */
     public record Settings(EvalMode mode, ChunkingOptions chunking, int depth, int rerankDepth, int maxQueries, String configuration,
-                           List<FusionSpec> fusions, boolean withLegs, List<Integer> documentChunks) {
+                           List<FusionSpec> fusions, boolean withLegs, List<Integer> documentChunks, int servedLegDepth) {
         /**
          * @param fusions  the hybrid fusions to measure, each over the same index and the same leg results (hybrid modes)
          * @param withLegs in hybrid mode, also report the keyword (bm25) and vector legs alone, from the same leg results
          * @param documentChunks document scores to measure, each over the same chunk rankings: the sum of a document's best
          *                       N chunks (1: its best chunk's); reranked modes rank documents by their best chunk only
+         * @param servedLegDepth in hybrid mode, also measure each fusion over the legs cut to their first N chunks, as the
+         *                       server fuses them ({@code HybridRetriever.DEFAULT_FETCH_TOP_K}); 0: not measured. Its
+         *                       fused list holds at most 2N chunks, so only its nDCG@10 and MRR@10 compare with the others
          */
         public Settings {
             Objects.requireNonNull(mode, "mode");
@@ -66,6 +69,10 @@ public final class EvalRun {
             if (!inRange || documentChunks.stream().distinct().count() < documentChunks.size()) {
                 throw new IllegalArgumentException("document chunks must be distinct, each 1.." + MAX_DOCUMENT_CHUNKS + ", got " + documentChunks);
             }
+            if (servedLegDepth < 0 || servedLegDepth > depth || servedLegDepth > 0 && mode != EvalMode.HYBRID) {
+                throw new IllegalArgumentException("the served leg depth must be 1..depth (" + depth + ") in hybrid mode, got "
+                        + servedLegDepth + " in mode " + mode.label());
+            }
             if (mode.needsReranker() && !documentChunks.equals(List.of(1))) {
                 throw new IllegalArgumentException("a reranked run ranks documents by their best chunk; document chunks other than 1 apply to "
                         + "the other modes");
@@ -74,6 +81,11 @@ public final class EvalRun {
 
         public Settings(EvalMode mode, ChunkingOptions chunking, int depth, int rerankDepth, int maxQueries, String configuration) {
             this(mode, chunking, depth, rerankDepth, maxQueries, configuration, List.of(FusionSpec.STANDARD), false, List.of(1));
+        }
+
+        public Settings(EvalMode mode, ChunkingOptions chunking, int depth, int rerankDepth, int maxQueries, String configuration,
+                        List<FusionSpec> fusions, boolean withLegs, List<Integer> documentChunks) {
+            this(mode, chunking, depth, rerankDepth, maxQueries, configuration, fusions, withLegs, documentChunks, 0);
         }
     }
 
@@ -296,6 +308,12 @@ public final class EvalRun {
                             candidates.add(new Candidate(settings.mode().label(), detail, reranked(hybrid, options)));
                         } else {
                             ranked(candidates, settings.mode().label(), detail, memoIf(several, hybrid), options);
+                        }
+                        int served = settings.servedLegDepth();
+                        if (served > 0) {
+                            Retriever asServed = HybridRetriever.of(fusion, new FirstPassages(vector, served), new FirstPassages(keyword, served), served);
+                            ranked(candidates, settings.mode().label(), detail + ", legs cut to " + served + " (as served)",
+                                    memoIf(several, asServed), options);
                         }
                     }
                 });

@@ -102,6 +102,18 @@ class EvalWithRealPluginsIT {
     }
 
     @Test
+    void theHybridAsServedIsMeasuredBesideTheDeeperFusion() throws IOException {
+        List<JsonNode> lines = evalLines("hybrid", "--served-leg-depth", "50");
+        assertEquals(List.of("hybrid", "hybrid"), lines.stream().map(l -> l.get("mode").asText()).toList());
+        assertTrue(lines.get(1).get("configuration").asText().endsWith("as served: legs of 50, top 10"), lines.get(1).toString());
+        // every chunk of this small corpus is in legs of 50 as in legs of 300: the same fusion ranks the same first ten
+        for (String metric : List.of("ndcg@10", "mrr@10")) {
+            assertEquals(lines.get(0).get(metric).asDouble(), lines.get(1).get(metric).asDouble(), 0.0, metric);
+        }
+        lines.forEach(line -> assertEquals(0, line.get("failed").asInt(), line.toString()));
+    }
+
+    @Test
     void storeOptionsReachTheStoreAndEveryDocumentScoreIsReported() throws IOException {
         List<JsonNode> lines = evalLines("bm25", "--store-config", "keyword.titleBoost=2,keyword.prf.chunks=3", "--doc-chunks", "1,2");
         assertEquals(2, lines.size(), lines.toString());

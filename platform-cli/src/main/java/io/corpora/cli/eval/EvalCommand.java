@@ -78,8 +78,8 @@ public final class EvalCommand implements Command {
                                         results: rrf | rrf:K | rrf:K:VW:KW | convex-minmax:ALPHA | convex-zscore:ALPHA
                                         (ALPHA = vector weight); default the shipped one, convex-zscore:0.6
                   --with-legs           in hybrid modes, also report bm25 and vector alone from the same leg results
-                  --served-leg-depth N  in hybrid mode, also each fusion over the legs cut to their first N chunks, as the
-                                        server fuses them (50); its nDCG@10 and MRR@10 compare, its Recall@100 does not
+                  --served-leg-depth N  in hybrid mode, also each fusion as the server runs it: legs asked for N chunks
+                                        (the server's 50), top 10 fused; its nDCG@10 and MRR@10 compare, Recall@100 not
                   --doc-chunks LIST     document scores to measure, comma-separated, over the same chunk rankings: N = the
                                         sum of a document's best N chunks (default 1: its best chunk)
                   --limit-queries N     evaluate only the first N queries that have qrels

@@ -43,6 +43,9 @@ public final class EvalRun {
      * @param rerankDepth chunks the reranker reorders (the rest keep the base order)
      * @param maxQueries  evaluate only the first N queries with qrels (0: all)
      */
+    /** How many fused chunks the as-served hybrid returns: what nDCG@10 and MRR@10 read. */
+    static final int SERVED_TOP_K = 10;
+
     public record Settings(EvalMode mode, ChunkingOptions chunking, int depth, int rerankDepth, int maxQueries, String configuration,
                            List<FusionSpec> fusions, boolean withLegs, List<Integer> documentChunks, int servedLegDepth) {
         /**
@@ -50,9 +53,10 @@ public final class EvalRun {
          * @param withLegs in hybrid mode, also report the keyword (bm25) and vector legs alone, from the same leg results
          * @param documentChunks document scores to measure, each over the same chunk rankings: the sum of a document's best
          *                       N chunks (1: its best chunk's); reranked modes rank documents by their best chunk only
-         * @param servedLegDepth in hybrid mode, also measure each fusion over the legs cut to their first N chunks, as the
-         *                       server fuses them ({@code HybridRetriever.DEFAULT_FETCH_TOP_K}); 0: not measured. Its
-         *                       fused list holds at most 2N chunks, so only its nDCG@10 and MRR@10 compare with the others
+         * @param servedLegDepth in hybrid mode, also measure each fusion as the server runs it: legs of their own asked for N
+         *                       chunks ({@code HybridRetriever.DEFAULT_FETCH_TOP_K}, 50), so the store searches as broadly
+         *                       as it does for that depth, and the top {@value #SERVED_TOP_K} fused chunks ranked; 0: not
+         *                       measured. Only its nDCG@10 and MRR@10 compare with the others
          */
         public Settings {
             Objects.requireNonNull(mode, "mode");
@@ -310,10 +314,11 @@ public final class EvalRun {
                             ranked(candidates, settings.mode().label(), detail, memoIf(several, hybrid), options);
                         }
                         int served = settings.servedLegDepth();
-                        if (served > 0) {
-                            Retriever asServed = HybridRetriever.of(fusion, new FirstPassages(vector, served), new FirstPassages(keyword, served), served);
-                            ranked(candidates, settings.mode().label(), detail + ", legs cut to " + served + " (as served)",
-                                    memoIf(several, asServed), options);
+                        if (served > 0 && variant.isEmpty()) {
+                            // legs of their own, asked for `served` chunks (the store's search breadth for that depth), top 10 fused
+                            Retriever asServed = HybridRetriever.of(fusion, vectorRetriever(), keywordOverEmbedded(), served);
+                            ranked(candidates, settings.mode().label(), detail + ", as served: legs of " + served + ", top " + SERVED_TOP_K,
+                                    memoIf(several, asServed), RetrieveOptions.topK(SERVED_TOP_K));
                         }
                     }
                 });

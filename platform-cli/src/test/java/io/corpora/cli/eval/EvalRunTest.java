@@ -163,26 +163,13 @@ class EvalRunTest {
     }
 
     @Test
-    void theServedLegDepthIsAHybridFusionOverTheLegsFirstChunks() {
+    void theServedLegDepthIsForHybridModeAndAtMostTheDepth() {
         ChunkingOptions chunking = ChunkingOptions.defaults();
         assertThrows(IllegalArgumentException.class,
                 () -> new EvalRun.Settings(EvalMode.VECTOR, chunking, 300, 20, 0, "x", List.of(), false, List.of(1), 50));
         assertThrows(IllegalArgumentException.class,
                 () -> new EvalRun.Settings(EvalMode.HYBRID, chunking, 300, 20, 0, "x", List.of(), false, List.of(1), 301));
         assertEquals(50, new EvalRun.Settings(EvalMode.HYBRID, chunking, 300, 20, 0, "x", List.of(), false, List.of(1), 50).servedLegDepth());
-
-        io.corpora.engine.retriever.Retriever leg = (query, options) -> {
-            List<Passage> ranked = new ArrayList<>();
-            for (int i = 0; i < options.topK(); i++) {
-                ranked.add(new Passage("c" + i, "t", 1.0 - i / 1000.0, "", Map.of()));
-            }
-            return new io.corpora.engine.retriever.RetrievalResult(ranked, new io.corpora.engine.retriever.RetrievalDiagnostics(List.of(), 0, 0,
-                    0, null, List.of(), false, null, List.of(), new io.corpora.engine.retriever.IsolationReport(0, 0, 0, false), false));
-        };
-        List<Passage> cut = new FirstPassages(leg, 50).retrieve("q", io.corpora.spi.RetrieveOptions.topK(300)).passages();
-        assertEquals(50, cut.size());
-        assertEquals("c49", cut.get(49).id());
-        assertEquals(7, new FirstPassages(leg, 50).retrieve("q", io.corpora.spi.RetrieveOptions.topK(7)).passages().size());
     }
 
     @Test

@@ -14,21 +14,17 @@ import io.corpora.engine.retriever.KeywordRetriever;
 import io.corpora.engine.retriever.RetrievalResult;
 import io.corpora.engine.retriever.VectorRetriever;
 import io.corpora.spi.Chunk;
-import io.corpora.spi.EmbeddedChunk;
-import io.corpora.spi.MetadataFilter;
 import io.corpora.spi.Namespace;
 import io.corpora.spi.Passage;
 import io.corpora.spi.RetrieveOptions;
 import io.corpora.spi.VectorSimilarity;
-import io.corpora.spi.store.ChunkPage;
 import io.corpora.spi.store.ScoredChunk;
 import io.corpora.spi.store.SearchMode;
 import io.corpora.spi.store.SearchRequest;
 import io.corpora.spi.store.StoreCapability;
-import io.corpora.spi.store.VectorStore;
+import io.corpora.testkit.ForwardingVectorStore;
 import io.corpora.testkit.ReferenceVectorStore;
 import io.corpora.testkit.TestEmbedder;
-import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -134,7 +130,7 @@ class HybridLegsSideBySideTest {
                 new KeywordRetriever(guard, ACME, embedderId), 10);
     }
 
-    private IsolationGuard guard(VectorStore store) {
+    private IsolationGuard guard(io.corpora.spi.store.VectorStore store) {
         return new IsolationGuard(store, ACME, IsolationGuard.DEFAULT_OVER_FETCH, ids -> {
             oracleThreads.add(Thread.currentThread());
             Map<String, Integer> versions = new HashMap<>();
@@ -145,21 +141,21 @@ class HybridLegsSideBySideTest {
 
     /**
      * Vector search by the reference store (which leaks the other tenant's chunk too when the keyword ranking names it);
- * keyword search answers the given chunk ids in that order. With
-     * {@code together} = 2, neither answers until both legs have called: run one after the other, a retrieval fails.
+     * keyword search answers the given chunk ids in that order. With {@code together} = 2, neither answers until both
+     * legs have called: run one after the other, a retrieval fails.
      */
-    private class TwoLegStore implements VectorStore {
-        private final ReferenceVectorStore chunks = new ReferenceVectorStore(VectorSimilarity.COSINE, 2);
+    private class TwoLegStore extends ForwardingVectorStore {
         private final CountDownLatch arrived;
         private final List<String> keywordRanking;
         final List<Thread> searchThreads = new CopyOnWriteArrayList<>();
 
         TwoLegStore(int together, List<String> keywordRanking) {
+            super(new ReferenceVectorStore(VectorSimilarity.COSINE, 2));
             this.arrived = new CountDownLatch(together);
             this.keywordRanking = keywordRanking;
-            ChunkIndexer indexer = new ChunkIndexer(chunks, ACME, table, new HeadingContextualizer());
-            indexer.index(List.of(chunk(ACME, "e", "east"), chunk(ACME, "ne", "north-east"), chunk(ACME, "n", "north")));
-            new ChunkIndexer(chunks, OTHER, table, new HeadingContextualizer()).index(List.of(chunk(OTHER, "intruder", "east")));
+            new ChunkIndexer(this, ACME, table, new HeadingContextualizer())
+                    .index(List.of(chunk(ACME, "e", "east"), chunk(ACME, "ne", "north-east"), chunk(ACME, "n", "north")));
+            new ChunkIndexer(this, OTHER, table, new HeadingContextualizer()).index(List.of(chunk(OTHER, "intruder", "east")));
         }
 
         private static Chunk chunk(Namespace namespace, String documentId, String text) {
@@ -185,10 +181,10 @@ class HybridLegsSideBySideTest {
             }
             if (request.mode() == SearchMode.VECTOR) {
                 if (!keywordRanking.contains("intruder:0")) {
-                    return chunks.search(namespace, request);
+                    return super.search(namespace, request);
                 }
-                List<ScoredChunk> leaky = new java.util.ArrayList<>(chunks.search(namespace, request)); // a store that leaks
-                leaky.addAll(chunks.search(OTHER, request));
+                List<ScoredChunk> leaky = new java.util.ArrayList<>(super.search(namespace, request)); // a store that leaks
+                leaky.addAll(super.search(OTHER, request));
                 leaky.sort(java.util.Comparator.comparingDouble(ScoredChunk::score).reversed());
                 return leaky;
             }
@@ -197,53 +193,10 @@ class HybridLegsSideBySideTest {
                 String id = keywordRanking.get(i);
                 String documentId = id.substring(0, id.indexOf(':'));
                 Namespace holder = documentId.equals("intruder") ? OTHER : namespace;
-                Chunk chunk = chunks.documentChunks(holder, documentId).get(0);
+                Chunk chunk = documentChunks(holder, documentId).get(0);
                 hits.add(new ScoredChunk(chunk, keywordRanking.size() - i));
             }
             return hits;
         }
-
-        @Override
-        public void upsert(Namespace namespace, List<EmbeddedChunk> embedded) {
-            throw new UnsupportedOperationException("read-only test store");
-        }
-
-        @Override
-        public int deleteChunks(Namespace namespace, Collection<String> chunkIds) {
-            throw new UnsupportedOperationException("read-only test store");
-        }
-
-        @Override
-        public int deleteDocument(Namespace namespace, String documentId) {
-            throw new UnsupportedOperationException("read-only test store");
-        }
-
-        @Override
-        public int deleteWhere(Namespace namespace, MetadataFilter filter) {
-            throw new UnsupportedOperationException("read-only test store");
-        }
-
-        @Override
-        public void deleteNamespace(Namespace namespace) {
-            throw new UnsupportedOperationException("read-only test store");
-        }
-
-        @Override
-        public List<Chunk> documentChunks(Namespace namespace, String documentId) {
-            return chunks.documentChunks(namespace, documentId);
-        }
-
-        @Override
-        public ChunkPage list(Namespace namespace, String afterId, int limit) {
-            return chunks.list(namespace, afterId, limit);
-        }
-
-        @Override
-        public long count(Namespace namespace, MetadataFilter filter) {
-            return chunks.count(namespace, filter);
-        }
-
-        @Override
-        public void close() {}
     }
 }

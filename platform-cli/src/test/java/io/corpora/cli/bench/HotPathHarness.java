@@ -4,7 +4,6 @@ import io.corpora.plugin.loader.PluginManager;
 import io.corpora.plugin.loader.PluginRegistry;
 import io.corpora.spi.EmbeddedChunk;
 import io.corpora.spi.Namespace;
-import io.corpora.spi.VectorMath;
 import io.corpora.spi.embed.Embedder;
 import io.corpora.spi.embed.EmbedderProvider;
 import io.corpora.spi.store.VectorStore;
@@ -16,7 +15,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 
 /**
  * A profiling harness, not a test: the bench's Corpora hot path and raw Lucene searcher on tenants of the given sizes,
@@ -29,8 +27,6 @@ import java.util.SplittableRandom;
  */
 public final class HotPathHarness {
 
-    private static final int DIMENSION = 384;
-    private static final int CLUSTERS = 64;
 
     private HotPathHarness() {}
 
@@ -39,16 +35,12 @@ public final class HotPathHarness {
         Duration window = Duration.ofSeconds(Long.parseLong(args[1]));
         Path work = Files.createTempDirectory("corpora-hotpath-");
         PluginRegistry registry = PluginManager.load(plugins);
-        SplittableRandom random = new SplittableRandom(19);
-        float[][] centres = new float[CLUSTERS][];
-        for (int c = 0; c < CLUSTERS; c++) {
-            centres[c] = gaussian(random, 1.0);
-        }
+        ClusteredVectors vectors = new ClusteredVectors();
         List<String> queryTexts = new ArrayList<>();
         List<float[]> queryVectors = new ArrayList<>();
         for (int q = 0; q < 50; q++) {
             queryTexts.add("claim " + q + ": vitamin D deficiency is associated with an increased risk of respiratory infections in adults");
-            queryVectors.add(near(centres[q % CLUSTERS], random));
+            queryVectors.add(vectors.near(q));
         }
         String text = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(17); // ~1,000 characters, as the bench's
         Map<String, String> config = new HashMap<>();
@@ -61,7 +53,7 @@ public final class HotPathHarness {
                 Namespace namespace = Namespace.of("t" + size);
                 List<EmbeddedChunk> batch = new ArrayList<>();
                 for (int j = 0; j < size; j++) {
-                    batch.add(BenchCommand.chunk(namespace, model.fingerprint().id(), size, j, text, near(centres[j % CLUSTERS], random)));
+                    batch.add(BenchCommand.chunk(namespace, model.fingerprint().id(), size, j, text, vectors.near(j)));
                     if (batch.size() == 1000 || j == size - 1) {
                         store.upsert(namespace, batch);
                         batch = new ArrayList<>();
@@ -84,22 +76,5 @@ public final class HotPathHarness {
         } finally {
             BenchCommand.deleteRecursively(work);
         }
-    }
-
-    private static float[] near(float[] centre, SplittableRandom random) {
-        float[] noise = gaussian(random, 0.6);
-        float[] v = new float[DIMENSION];
-        for (int i = 0; i < DIMENSION; i++) {
-            v[i] = centre[i] + noise[i];
-        }
-        return VectorMath.l2Normalize(v);
-    }
-
-    private static float[] gaussian(SplittableRandom random, double sigma) {
-        float[] v = new float[DIMENSION];
-        for (int i = 0; i < DIMENSION; i++) {
-            v[i] = (float) (sigma * BenchCorpus.gaussian(random));
-        }
-        return v;
     }
 }

@@ -12,7 +12,6 @@ import io.corpora.spi.EmbeddedChunk;
 import io.corpora.engine.embed.ForwardingEmbedder;
 import io.corpora.spi.Namespace;
 import io.corpora.spi.RetrieveOptions;
-import io.corpora.spi.VectorMath;
 import io.corpora.spi.embed.Embedder;
 import io.corpora.spi.embed.EmbedderProvider;
 import io.corpora.spi.store.VectorStore;
@@ -25,7 +24,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -42,8 +40,6 @@ import java.util.function.Function;
  */
 public final class HybridPathHarness {
 
-    private static final int DIMENSION = 384;
-    private static final int CLUSTERS = 64;
     private static final int TOP_K = 10;
 
     private HybridPathHarness() {}
@@ -56,17 +52,13 @@ public final class HybridPathHarness {
         int rounds = args.length > 4 ? Integer.parseInt(args[4]) : 2;
         Path work = Files.createTempDirectory("corpora-hybridpath-");
         PluginRegistry registry = PluginManager.load(plugins);
-        SplittableRandom random = new SplittableRandom(19);
-        float[][] centres = new float[CLUSTERS][];
-        for (int c = 0; c < CLUSTERS; c++) {
-            centres[c] = gaussian(random, 1.0);
-        }
+        ClusteredVectors vectors = new ClusteredVectors();
         List<String> texts = new ArrayList<>();
         dataset.forEachDocument(d -> texts.add(d.title() + ". " + (d.text().length() > 700 ? d.text().substring(0, 700) : d.text())));
         List<String> queryTexts = dataset.queries().stream().map(BeirDataset.Query::text).toList();
         Map<String, float[]> queryVectors = new HashMap<>();
         for (int q = 0; q < queryTexts.size(); q++) {
-            queryVectors.put(queryTexts.get(q), near(centres[q % CLUSTERS], random));
+            queryVectors.put(queryTexts.get(q), vectors.near(q));
         }
         Map<String, String> config = new HashMap<>();
         config.put("directory", work.resolve("lucene").toString());
@@ -77,7 +69,7 @@ public final class HybridPathHarness {
             List<EmbeddedChunk> batch = new ArrayList<>();
             for (int j = 0; j < size; j++) {
                 batch.add(BenchCommand.chunk(namespace, model.fingerprint().id(), size, j, texts.get(j % texts.size()) + " [c" + j + "]",
-                        near(centres[j % CLUSTERS], random)));
+                        vectors.near(j)));
                 if (batch.size() == 1000 || j == size - 1) {
                     store.upsert(namespace, batch);
                     batch = new ArrayList<>();
@@ -135,22 +127,5 @@ public final class HybridPathHarness {
         Map<String, Integer> versions = new HashMap<>();
         documentIds.forEach(id -> versions.put(id, 1));
         return versions;
-    }
-
-    private static float[] near(float[] centre, SplittableRandom random) {
-        float[] noise = gaussian(random, 0.6);
-        float[] v = new float[DIMENSION];
-        for (int i = 0; i < DIMENSION; i++) {
-            v[i] = centre[i] + noise[i];
-        }
-        return VectorMath.l2Normalize(v);
-    }
-
-    private static float[] gaussian(SplittableRandom random, double sigma) {
-        float[] v = new float[DIMENSION];
-        for (int i = 0; i < DIMENSION; i++) {
-            v[i] = (float) (sigma * BenchCorpus.gaussian(random));
-        }
-        return v;
     }
 }

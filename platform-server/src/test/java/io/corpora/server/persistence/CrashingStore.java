@@ -1,5 +1,7 @@
 package io.corpora.server.persistence;
 
+import io.corpora.testkit.ForwardingVectorStore;
+
 import io.corpora.spi.EmbeddedChunk;
 import io.corpora.spi.MetadataFilter;
 import io.corpora.spi.Namespace;
@@ -11,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A test input: a real store that "kills the process" on cue — it throws {@link SimulatedCrash}, an {@link Error} that no
  * recovery code catches — so a test can reproduce the exact state a crash at that point leaves behind.
  */
-final class CrashingStore extends ForwardingStore {
+final class CrashingStore extends ForwardingVectorStore {
 
     /** The process died here. */
     static final class SimulatedCrash extends Error {

@@ -1,5 +1,7 @@
 package io.corpora.server.persistence;
 
+import io.corpora.testkit.ForwardingVectorStore;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -86,7 +88,7 @@ class InterleavedReplaceTest {
         CountDownLatch newerWritten = new CountDownLatch(1);
         CountDownLatch olderCleaned = new CountDownLatch(1);
         ThreadLocal<String> role = ThreadLocal.withInitial(() -> "setup");
-        VectorStore interleaving = new ForwardingStore(reference) {
+        VectorStore interleaving = new ForwardingVectorStore(reference) {
             @Override
             public int deleteWhere(Namespace namespace, MetadataFilter filter) {
                 if (!role.get().equals("older")) {
@@ -154,7 +156,7 @@ class InterleavedReplaceTest {
         registry.activateVersion(ACME, "policy", v2, "h2", 1, "middle text", description());
         // …a crash left v1's chunk and the cleanup marker. While recovery cleans, a writer (e.g. another server sharing
         // the control plane and the store) begins v3 and writes its chunk.
-        VectorStore racing = new ForwardingStore(reference) {
+        VectorStore racing = new ForwardingVectorStore(reference) {
             @Override
             public int deleteWhere(Namespace namespace, MetadataFilter filter) {
                 int v3 = registryView.beginVersion(ACME, "policy", "policy", "text/plain", Map.of(), 10);

@@ -1,5 +1,7 @@
 package io.corpora.server.persistence;
 
+import io.corpora.testkit.ForwardingVectorStore;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -327,7 +329,7 @@ class StoreRelocationTest {
             if (definition.store().equals(tenant().definition().store())) {
                 return runtime;
             }
-            VectorStore store = new ForwardingStore(runtime.store()) {
+            VectorStore store = new ForwardingVectorStore(runtime.store()) {
                 @Override
                 public void upsert(Namespace namespace, List<EmbeddedChunk> chunks) {
                     if (duringCopy != null) {

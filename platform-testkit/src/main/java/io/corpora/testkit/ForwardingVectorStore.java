@@ -1,4 +1,4 @@
-package io.corpora.server.persistence;
+package io.corpora.testkit;
 
 import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
@@ -15,12 +15,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** A test input: a real store behind a forwarder whose calls tests override to crash or to drive timing. */
-class ForwardingStore implements VectorStore {
+/** A test input: a real store behind a forwarder whose calls tests override to crash, leak or drive timing. */
+public class ForwardingVectorStore implements VectorStore {
 
     private final VectorStore delegate;
 
-    ForwardingStore(VectorStore delegate) {
+    public ForwardingVectorStore(VectorStore delegate) {
         this.delegate = delegate;
     }
 

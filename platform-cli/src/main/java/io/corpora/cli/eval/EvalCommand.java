@@ -78,8 +78,9 @@ public final class EvalCommand implements Command {
                                         results: rrf | rrf:K | rrf:K:VW:KW | convex-minmax:ALPHA | convex-zscore:ALPHA
                                         (ALPHA = vector weight); default the shipped one, convex-zscore:0.6
                   --with-legs           in hybrid modes, also report bm25 and vector alone from the same leg results
-                  --served-leg-depth N  in hybrid mode, also each fusion as the server runs it: legs asked for N chunks
-                                        (the server's 50), top 10 fused; its nDCG@10 and MRR@10 compare, Recall@100 not
+                  --served-leg-depth LIST  in hybrid mode, also each fusion as the server runs it, per depth N (comma-
+                                        separated): legs asked for N chunks (the server's 50), top 10 fused; their nDCG@10
+                                        and MRR@10 compare with the others, their Recall@100 does not
                   --doc-chunks LIST     document scores to measure, comma-separated, over the same chunk rankings: N = the
                                         sum of a document's best N chunks (default 1: its best chunk)
                   --limit-queries N     evaluate only the first N queries that have qrels
@@ -150,7 +151,7 @@ public final class EvalCommand implements Command {
             String configuration = describe(storeName, storeConfig, embedder, embedderConfig, options, chunking, depth, rerankDepth, mode);
             err.println("eval: " + mode.label() + " on " + datasetDir + " (" + split + "), " + configuration);
             EvalRun.Settings settings = settings(mode, chunking, depth, rerankDepth, limit, configuration, fusions(options),
-                    options.flag("with-legs"), documentChunks, options.integer("served-leg-depth", 0, 0, depth));
+                    options.flag("with-legs"), documentChunks, servedLegDepths(options));
             List<EvalReport> reports = run(settings, new EvalRun.Components(store, embedder, reranker, variantStores), err, dataset);
             if (embedder instanceof CachingEmbedder cache) {
                 err.printf("embedding cache: %d hits, %d misses%n", cache.hits(), cache.misses());
@@ -190,10 +191,10 @@ public final class EvalCommand implements Command {
     /** The settings, with the command's own checks of their combination as usage errors. */
     private static EvalRun.Settings settings(EvalMode mode, ChunkingOptions chunking, int depth, int rerankDepth, int limit,
                                              String configuration, List<FusionSpec> fusions, boolean withLegs, List<Integer> documentChunks,
-                                             int servedLegDepth) {
+                                             List<Integer> servedLegDepths) {
         try {
             return new EvalRun.Settings(mode, chunking, depth, rerankDepth, limit, configuration, fusions, withLegs, documentChunks,
-                    servedLegDepth);
+                    servedLegDepths);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -225,6 +226,22 @@ public final class EvalCommand implements Command {
         StringBuilder b = new StringBuilder();
         settings.forEach((k, v) -> b.append(b.length() == 0 ? "" : " ").append(k).append('=').append(v));
         return b.toString();
+    }
+
+    /** {@code --served-leg-depth 50,20}: each a depth of the as-served hybrid's legs; none by default. */
+    static List<Integer> servedLegDepths(Options options) {
+        List<Integer> depths = new java.util.ArrayList<>();
+        for (String n : options.string("served-leg-depth", "").split(",")) {
+            if (n.isBlank()) {
+                continue;
+            }
+            try {
+                depths.add(Integer.parseInt(n.strip()));
+            } catch (NumberFormatException e) {
+                throw new UsageException("--served-leg-depth: expected whole numbers, got '" + n.strip() + "'");
+            }
+        }
+        return depths;
     }
 
     /** {@code --doc-chunks 1,2,3}: each a document score to measure. */

@@ -47,16 +47,17 @@ public final class EvalRun {
     static final int SERVED_TOP_K = 10;
 
     public record Settings(EvalMode mode, ChunkingOptions chunking, int depth, int rerankDepth, int maxQueries, String configuration,
-                           List<FusionSpec> fusions, boolean withLegs, List<Integer> documentChunks, int servedLegDepth) {
+                           List<FusionSpec> fusions, boolean withLegs, List<Integer> documentChunks, List<Integer> servedLegDepths) {
         /**
          * @param fusions  the hybrid fusions to measure, each over the same index and the same leg results (hybrid modes)
          * @param withLegs in hybrid mode, also report the keyword (bm25) and vector legs alone, from the same leg results
          * @param documentChunks document scores to measure, each over the same chunk rankings: the sum of a document's best
          *                       N chunks (1: its best chunk's); reranked modes rank documents by their best chunk only
-         * @param servedLegDepth in hybrid mode, also measure each fusion as the server runs it: legs of their own asked for N
-         *                       chunks ({@code HybridRetriever.DEFAULT_FETCH_TOP_K}, 50), so the store searches as broadly
-         *                       as it does for that depth, and the top {@value #SERVED_TOP_K} fused chunks ranked; 0: not
-         *                       measured. Only its nDCG@10 and MRR@10 compare with the others
+         * @param servedLegDepths in hybrid mode, also measure each fusion as the server runs it, once per depth N given: legs
+         *                        of their own asked for N chunks (the server's {@code HybridRetriever.DEFAULT_FETCH_TOP_K}
+         *                        is 50), so the store searches as broadly as it does for that depth, and the top
+         *                        {@value #SERVED_TOP_K} fused chunks ranked; empty: not measured. Only their nDCG@10 and
+         *                        MRR@10 compare with the others
          */
         public Settings {
             Objects.requireNonNull(mode, "mode");
@@ -73,9 +74,11 @@ public final class EvalRun {
             if (!inRange || documentChunks.stream().distinct().count() < documentChunks.size()) {
                 throw new IllegalArgumentException("document chunks must be distinct, each 1.." + MAX_DOCUMENT_CHUNKS + ", got " + documentChunks);
             }
-            if (servedLegDepth < 0 || servedLegDepth > depth || servedLegDepth > 0 && mode != EvalMode.HYBRID) {
-                throw new IllegalArgumentException("the served leg depth must be 1..depth (" + depth + ") in hybrid mode, got "
-                        + servedLegDepth + " in mode " + mode.label());
+            servedLegDepths = servedLegDepths == null ? List.of() : List.copyOf(servedLegDepths);
+            if (!servedLegDepths.isEmpty() && (mode != EvalMode.HYBRID
+                    || servedLegDepths.stream().anyMatch(n -> n < 1 || n > depth) || servedLegDepths.stream().distinct().count() < servedLegDepths.size())) {
+                throw new IllegalArgumentException("served leg depths must be distinct, each 1..depth (" + depth + "), in hybrid mode; got "
+                        + servedLegDepths + " in mode " + mode.label());
             }
             if (mode.needsReranker() && !documentChunks.equals(List.of(1))) {
                 throw new IllegalArgumentException("a reranked run ranks documents by their best chunk; document chunks other than 1 apply to "
@@ -89,7 +92,7 @@ public final class EvalRun {
 
         public Settings(EvalMode mode, ChunkingOptions chunking, int depth, int rerankDepth, int maxQueries, String configuration,
                         List<FusionSpec> fusions, boolean withLegs, List<Integer> documentChunks) {
-            this(mode, chunking, depth, rerankDepth, maxQueries, configuration, fusions, withLegs, documentChunks, 0);
+            this(mode, chunking, depth, rerankDepth, maxQueries, configuration, fusions, withLegs, documentChunks, List.of());
         }
     }
 
@@ -313,8 +316,7 @@ public final class EvalRun {
                         } else {
                             ranked(candidates, settings.mode().label(), detail, memoIf(several, hybrid), options);
                         }
-                        int served = settings.servedLegDepth();
-                        if (served > 0 && variant.isEmpty()) {
+                        for (int served : variant.isEmpty() ? settings.servedLegDepths() : List.<Integer>of()) {
                             // legs of their own, asked for `served` chunks (the store's search breadth for that depth), top 10 fused
                             Retriever asServed = HybridRetriever.of(fusion, vectorRetriever(), keywordOverEmbedded(), served);
                             ranked(candidates, settings.mode().label(), detail + ", as served: legs of " + served + ", top " + SERVED_TOP_K,

@@ -166,10 +166,13 @@ class EvalRunTest {
     void theServedLegDepthIsForHybridModeAndAtMostTheDepth() {
         ChunkingOptions chunking = ChunkingOptions.defaults();
         assertThrows(IllegalArgumentException.class,
-                () -> new EvalRun.Settings(EvalMode.VECTOR, chunking, 300, 20, 0, "x", List.of(), false, List.of(1), 50));
+                () -> new EvalRun.Settings(EvalMode.VECTOR, chunking, 300, 20, 0, "x", List.of(), false, List.of(1), List.of(50)));
         assertThrows(IllegalArgumentException.class,
-                () -> new EvalRun.Settings(EvalMode.HYBRID, chunking, 300, 20, 0, "x", List.of(), false, List.of(1), 301));
-        assertEquals(50, new EvalRun.Settings(EvalMode.HYBRID, chunking, 300, 20, 0, "x", List.of(), false, List.of(1), 50).servedLegDepth());
+                () -> new EvalRun.Settings(EvalMode.HYBRID, chunking, 300, 20, 0, "x", List.of(), false, List.of(1), List.of(50, 301)));
+        assertThrows(IllegalArgumentException.class,
+                () -> new EvalRun.Settings(EvalMode.HYBRID, chunking, 300, 20, 0, "x", List.of(), false, List.of(1), List.of(20, 20)));
+        assertEquals(List.of(50, 20),
+                new EvalRun.Settings(EvalMode.HYBRID, chunking, 300, 20, 0, "x", List.of(), false, List.of(1), List.of(50, 20)).servedLegDepths());
     }
 
     @Test

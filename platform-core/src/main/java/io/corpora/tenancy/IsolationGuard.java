@@ -20,6 +20,7 @@ import java.util.Objects;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -47,6 +48,9 @@ public final class IsolationGuard implements VectorStore, PreparedSearch.Source 
     private final AtomicInteger rejected = new AtomicInteger();
     private final AtomicInteger returned = new AtomicInteger();
     private final AtomicBoolean recallReduced = new AtomicBoolean();
+    /** Document id → its active version as the oracle answered, {@link #NO_ACTIVE_VERSION} for none. */
+    private final Map<String, Integer> knownVersions = new ConcurrentHashMap<>();
+    private static final int NO_ACTIVE_VERSION = Integer.MIN_VALUE;
 
     public IsolationGuard(VectorStore delegate, Namespace namespace, int overFetch) {
         this(delegate, namespace, overFetch, null);
@@ -138,11 +142,24 @@ public final class IsolationGuard implements VectorStore, PreparedSearch.Source 
         return accepted;
     }
 
+    /**
+     * The active versions of the chunks' documents. Each document is asked of the oracle once per guard (one request):
+     * a hybrid's legs and an over-fetch cost one control-plane read per new document, not one per search, and every
+     * search of one request is judged by the same answer.
+     */
     private Map<String, Integer> activeVersionsOf(List<Chunk> chunks) {
         if (activeVersions == null || chunks.isEmpty()) {
             return Map.of();
         }
-        return activeVersions.apply(chunks.stream().map(Chunk::documentId).distinct().toList());
+        List<String> unknown = chunks.stream().map(Chunk::documentId).distinct().filter(id -> !knownVersions.containsKey(id)).toList();
+        if (!unknown.isEmpty()) {
+            Map<String, Integer> answer = activeVersions.apply(unknown);
+            for (String id : unknown) {
+                Integer active = answer.get(id);
+                knownVersions.put(id, active == null ? NO_ACTIVE_VERSION : active);
+            }
+        }
+        return knownVersions;
     }
 
     private boolean isActiveVersion(Chunk chunk, Map<String, Integer> versions) {
@@ -151,7 +168,7 @@ public final class IsolationGuard implements VectorStore, PreparedSearch.Source 
         }
         Integer active = versions.get(chunk.documentId());
         Object version = chunk.metadata().get(ReservedKeys.VERSION);
-        return active != null && version instanceof Number n && n.intValue() == active;
+        return active != null && active != NO_ACTIVE_VERSION && version instanceof Number n && n.intValue() == active;
     }
 
     @Override

@@ -79,7 +79,7 @@ class HybridLegsSideBySideTest {
         assertEquals(inTurn.passages().stream().map(Passage::score).toList(), sideBySide.passages().stream().map(Passage::score).toList());
         assertEquals(2, together.searchThreads.size(), "one store call per leg");
         assertEquals(1, together.searchThreads.stream().filter(t -> t != caller).count(), "the vector leg's store call ran on a leg thread");
-        assertEquals(2, checkedOn.size(), "each leg's hits were checked against the active versions");
+        assertEquals(2, checkedOn.size(), "each leg asked the versions of the documents the other had not");
         assertTrue(checkedOn.stream().allMatch(t -> t == Thread.currentThread()), "checks ran on the caller's thread, not " + checkedOn);
     }
 

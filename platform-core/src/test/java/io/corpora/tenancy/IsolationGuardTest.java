@@ -87,6 +87,28 @@ class IsolationGuardTest {
     }
 
     @Test
+    void eachDocumentsActiveVersionIsReadOncePerRequest() {
+        write(chunk("a@v1", "acme", Namespace.DEFAULT_PARTITION, EMBEDDER, 1, 0.9f));
+        write(chunk("b@v1", "acme", Namespace.DEFAULT_PARTITION, EMBEDDER, 1, 0.8f));
+        write(chunk("c@v2", "acme", Namespace.DEFAULT_PARTITION, EMBEDDER, 2, 0.7f));
+        Map<String, Integer> active = new HashMap<>(Map.of("a", 1, "b", 1, "c", 1));
+        List<List<String>> asked = new ArrayList<>();
+        IsolationGuard guard = new IsolationGuard(store, ACME, 4, ids -> {
+            asked.add(List.copyOf(ids));
+            return active;
+        });
+        SearchRequest top2 = SearchRequest.vector(new float[] {1, 0}, 2, MetadataFilter.all(), null, EMBEDDER);
+        SearchRequest top3 = SearchRequest.vector(new float[] {1, 0}, 3, MetadataFilter.all(), null, EMBEDDER);
+
+        assertEquals(List.of("a@v1", "b@v1"), ids(guard.search(ACME, top2)));
+        active.put("a", 2); // a replace activated meanwhile: this request keeps judging by what it read first
+        assertEquals(List.of("a@v1", "b@v1"), ids(guard.search(ACME, top3)), "c's version 2 is not its active one");
+        assertEquals(List.of(List.of("a", "b"), List.of("c")), asked, "only documents not asked before are asked");
+        assertEquals(List.of("b@v1"), ids(new IsolationGuard(store, ACME, 4, ids -> active).search(ACME, top2)),
+                "a new request reads the versions again");
+    }
+
+    @Test
     void refusesOtherNamespacesAndUnstampedWrites() {
         IsolationGuard guard = new IsolationGuard(store, ACME, 4);
         SearchRequest request = SearchRequest.vector(new float[] {1, 0}, 1, MetadataFilter.all(), null, null);

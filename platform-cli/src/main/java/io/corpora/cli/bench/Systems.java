@@ -38,7 +38,7 @@ final class Systems {
      * The HNSW breadth Corpora's Lucene store searches a top 10 with: max(topK x numCandidatesFactor, minCandidates), both
      * set to these values on the bench's stores ({@link Fleet}), which are also the store's defaults.
      */
-    static final int NUM_CANDIDATES_FACTOR = 10;
+    static final int NUM_CANDIDATES_FACTOR = 4;
     static final int MIN_CANDIDATES = 100;
     static final int CORPORA_CANDIDATES = Math.max(TOP_K * NUM_CANDIDATES_FACTOR, MIN_CANDIDATES);
 

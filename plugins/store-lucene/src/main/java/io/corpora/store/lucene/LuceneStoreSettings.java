@@ -68,7 +68,7 @@ public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int h
                         .description("HNSW build-time candidate list (Lucene's beam width); higher: better graph, slower indexing.").build(),
                 ConfigOption.builder(QUANTIZATION, ConfigType.ENUM).allowedValues("none", "int8", "int4").defaultValue("none")
                         .description("Scalar quantisation of the HNSW graph's vectors; raw vectors are kept and every hit is rescored with them.").build(),
-                ConfigOption.builder(NUM_CANDIDATES_FACTOR, ConfigType.INT).defaultValue(10).minimum(1).maximum(100)
+                ConfigOption.builder(NUM_CANDIDATES_FACTOR, ConfigType.INT).defaultValue(4).minimum(1).maximum(100)
                         .description("HNSW search breadth = max(topK x this, minCandidates).").build(),
                 ConfigOption.builder(MIN_CANDIDATES, ConfigType.INT).defaultValue(100).minimum(1).maximum(10_000)
                         .description("Lower bound of the HNSW search breadth.").build(),

@@ -53,7 +53,7 @@ class LuceneVectorStoreTest {
                 hnsw.m                  | INT      | 16       | 2       | 512        | hnswM
                 hnsw.efConstruction     | INT      | 100      | 2       | 3200       | hnsw.beamWidth,hnswEfConstruction
                 quantization            | ENUM     | none     |         |            |
-                numCandidatesFactor     | INT      | 10       | 1       | 100        |
+                numCandidatesFactor     | INT      | 4        | 1       | 100        |
                 minCandidates           | INT      | 100      | 1       | 10000      |
                 exactSearchThreshold    | INT      | 5000     | 0       |            |
                 bm25.k1                 | DOUBLE   | 1.2      | 0       |            |

@@ -63,7 +63,7 @@ final class PgVectorOptions {
                 ConfigOption.builder(EF_SEARCH, ConfigType.INT).defaultValue(100).minimum(1).maximum(PgVectorSettings.MAX_EF_SEARCH)
                         .aliases("efSearch")
                         .description("hnsw.ef_search per query (raised to the query's search breadth, at most the maximum)").build(),
-                ConfigOption.builder(NUM_CANDIDATES_FACTOR, ConfigType.INT).defaultValue(10).minimum(1).maximum(100)
+                ConfigOption.builder(NUM_CANDIDATES_FACTOR, ConfigType.INT).defaultValue(4).minimum(1).maximum(100)
                         .description("HNSW search breadth = max(topK x this, minCandidates), at most " + PgVectorSettings.MAX_EF_SEARCH
                                 + ": rows the index scan returns, in its approximate order, before the nearest are chosen "
                                 + "exactly (the Lucene store's option of the same name)").build(),

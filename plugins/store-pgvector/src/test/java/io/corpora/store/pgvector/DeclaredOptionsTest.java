@@ -23,7 +23,7 @@ class DeclaredOptionsTest {
                 dimension                | LIST    | 384                        |         |          |
                 metric                   | ENUM    | cosine                     |         |          |
                 hnsw.efSearch            | INT     | 100                        | 1       | 1000     | efSearch
-                numCandidatesFactor      | INT     | 10                         | 1       | 100      |
+                numCandidatesFactor      | INT     | 4                          | 1       | 100      |
                 minCandidates            | INT     | 100                        | 1       | 1000     |
                 iterativeScan            | ENUM    | relaxed_order              |         |          |
                 maxScanTuples            | INT     | 20000                      | 1       |          |

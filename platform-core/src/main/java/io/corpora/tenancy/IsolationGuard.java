@@ -95,19 +95,7 @@ public final class IsolationGuard implements VectorStore, PreparedSearch.Source 
     @Override
     public PreparedSearch prepare(Namespace ns, SearchRequest request) {
         requireBound(ns);
-        return new PreparedSearch() {
-            private volatile List<ScoredChunk> fetched;
-
-            @Override
-            public void fetch() {
-                fetched = delegate.search(namespace, request);
-            }
-
-            @Override
-            public List<ScoredChunk> hits() {
-                return checked(request, PreparedSearch.requireFetched(fetched));
-            }
-        };
+        return PreparedSearch.of(() -> delegate.search(namespace, request), hits -> checked(request, hits));
     }
 
     private List<ScoredChunk> checked(SearchRequest request, List<ScoredChunk> first) {

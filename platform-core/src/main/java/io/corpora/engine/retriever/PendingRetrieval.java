@@ -17,32 +17,20 @@ public interface PendingRetrieval {
 
     /** All the work in {@link #join}, on the caller's thread. */
     static PendingRetrieval onJoin(Supplier<RetrievalResult> retrieval) {
-        return new PendingRetrieval() {
-            @Override
-            public RetrievalResult join() {
-                return retrieval.get();
-            }
-
-            @Override
-            public boolean inBackground() {
-                return false;
-            }
-        };
+        return new Handle(retrieval, false);
     }
 
     /** Work already started elsewhere; {@code finish} waits for it and completes the result on the caller's thread. */
     static PendingRetrieval inBackground(Supplier<RetrievalResult> finish) {
-        return new PendingRetrieval() {
-            @Override
-            public RetrievalResult join() {
-                return finish.get();
-            }
+        return new Handle(finish, true);
+    }
 
-            @Override
-            public boolean inBackground() {
-                return true;
-            }
-        };
+    /** {@code joiner} runs in {@link #join}. */
+    record Handle(Supplier<RetrievalResult> joiner, boolean inBackground) implements PendingRetrieval {
+        @Override
+        public RetrievalResult join() {
+            return joiner.get();
+        }
     }
 
     /** The value of background work, or the exception its own code threw (a guard's timeout, a plugin failure), as if run here. */

@@ -5,6 +5,8 @@ import io.corpora.spi.store.ScoredChunk;
 import io.corpora.spi.store.SearchRequest;
 import io.corpora.spi.store.VectorStore;
 import java.util.List;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * One store search in two steps, so a composite retrieval can run a leg's store call on another thread while the
@@ -29,25 +31,26 @@ public interface PreparedSearch {
         if (store instanceof Source source) {
             return source.prepare(namespace, request);
         }
+        return of(() -> store.search(namespace, request), UnaryOperator.identity());
+    }
+
+    /** {@code fetcher} in the first step, {@code checks} of what it fetched in the second. */
+    static PreparedSearch of(Supplier<List<ScoredChunk>> fetcher, UnaryOperator<List<ScoredChunk>> checks) {
         return new PreparedSearch() {
             private volatile List<ScoredChunk> fetched;
 
             @Override
             public void fetch() {
-                fetched = store.search(namespace, request);
+                fetched = fetcher.get();
             }
 
             @Override
             public List<ScoredChunk> hits() {
-                return requireFetched(fetched);
+                if (fetched == null) {
+                    throw new IllegalStateException("hits() of a search that was not fetched");
+                }
+                return checks.apply(fetched);
             }
         };
-    }
-
-    static List<ScoredChunk> requireFetched(List<ScoredChunk> fetched) {
-        if (fetched == null) {
-            throw new IllegalStateException("hits() of a search that was not fetched");
-        }
-        return fetched;
     }
 }

@@ -101,6 +101,15 @@ public interface DocumentRegistry {
     /** The same counts over one namespace only. */
     CorpusStats stats(Namespace namespace);
 
+    /**
+     * The tenant's documents, chunks and bytes of active versions without the breakdowns (empty maps): what a quota check
+     * reads before every document it admits, so an implementation should answer it in one aggregate, not three.
+     */
+    default CorpusStats totals(String tenantId) {
+        CorpusStats stats = stats(tenantId);
+        return new CorpusStats(stats.documents(), stats.chunks(), stats.bytes(), Map.of(), Map.of());
+    }
+
     /** Documents counted per partition and status. */
     record CorpusStats(long documents, long chunks, long bytes, Map<String, Long> documentsByPartition, Map<String, Long> documentsByStatus) {}
 }

@@ -175,7 +175,7 @@ public final class IngestionService {
         QuotaReservations.Growth growth = existing == null ? new QuotaReservations.Growth(1, chunks.size(), chargedBytes)
                 : new QuotaReservations.Growth(0, chunks.size() - existing.chunkCount(), chargedBytes - existing.bytes());
         try (QuotaReservations.Reservation reserved = quotaReservations.reserve(tenant.id(), tenant.definition().quotas(),
-                () -> registry.stats(tenant.id()), growth)) {
+                () -> registry.totals(tenant.id()), growth)) {
             return storeVersion(tenant, runtime, namespace, request, loaded, chunks, indexTexts, contentHash, embedderId, chargedBytes, reserved);
         }
     }

@@ -280,6 +280,16 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         return stats(namespace.tenant(), namespace.partitionKey());
     }
 
+    /** One aggregate over the tenant's active versions (a quota check runs it before every document it admits). */
+    @Override
+    public CorpusStats totals(String tenantId) {
+        Object[] totals = em.createQuery("SELECT COUNT(d), COALESCE(SUM(d.chunkCount), 0), COALESCE(SUM(d.bytes), 0)"
+                + " FROM DocumentEntity d WHERE d.tenantId = :t AND d.activeVersion > 0", Object[].class)
+                .setParameter("t", tenantId).getSingleResult();
+        return new CorpusStats(((Number) totals[0]).longValue(), ((Number) totals[1]).longValue(), ((Number) totals[2]).longValue(),
+                Map.of(), Map.of());
+    }
+
     private CorpusStats stats(String tenantId, String partitionKey) {
         String scope = " WHERE d.tenantId = :t" + (partitionKey == null ? "" : " AND d.partitionId = :p");
         Object[] totals = scoped(em.createQuery("SELECT COUNT(d), COALESCE(SUM(d.chunkCount), 0), COALESCE(SUM(d.bytes), 0)"

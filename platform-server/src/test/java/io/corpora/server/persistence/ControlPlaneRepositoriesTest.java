@@ -283,6 +283,16 @@ class ControlPlaneRepositoriesTest {
         assertEquals(Map.of("_default", 3L, "legal", 1L), stats.documentsByPartition());
         assertEquals(Map.of("ACTIVE", 3L, "INGESTING", 1L), stats.documentsByStatus());
         assertEquals(new DocumentRegistry.CorpusStats(0, 0, 0, Map.of(), Map.of()), documents.stats("nobody"));
+
+        // What a quota check reads before each document: the same totals (both partitions, active versions only), one query.
+        AtomicReference<DocumentRegistry.CorpusStats> totals = new AtomicReference<>();
+        List<String> sql = SqlRecorder.during(() -> totals.set(documents.totals("acme")));
+        assertEquals(new DocumentRegistry.CorpusStats(3, 15, 300, Map.of(), Map.of()), totals.get());
+        assertEquals(1, sql.size(), sql.toString());
+        int v = documents.beginVersion(Namespace.of("acme", "legal"), "l1", null, "text/plain", Map.of(), 50);
+        documents.activateVersion(Namespace.of("acme", "legal"), "l1", v, "h", 2, "t", new DocumentDescription(null, "text/plain", Map.of(), 50));
+        assertEquals(new DocumentRegistry.CorpusStats(4, 17, 350, Map.of(), Map.of()), documents.totals("acme"));
+        assertEquals(new DocumentRegistry.CorpusStats(0, 0, 0, Map.of(), Map.of()), documents.totals("nobody"));
     }
 
     @ParameterizedTest

@@ -231,6 +231,34 @@ class ControlPlaneRepositoriesTest {
         assertTrue(rebuild.get(0).toLowerCase(java.util.Locale.ROOT).contains("body_text"), "a rebuild reads one body: " + rebuild);
     }
 
+    /** The rebuild source (the registry's text) is the active version's: it follows activations, outlives a failed version, goes with a delete. */
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void theTextIsTheActiveVersionsAndGoesWithTheDocument(String database) throws Exception {
+        open(database);
+        tenants.create(tenant("acme"));
+        Namespace ns = Namespace.of("acme");
+        DocumentDescription description = new DocumentDescription("s", "text/plain", Map.of(), 10);
+        int v1 = documents.beginVersion(ns, "d", "s", "text/plain", Map.of(), 10);
+        assertTrue(documents.text(ns, "d").isEmpty(), "a version being written has no text yet");
+        documents.activateVersion(ns, "d", v1, "h1", 1, "one", description);
+        int v2 = documents.beginVersion(ns, "d", "s", "text/plain", Map.of(), 10);
+        documents.failVersion(ns, "d", v2, "boom");
+        assertEquals("one", documents.text(ns, "d").orElseThrow(), "a failed version leaves the active one's text");
+        int v3 = documents.beginVersion(ns, "d", "s", "text/plain", Map.of(), 10);
+        documents.activateVersion(ns, "d", v3, "h3", 1, "three", description);
+        assertEquals("three", documents.text(ns, "d").orElseThrow());
+        assertTrue(documents.delete(ns, "d"));
+        assertTrue(documents.text(ns, "d").isEmpty(), "deleted with its document");
+        int again = documents.beginVersion(ns, "d", "s", "text/plain", Map.of(), 10);
+        documents.activateVersion(ns, "d", again, "h", 1, "again", description);
+        assertEquals("again", documents.text(ns, "d").orElseThrow());
+        documents.beginVersion(Namespace.of("acme", "legal"), "d", "s", "text/plain", Map.of(), 10);
+        assertTrue(documents.text(Namespace.of("acme", "legal"), "d").isEmpty(), "texts are per namespace");
+        assertEquals(2, documents.deleteTenant("acme"));
+        assertTrue(documents.text(ns, "d").isEmpty(), "a purged tenant's texts go with its documents");
+    }
+
     private static void assertNoBody(List<String> sql) {
         assertFalse(sql.isEmpty(), "the call went to the database");
         for (String statement : sql) {

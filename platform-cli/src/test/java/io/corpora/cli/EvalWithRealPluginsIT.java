@@ -105,8 +105,8 @@ class EvalWithRealPluginsIT {
     void theHybridAsServedIsMeasuredBesideTheDeeperFusion() throws IOException {
         List<JsonNode> lines = evalLines("hybrid", "--served-leg-depth", "50,20");
         assertEquals(List.of("hybrid", "hybrid", "hybrid"), lines.stream().map(l -> l.get("mode").asText()).toList());
-        assertTrue(lines.get(1).get("configuration").asText().endsWith("as served: legs of 50, top 10"), lines.get(1).toString());
-        assertTrue(lines.get(2).get("configuration").asText().endsWith("as served: legs of 20, top 10"), lines.get(2).toString());
+        assertTrue(lines.get(1).get("configuration").asText().endsWith("as served: legs of 50"), lines.get(1).toString());
+        assertTrue(lines.get(2).get("configuration").asText().endsWith("as served: legs of 20"), lines.get(2).toString());
         // every chunk of this small corpus is in legs of 20 as in legs of 300: the same fusion ranks the same first ten
         for (JsonNode served : lines.subList(1, 3)) {
             for (String metric : List.of("ndcg@10", "mrr@10")) {

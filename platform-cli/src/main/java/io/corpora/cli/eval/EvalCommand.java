@@ -79,8 +79,8 @@ public final class EvalCommand implements Command {
                                         (ALPHA = vector weight); default the shipped one, convex-zscore:0.6
                   --with-legs           in hybrid modes, also report bm25 and vector alone from the same leg results
                   --served-leg-depth LIST  in hybrid mode, also each fusion as the server runs it, per depth N (comma-
-                                        separated): legs asked for N chunks (the server's 50), top 10 fused; their nDCG@10
-                                        and MRR@10 compare with the others, their Recall@100 does not
+                                        separated): legs asked for N chunks (the server's 50), N fused kept; their
+                                        nDCG@10 and MRR@10 compare with the others, their Recall@100 does not
                   --doc-chunks LIST     document scores to measure, comma-separated, over the same chunk rankings: N = the
                                         sum of a document's best N chunks (default 1: its best chunk)
                   --limit-queries N     evaluate only the first N queries that have qrels

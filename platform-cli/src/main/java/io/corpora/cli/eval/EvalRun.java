@@ -43,9 +43,6 @@ public final class EvalRun {
      * @param rerankDepth chunks the reranker reorders (the rest keep the base order)
      * @param maxQueries  evaluate only the first N queries with qrels (0: all)
      */
-    /** How many fused chunks the as-served hybrid returns: what nDCG@10 and MRR@10 read. */
-    static final int SERVED_TOP_K = 10;
-
     public record Settings(EvalMode mode, ChunkingOptions chunking, int depth, int rerankDepth, int maxQueries, String configuration,
                            List<FusionSpec> fusions, boolean withLegs, List<Integer> documentChunks, List<Integer> servedLegDepths) {
         /**
@@ -55,8 +52,8 @@ public final class EvalRun {
          *                       N chunks (1: its best chunk's); reranked modes rank documents by their best chunk only
          * @param servedLegDepths in hybrid mode, also measure each fusion as the server runs it, once per depth N given: legs
          *                        of their own asked for N chunks (the server's {@code HybridRetriever.DEFAULT_FETCH_TOP_K}
-         *                        is 50), so the store searches as broadly as it does for that depth, and the top
-         *                        {@value #SERVED_TOP_K} fused chunks ranked; empty: not measured. Only their nDCG@10 and
+         *                        is 50), so the store searches as broadly as it does for that depth, and N fused chunks
+         *                        ranked (enough for ten distinct documents); empty: not measured. Only their nDCG@10 and
          *                        MRR@10 compare with the others
          */
         public Settings {
@@ -317,10 +314,11 @@ public final class EvalRun {
                             ranked(candidates, settings.mode().label(), detail, memoIf(several, hybrid), options);
                         }
                         for (int served : variant.isEmpty() ? settings.servedLegDepths() : List.<Integer>of()) {
-                            // legs of their own, asked for `served` chunks (the store's search breadth for that depth), top 10 fused
+                            // legs of their own asked for `served` chunks (so the store searches as broadly as for that depth), fused; as
+                            // many fused chunks kept, so ten distinct documents are ranked as in the deeper runs
                             Retriever asServed = HybridRetriever.of(fusion, vectorRetriever(), keywordOverEmbedded(), served);
-                            ranked(candidates, settings.mode().label(), detail + ", as served: legs of " + served + ", top " + SERVED_TOP_K,
-                                    memoIf(several, asServed), RetrieveOptions.topK(SERVED_TOP_K));
+                            ranked(candidates, settings.mode().label(), detail + ", as served: legs of " + served,
+                                    memoIf(several, asServed), RetrieveOptions.topK(served));
                         }
                     }
                 });

@@ -34,7 +34,10 @@ import java.util.function.Function;
  * real texts (a BEIR corpus, cycled) so the keyword leg does real BM25 work, and clustered synthetic vectors (nothing
  * embedded; the query vector is given, as a query-embedding cache hit gives it). One client; run it beside a JFR recording:
  *
- * <pre>java -cp TEST_CLASSPATH io.corpora.cli.bench.HybridPathHarness PLUGINS_DIR DATASET_DIR SECONDS CHUNKS [ROUNDS]</pre>
+ * <pre>java -cp TEST_CLASSPATH io.corpora.cli.bench.HybridPathHarness PLUGINS_DIR DATASET_DIR SECONDS CHUNKS [ROUNDS [ONLY [KEY=VALUE...]]]</pre>
+ *
+ * ONLY keeps the systems whose name contains it ("" for all; for a recording of one of them); KEY=VALUE are Lucene
+ * store options (numCandidatesFactor=2, say).
  *
  * Each round measures every system in turn, so a drifting load falls on all of them.
  */
@@ -50,6 +53,7 @@ public final class HybridPathHarness {
         Duration window = Duration.ofSeconds(Long.parseLong(args[2]));
         int size = Integer.parseInt(args[3]);
         int rounds = args.length > 4 ? Integer.parseInt(args[4]) : 2;
+        String only = args.length > 5 ? args[5] : "";
         Path work = Files.createTempDirectory("corpora-hybridpath-");
         PluginRegistry registry = PluginManager.load(plugins);
         ClusteredVectors vectors = new ClusteredVectors();
@@ -62,6 +66,9 @@ public final class HybridPathHarness {
         }
         Map<String, String> config = new HashMap<>();
         config.put("directory", work.resolve("lucene").toString());
+        for (int a = 6; a < args.length; a++) {
+            config.put(args[a].substring(0, args[a].indexOf('=')), args[a].substring(args[a].indexOf('=') + 1));
+        }
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try (Embedder model = registry.create(EmbedderProvider.class, "onnx", BenchCommand.context(work, "embedder"), Map.of());
              VectorStore store = registry.create(VectorStoreProvider.class, "lucene", BenchCommand.context(work, "lucene"), config)) {
@@ -98,6 +105,7 @@ public final class HybridPathHarness {
             systems.put("hybrid, legs side by side", guard -> HybridRetriever.of(FusionSpec.STANDARD,
                     new VectorRetriever(guard, namespace, given, embedderId, pool), new KeywordRetriever(guard, namespace, embedderId),
                     HybridRetriever.DEFAULT_FETCH_TOP_K));
+            systems.keySet().removeIf(name -> !name.contains(only));
             RetrieveOptions options = new RetrieveOptions(TOP_K, null, null, 100_000);
             for (int round = 1; round <= rounds; round++) {
                 for (Map.Entry<String, Function<IsolationGuard, Retriever>> system : systems.entrySet()) {

@@ -19,7 +19,9 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -39,6 +41,11 @@ final class FakeRerankService implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor = Executors.newCachedThreadPool();
     final List<Received> requests = new CopyOnWriteArrayList<>();
+    /**
+     * Each exchange's parsed body while its handler runs. Not {@code HttpExchange.setAttribute}: the JDK's server keeps
+     * exchange attributes in the context, shared by concurrent requests (one caller was answered with another's texts).
+     */
+    private final Map<HttpExchange, JsonNode> bodies = new ConcurrentHashMap<>();
 
     FakeRerankService() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -61,8 +68,12 @@ final class FakeRerankService implements AutoCloseable {
             byte[] body = exchange.getRequestBody().readAllBytes();
             JsonNode json = body.length == 0 ? JSON.missingNode() : JSON.readTree(body);
             requests.add(new Received(exchange.getRequestURI().getPath(), exchange.getRequestHeaders().getFirst("Authorization"), json));
-            exchange.setAttribute("json", json);
-            handler.handle(exchange);
+            bodies.put(exchange, json);
+            try {
+                handler.handle(exchange);
+            } finally {
+                bodies.remove(exchange);
+            }
         });
     }
 
@@ -70,8 +81,8 @@ final class FakeRerankService implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path);
     }
 
-    static JsonNode body(HttpExchange exchange) {
-        return (JsonNode) exchange.getAttribute("json");
+    JsonNode body(HttpExchange exchange) {
+        return bodies.get(exchange);
     }
 
     static void respond(HttpExchange exchange, int status, String body) throws IOException {

@@ -63,17 +63,7 @@ final class Systems {
         for (int i = 0; i < queryTexts.size(); i++) {
             vectors.put(queryTexts.get(i), queryVectors.get(i));
         }
-        Embedder precomputed = new ForwardingEmbedder(model) {
-            @Override
-            public List<float[]> embedDocuments(List<String> texts) {
-                throw new UnsupportedOperationException("the bench never embeds documents through this");
-            }
-
-            @Override
-            public float[] embedQuery(String query) {
-                return embed ? delegate.embedQuery(query) : vectors.get(query).clone();
-            }
-        };
+        Embedder precomputed = queryVectors(model, vectors, embed);
         com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
         return (query, filter) -> {
             IsolationGuard guard = new IsolationGuard(store, namespace, IsolationGuard.DEFAULT_OVER_FETCH, ids -> versionOne(ids));
@@ -97,7 +87,26 @@ final class Systems {
         };
     }
 
-    private static Map<String, Integer> versionOne(java.util.Collection<String> documentIds) {
+    /**
+     * The model for queries only: with {@code embed} it embeds each query, else it answers the given vector of each
+     * query text (what a query-cache hit gives); it refuses to embed documents, which a bench never does through it.
+     */
+    static Embedder queryVectors(Embedder model, Map<String, float[]> vectors, boolean embed) {
+        return new ForwardingEmbedder(model) {
+            @Override
+            public List<float[]> embedDocuments(List<String> texts) {
+                throw new UnsupportedOperationException("the bench never embeds documents through this");
+            }
+
+            @Override
+            public float[] embedQuery(String query) {
+                return embed ? delegate.embedQuery(query) : vectors.get(query).clone();
+            }
+        };
+    }
+
+    /** Every document at version 1: the bench writes each once. */
+    static Map<String, Integer> versionOne(java.util.Collection<String> documentIds) {
         Map<String, Integer> versions = new java.util.HashMap<>();
         documentIds.forEach(id -> versions.put(id, 1));
         return versions;

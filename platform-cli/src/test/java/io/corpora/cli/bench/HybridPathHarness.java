@@ -9,7 +9,6 @@ import io.corpora.engine.retriever.VectorRetriever;
 import io.corpora.plugin.loader.PluginManager;
 import io.corpora.plugin.loader.PluginRegistry;
 import io.corpora.spi.EmbeddedChunk;
-import io.corpora.engine.embed.ForwardingEmbedder;
 import io.corpora.spi.Namespace;
 import io.corpora.spi.RetrieveOptions;
 import io.corpora.spi.embed.Embedder;
@@ -83,17 +82,7 @@ public final class HybridPathHarness {
                 }
             }
             store.releaseTenant(namespace.tenant());
-            Embedder given = new ForwardingEmbedder(model) {
-                @Override
-                public List<float[]> embedDocuments(List<String> documents) {
-                    throw new UnsupportedOperationException("the harness embeds no documents");
-                }
-
-                @Override
-                public float[] embedQuery(String query) {
-                    return queryVectors.get(query).clone();
-                }
-            };
+            Embedder given = Systems.queryVectors(model, queryVectors, false);
             String embedderId = model.fingerprint().id();
             Map<String, Function<IsolationGuard, Retriever>> systems = new java.util.LinkedHashMap<>();
             systems.put("vector top 10", guard -> new VectorRetriever(guard, namespace, given, embedderId));
@@ -110,7 +99,7 @@ public final class HybridPathHarness {
             for (int round = 1; round <= rounds; round++) {
                 for (Map.Entry<String, Function<IsolationGuard, Retriever>> system : systems.entrySet()) {
                     Latency.Result result = Latency.measure(1, window, window.dividedBy(2), q -> {
-                        IsolationGuard guard = new IsolationGuard(store, namespace, IsolationGuard.DEFAULT_OVER_FETCH, HybridPathHarness::versionOne);
+                        IsolationGuard guard = new IsolationGuard(store, namespace, IsolationGuard.DEFAULT_OVER_FETCH, Systems::versionOne);
                         system.getValue().apply(guard).retrieve(queryTexts.get(q % queryTexts.size()), options);
                     });
                     System.out.printf("round %d, %d chunks, %-22s p50 %7.3f ms  p99 %7.3f ms  (%d calls)%n", round, size, system.getKey(),
@@ -129,11 +118,5 @@ public final class HybridPathHarness {
         public io.corpora.engine.retriever.RetrievalResult retrieve(String query, RetrieveOptions options) {
             return retriever.retrieve(query, new RetrieveOptions(HybridRetriever.DEFAULT_FETCH_TOP_K, options.filter(), null, options.maxChars()));
         }
-    }
-
-    private static Map<String, Integer> versionOne(java.util.Collection<String> documentIds) {
-        Map<String, Integer> versions = new HashMap<>();
-        documentIds.forEach(id -> versions.put(id, 1));
-        return versions;
     }
 }

@@ -62,6 +62,8 @@ public final class CorporaClient {
     private static final ObjectMapper JSON = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     private static final Duration FIRST_POLL = Duration.ofMillis(100);
     private static final Duration LONGEST_POLL = Duration.ofSeconds(2);
+    /** The longest a server holds a look at a running job ({@code GET jobs/{id}?wait=}). */
+    private static final Duration LONGEST_JOB_WAIT = Duration.ofSeconds(30);
 
     private final URI tenantBase;
     private final String tenant;
@@ -189,11 +191,19 @@ public final class CorporaClient {
     }
 
     /**
-     * Polls the job until it finished (SUCCEEDED, PARTIALLY_FAILED or FAILED: check {@link Job#status()}), first after
-     * 100 ms, then doubling up to 2 s between polls; a {@link CorporaException} once {@code timeout} passed.
+     * Waits until the job finished (SUCCEEDED, PARTIALLY_FAILED or FAILED: check {@link Job#status()}); a
+     * {@link CorporaException} once {@code timeout} passed. Each look asks the server to hold its answer until the job
+     * finishes (up to 30 s, and within the request timeout), so the caller learns of it at once; a server that answers
+     * at once is polled after 100 ms, then doubling up to 2 s between polls.
      */
     public Job awaitJob(String id, Duration timeout) {
-        return await("job " + id, () -> job(id), Job::finished, job -> job.status() + ", " + job.percent() + " %", timeout);
+        Instant deadline = Instant.now().plus(timeout);
+        long longest = Math.min(LONGEST_JOB_WAIT.toSeconds(), requestTimeout.minusSeconds(5).toSeconds());
+        Supplier<Job> look = () -> {
+            long waitSeconds = Math.max(0, Math.min(longest, Duration.between(Instant.now(), deadline).toSeconds()));
+            return call("GET", "jobs/" + segment(id) + "?wait=" + waitSeconds, null, Job.class, true);
+        };
+        return await("job " + id, look, Job::finished, job -> job.status() + ", " + job.percent() + " %", timeout);
     }
 
     /** Documents, chunks and bytes the caller may see. */

@@ -41,6 +41,9 @@ public final class IngestCommand implements Command {
             "txt", "text/plain", "html", "text/html", "htm", "text/html", "pdf", "application/pdf", "json", "application/json",
             "jsonl", "application/x-ndjson", "ndjson", "application/x-ndjson", "csv", "text/csv");
 
+    /** How long the server holds each look at a running job (its maximum). */
+    private static final int WAIT_SECONDS = 30;
+
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
             .followRedirects(HttpClient.Redirect.NEVER).build();
 
@@ -221,11 +224,18 @@ public final class IngestCommand implements Command {
         return server.resolve(URI.create(location).getPath().replaceFirst("^/", ""));
     }
 
+    /**
+     * Waits for the job: each look asks the server to hold its answer until the job has finished (a long poll, {@code wait}
+     * seconds), so the next batch goes up the moment this one is done. A server that answers a running job at once (one
+     * without long polls) is polled with a back-off up to 2 s instead.
+     */
     private JsonNode follow(URI server, String token, URI job, Duration timeout) throws IOException, InterruptedException, UploadException {
         Instant deadline = Instant.now().plus(timeout);
+        URI waiting = URI.create(job + (job.getQuery() == null ? "?" : "&") + "wait=" + WAIT_SECONDS);
         long pause = 100;
         while (Instant.now().isBefore(deadline)) {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(job).timeout(Duration.ofSeconds(30))
+            long asked = System.nanoTime();
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(waiting).timeout(Duration.ofSeconds(WAIT_SECONDS + 30))
                     .header("Authorization", "Bearer " + token).GET().build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new UploadException("cannot follow job " + job + ": " + problem(response));
@@ -235,8 +245,10 @@ public final class IngestCommand implements Command {
             if (!state.equals("QUEUED") && !state.equals("RUNNING")) {
                 return status;
             }
-            Thread.sleep(pause); // polling a remote job: back off up to 2 s between looks
-            pause = Math.min(2000, pause * 2);
+            if (Duration.ofNanos(System.nanoTime() - asked).toSeconds() < 1) {
+                Thread.sleep(pause); // the server did not hold the answer: poll, backing off up to 2 s between looks
+                pause = Math.min(2000, pause * 2);
+            }
         }
         throw new UploadException("job " + job + " did not finish within " + timeout.toMinutes() + " minutes");
     }

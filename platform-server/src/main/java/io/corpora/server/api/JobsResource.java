@@ -5,6 +5,7 @@ import io.corpora.controlplane.IngestJob;
 import io.corpora.access.TenantView;
 import io.corpora.server.Roles;
 import io.corpora.server.dataplane.DataPlane;
+import io.corpora.server.dataplane.JobRunner;
 import io.corpora.server.rest.ProblemException;
 import io.corpora.server.security.CallerScope;
 import jakarta.annotation.security.RolesAllowed;
@@ -18,6 +19,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.time.Duration;
 import io.corpora.server.api.model.Job;
 import io.corpora.server.api.model.JobList;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -38,11 +40,17 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @SecurityRequirement(name = "jwt")
 public class JobsResource {
 
+    /** The longest {@code wait} a caller may ask for: a request thread is held that long at most. */
+    static final int MAX_WAIT_SECONDS = 30;
+
     @Inject
     CallerScope caller;
 
     @Inject
     DataPlane dataPlane;
+
+    @Inject
+    JobRunner jobRunner;
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
@@ -63,16 +71,39 @@ public class JobsResource {
     @Path("{id}")
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
-    @Operation(summary = "One ingest job", description = "Once the job has finished, and when the tenant's store reads from replicas,"
-            + " the Corpora-Consistency header carries the token a retrieve sends back to see the job's documents (read-your-writes).")
+    @Operation(summary = "One ingest job", description = "With wait=N (seconds, at most 30) the answer is held until the job has"
+            + " finished or N seconds have passed, whichever comes first, so a client learns of a finished job at once instead of at"
+            + " its next poll; the job is returned either way (check its status). Once the job has finished, and when the tenant's"
+            + " store reads from replicas, the Corpora-Consistency header carries the token a retrieve sends back to see the job's"
+            + " documents (read-your-writes).")
     @APIResponse(responseCode = "200", description = "The job",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Job.class)))
-    public Response get(@PathParam("tenant") String tenantId, @PathParam("id") String id) {
+    @APIResponse(responseCode = "400", description = "wait is not a whole number of seconds from 0 to 30")
+    public Response get(@PathParam("tenant") String tenantId, @PathParam("id") String id, @QueryParam("wait") String wait)
+            throws InterruptedException {
+        Duration waitFor = waitOf(wait);
         TenantView view = view(tenantId);
-        IngestJob job = view.job(id).orElseThrow(() -> new ProblemException(404, "job-not-found",
-                "Job not found", "no job '" + id + "' for this tenant"));
+        IngestJob job = jobRunner.completions().await(id, waitFor, () -> view.job(id)).orElseThrow(() -> new ProblemException(404,
+                "job-not-found", "Job not found", "no job '" + id + "' for this tenant"));
         Response.ResponseBuilder response = Response.ok(Job.of(job));
         return (job.finished() ? ReadYourWrites.withToken(response, view) : response).build();
+    }
+
+    private static Duration waitOf(String wait) {
+        if (wait == null || wait.isEmpty()) {
+            return Duration.ZERO;
+        }
+        int seconds;
+        try {
+            seconds = Integer.parseInt(wait);
+        } catch (NumberFormatException e) {
+            seconds = -1;
+        }
+        if (seconds < 0 || seconds > MAX_WAIT_SECONDS) {
+            throw new ProblemException(400, "invalid-request", "Invalid request",
+                    "wait must be a whole number of seconds from 0 to " + MAX_WAIT_SECONDS + ", got '" + wait + "'");
+        }
+        return Duration.ofSeconds(seconds);
     }
 
     private TenantView view(String tenantId) {

@@ -5,6 +5,7 @@ import io.corpora.controlplane.JobRepository;
 import io.corpora.access.TenantView;
 import io.corpora.ingest.IngestException;
 import io.corpora.ingest.IngestRequest;
+import io.corpora.ingest.JobCompletions;
 import io.corpora.ingest.OrderedWindow;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -39,6 +40,13 @@ public class JobRunner {
     @Inject
     @org.eclipse.microprofile.config.inject.ConfigProperty(name = "corpora.ingest.jobParallelism", defaultValue = "2")
     int parallelism;
+
+    /** Wakes the callers waiting for a job this server runs ({@code GET jobs/{id}?wait=}). */
+    private final JobCompletions completions = new JobCompletions();
+
+    public JobCompletions completions() {
+        return completions;
+    }
 
     /** Creates the job and starts it in the background; returns it as queued. */
     public IngestJob submit(TenantView view, List<IngestRequest> requests) {
@@ -97,7 +105,11 @@ public class JobRunner {
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "job " + jobId + " aborted", e);
         } finally {
-            jobs.finish(jobId);
+            try {
+                jobs.finish(jobId);
+            } finally {
+                completions.finished(jobId);
+            }
         }
     }
 }

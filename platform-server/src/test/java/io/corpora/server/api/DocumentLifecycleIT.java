@@ -124,6 +124,28 @@ class DocumentLifecycleIT {
         assertTrue(texts(search("otters sleeping")).stream().anyMatch(t -> t.contains("Otters hold hands")));
     }
 
+    /** {@code wait} holds the answer until the job has finished: one look right after the upload sees it done. */
+    @Test
+    void aLookThatWaitsIsAnsweredOnceTheJobHasFinished() {
+        ServerClient.Response accepted = CLIENT.post(DOCS, writer(), List.of(
+                Map.of("id", "wait-1", "text", "Herons stand still for hours while fishing.", "format", "text"),
+                Map.of("id", "wait-2", "text", "Kingfishers dive headfirst into the water.", "format", "text")));
+        assertEquals(202, accepted.status(), accepted.body());
+        ServerClient.Response held = CLIENT.get(accepted.location() + "?wait=20", writer());
+        assertEquals(200, held.status(), held.body());
+        assertEquals("SUCCEEDED", held.json().get("status").asText(), held.body());
+        assertEquals(2, held.json().get("succeeded").asInt(), held.body());
+
+        for (String wait : List.of("31", "-1", "soon")) {
+            ServerClient.Response refused = CLIENT.get(accepted.location() + "?wait=" + wait, writer());
+            assertEquals(400, refused.status(), wait + ": " + refused.body());
+            assertTrue(refused.contentType().startsWith("application/problem+json"), refused.contentType());
+            assertTrue(refused.json().get("detail").asText().contains("from 0 to 30"), refused.body());
+        }
+        ServerClient.Response missing = CLIENT.get(DOCS.replace("/documents", "/jobs/no-such-job") + "?wait=30", writer());
+        assertEquals(404, missing.status(), missing.body());
+    }
+
     @Test
     void multipartUploadsRunAsJobs() {
         byte[] markdown = "---\ndepartment: legal\n---\n# Contracts\n\nEvery contract needs two signatures.\n".getBytes(StandardCharsets.UTF_8);

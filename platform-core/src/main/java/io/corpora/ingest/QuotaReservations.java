@@ -2,8 +2,10 @@ package io.corpora.ingest;
 
 import io.corpora.controlplane.DocumentRegistry;
 import io.corpora.controlplane.Quotas;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -15,6 +17,12 @@ import java.util.function.Supplier;
  * overshooting. The activation that makes the stored totals count a document releases its reservation under the same
  * lock ({@link Reservation#settle}), so no check counts it twice. Documents written by another server are not seen here
  * (as before).
+ *
+ * <p>The stored totals are an aggregate over the tenant's documents, so reading them before every document made an
+ * ingest quadratic in the tenant's size. While documents are in flight a tenant keeps the totals it read last, adds what
+ * each activation here stores, and reads them again once they are older than {@code totalsMaxAge}; a check that would
+ * refuse always reads them again first, so a document removed meanwhile (which only lowers the totals) never causes a
+ * refusal. What the totals may miss is what other servers stored within that age.
  */
 final class QuotaReservations {
 
@@ -40,13 +48,17 @@ final class QuotaReservations {
     final class Reservation implements AutoCloseable {
         private final String tenantId;
         private final Pending state;
+        /** What is held while in flight (nothing freed). */
         private final Growth growth;
+        /** What the activation stores (a shrinking replacement: negative). */
+        private final Growth stores;
         private boolean released;
 
-        private Reservation(String tenantId, Pending state, Growth growth) {
+        private Reservation(String tenantId, Pending state, Growth growth, Growth stores) {
             this.tenantId = tenantId;
             this.state = state;
             this.growth = growth;
+            this.stores = stores;
         }
 
         /**
@@ -59,6 +71,9 @@ final class QuotaReservations {
             }
             synchronized (state) {
                 T activated = activation.get();
+                if (state.stored != null) {
+                    state.stored = state.stored.plus(stores);
+                }
                 close();
                 return activated;
             }
@@ -82,11 +97,26 @@ final class QuotaReservations {
 
     private static final class Pending {
         Growth growth = Growth.NONE;
+        /** The stored totals as last read plus what activations here stored since; null until read. */
+        Growth stored;
+        long storedReadAt;
         /** Taken out of the map (nothing in flight); a reservation that finds it so starts over with a new entry. */
         boolean removed;
     }
 
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+    private final long totalsMaxAgeNanos;
+    private final LongSupplier nanoClock;
+
+    /** @param totalsMaxAge how long a tenant with documents in flight keeps the stored totals it read */
+    QuotaReservations(Duration totalsMaxAge, LongSupplier nanoClock) {
+        this.totalsMaxAgeNanos = totalsMaxAge.toNanos();
+        this.nanoClock = nanoClock;
+    }
+
+    QuotaReservations() {
+        this(Duration.ofSeconds(2), System::nanoTime);
+    }
 
     /**
      * Checks the tenant's stored totals plus what the documents in flight hold plus this document's growth against its
@@ -97,7 +127,7 @@ final class QuotaReservations {
      */
     Reservation reserve(String tenantId, Quotas quotas, Supplier<DocumentRegistry.CorpusStats> stored, Growth growth) {
         if (quotas.maxDocuments() == 0 && quotas.maxChunks() == 0 && quotas.maxBytes() == 0) {
-            return new Reservation(tenantId, null, Growth.NONE);
+            return new Reservation(tenantId, null, Growth.NONE, Growth.NONE);
         }
         while (true) {
             Pending state = pending.computeIfAbsent(tenantId, id -> new Pending());
@@ -106,17 +136,23 @@ final class QuotaReservations {
                     continue; // released meanwhile and taken out of the map: start over with the current entry
                 }
                 try {
-                    DocumentRegistry.CorpusStats stats = stored.get();
-                    Growth wouldBe = new Growth(stats.documents(), stats.chunks(), stats.bytes()).plus(state.growth).plus(growth);
-                    exceeds("documents", wouldBe.documents(), quotas.maxDocuments());
-                    exceeds("chunks", wouldBe.chunks(), quotas.maxChunks());
-                    exceeds("bytes", wouldBe.bytes(), quotas.maxBytes());
+                    boolean fresh = state.stored == null || nanoClock.getAsLong() - state.storedReadAt > totalsMaxAgeNanos;
+                    if (fresh) {
+                        read(state, stored);
+                    }
+                    if (exceeded(state.stored.plus(state.growth).plus(growth), quotas) != null && !fresh) {
+                        read(state, stored); // refuse only on totals read now
+                    }
+                    String refusal = exceeded(state.stored.plus(state.growth).plus(growth), quotas);
+                    if (refusal != null) {
+                        throw new IngestException(429, "quota-exceeded", refusal);
+                    }
                 } catch (RuntimeException e) {
                     forgetIfIdle(tenantId, state);
                     throw e;
                 }
                 state.growth = state.growth.plus(growth.held());
-                return new Reservation(tenantId, state, growth.held());
+                return new Reservation(tenantId, state, growth.held(), growth);
             }
         }
     }
@@ -134,10 +170,21 @@ final class QuotaReservations {
         }
     }
 
-    private static void exceeds(String what, long wouldBe, long limit) {
-        if (limit > 0 && wouldBe > limit) {
-            throw new IngestException(429, "quota-exceeded", "this ingest would bring the tenant to " + wouldBe + " " + what
-                    + "; its quota is " + limit);
-        }
+    private void read(Pending state, Supplier<DocumentRegistry.CorpusStats> stored) {
+        DocumentRegistry.CorpusStats stats = stored.get();
+        state.stored = new Growth(stats.documents(), stats.chunks(), stats.bytes());
+        state.storedReadAt = nanoClock.getAsLong();
+    }
+
+    /** Why the totals would pass a quota, or null. */
+    private static String exceeded(Growth wouldBe, Quotas quotas) {
+        String documents = exceeded("documents", wouldBe.documents(), quotas.maxDocuments());
+        String chunks = exceeded("chunks", wouldBe.chunks(), quotas.maxChunks());
+        String bytes = exceeded("bytes", wouldBe.bytes(), quotas.maxBytes());
+        return documents != null ? documents : chunks != null ? chunks : bytes;
+    }
+
+    private static String exceeded(String what, long wouldBe, long limit) {
+        return limit > 0 && wouldBe > limit ? "this ingest would bring the tenant to " + wouldBe + " " + what + "; its quota is " + limit : null;
     }
 }

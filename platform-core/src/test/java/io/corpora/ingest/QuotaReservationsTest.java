@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.corpora.controlplane.DocumentRegistry.CorpusStats;
 import io.corpora.controlplane.Quotas;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 class QuotaReservationsTest {
@@ -41,6 +43,56 @@ class QuotaReservationsTest {
         assertEquals(5, documents.get());
         assertThrows(IngestException.class, () -> reservations.reserve("acme", fiveDocuments, () -> stored(documents.get(), 0, 0), one));
         assertEquals(0, reservations.tenantsInFlight(), "an idle tenant holds no entry, refused or settled");
+    }
+
+    /** The totals are an aggregate over the tenant's documents: read once per max age while documents are in flight, not once each. */
+    @Test
+    void whileDocumentsAreInFlightTheStoredTotalsAreReadOncePerMaxAge() {
+        long[] now = {0};
+        QuotaReservations cached = new QuotaReservations(Duration.ofSeconds(2), () -> now[0]);
+        AtomicInteger reads = new AtomicInteger();
+        AtomicLong documents = new AtomicLong();
+        Supplier<CorpusStats> totals = () -> {
+            reads.incrementAndGet();
+            return stored(documents.get(), 0, 0);
+        };
+        Quotas fiftyOne = new Quotas(51, 0, 0, 0, 0);
+        QuotaReservations.Growth one = new QuotaReservations.Growth(1, 1, 1);
+        QuotaReservations.Reservation inFlight = cached.reserve("acme", fiftyOne, totals, one);
+        for (int i = 0; i < 50; i++) {
+            cached.reserve("acme", fiftyOne, totals, one).settle(documents::incrementAndGet);
+        }
+        assertEquals(1, reads.get(), "the activations here were added to the totals read first");
+        assertThrows(IngestException.class, () -> cached.reserve("acme", fiftyOne, totals, one), "50 stored + 1 in flight + 1");
+        assertEquals(2, reads.get(), "a refusal reads the totals again first");
+        now[0] += Duration.ofSeconds(2).toNanos() + 1;
+        inFlight.close();
+        assertEquals(0, cached.tenantsInFlight());
+    }
+
+    /** Cached totals only ever count too much (a delete lowers them unseen): a check that would refuse on them reads again. */
+    @Test
+    void aRefusalIsDecidedOnTotalsReadNow() {
+        QuotaReservations cached = new QuotaReservations(Duration.ofHours(1), () -> 0L);
+        AtomicLong documents = new AtomicLong(4);
+        AtomicInteger reads = new AtomicInteger();
+        Supplier<CorpusStats> totals = () -> {
+            reads.incrementAndGet();
+            return stored(documents.get(), 0, 0);
+        };
+        Quotas five = new Quotas(5, 0, 0, 0, 0);
+        QuotaReservations.Growth one = new QuotaReservations.Growth(1, 0, 0);
+        // Holds the tenant's entry (and its totals) open: a replacement growing by one byte, without a byte quota.
+        QuotaReservations.Reservation open = cached.reserve("acme", five, totals, new QuotaReservations.Growth(0, 0, 1));
+        cached.reserve("acme", five, totals, one).settle(documents::incrementAndGet); // 5 of 5, known here
+        documents.decrementAndGet(); // another request deleted one
+        QuotaReservations.Reservation fits = cached.reserve("acme", five, totals, one);
+        assertEquals(2, reads.get(), "5 + 1 would refuse: read again, 4 + 1 fits");
+        fits.settle(documents::incrementAndGet);
+        IngestException over = assertThrows(IngestException.class, () -> cached.reserve("acme", five, totals, one));
+        assertTrue(over.getMessage().contains("6 documents; its quota is 5"), over.getMessage());
+        assertEquals(3, reads.get());
+        open.close();
     }
 
     /** A replacement that shrinks may bring a tenant over its chunk quota back under it; it frees nothing while in flight. */

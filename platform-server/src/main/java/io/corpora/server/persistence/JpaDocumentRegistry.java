@@ -283,17 +283,11 @@ public class JpaDocumentRegistry implements DocumentRegistry {
     /** One aggregate over the tenant's active versions (a quota check runs it before every document it admits). */
     @Override
     public CorpusStats totals(String tenantId) {
-        Object[] totals = em.createQuery("SELECT COUNT(d), COALESCE(SUM(d.chunkCount), 0), COALESCE(SUM(d.bytes), 0)"
-                + " FROM DocumentEntity d WHERE d.tenantId = :t AND d.activeVersion > 0", Object[].class)
-                .setParameter("t", tenantId).getSingleResult();
-        return new CorpusStats(((Number) totals[0]).longValue(), ((Number) totals[1]).longValue(), ((Number) totals[2]).longValue(),
-                Map.of(), Map.of());
+        return activeTotals(tenantId, null, Map.of(), Map.of());
     }
 
     private CorpusStats stats(String tenantId, String partitionKey) {
-        String scope = " WHERE d.tenantId = :t" + (partitionKey == null ? "" : " AND d.partitionId = :p");
-        Object[] totals = scoped(em.createQuery("SELECT COUNT(d), COALESCE(SUM(d.chunkCount), 0), COALESCE(SUM(d.bytes), 0)"
-                + " FROM DocumentEntity d" + scope + " AND d.activeVersion > 0", Object[].class), tenantId, partitionKey).getSingleResult();
+        String scope = scope(partitionKey);
         Map<String, Long> byPartition = new LinkedHashMap<>();
         for (Object[] row : scoped(em.createQuery("SELECT d.partitionId, COUNT(d) FROM DocumentEntity d" + scope
                 + " GROUP BY d.partitionId ORDER BY d.partitionId", Object[].class), tenantId, partitionKey).getResultList()) {
@@ -304,8 +298,19 @@ public class JpaDocumentRegistry implements DocumentRegistry {
                 + " GROUP BY d.status ORDER BY d.status", Object[].class), tenantId, partitionKey).getResultList()) {
             byStatus.put((String) row[0], ((Number) row[1]).longValue());
         }
+        return activeTotals(tenantId, partitionKey, byPartition, byStatus);
+    }
+
+    /** Documents, chunks and bytes of the active versions in the tenant (or one partition of it): one aggregate. */
+    private CorpusStats activeTotals(String tenantId, String partitionKey, Map<String, Long> byPartition, Map<String, Long> byStatus) {
+        Object[] totals = scoped(em.createQuery("SELECT COUNT(d), COALESCE(SUM(d.chunkCount), 0), COALESCE(SUM(d.bytes), 0)"
+                + " FROM DocumentEntity d" + scope(partitionKey) + " AND d.activeVersion > 0", Object[].class), tenantId, partitionKey).getSingleResult();
         return new CorpusStats(((Number) totals[0]).longValue(), ((Number) totals[1]).longValue(), ((Number) totals[2]).longValue(),
                 byPartition, byStatus);
+    }
+
+    private static String scope(String partitionKey) {
+        return " WHERE d.tenantId = :t" + (partitionKey == null ? "" : " AND d.partitionId = :p");
     }
 
     private static <T> jakarta.persistence.TypedQuery<T> scoped(jakarta.persistence.TypedQuery<T> query, String tenantId, String partitionKey) {

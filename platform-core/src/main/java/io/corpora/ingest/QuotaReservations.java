@@ -140,10 +140,11 @@ final class QuotaReservations {
                     if (fresh) {
                         read(state, stored);
                     }
-                    if (exceeded(state.stored.plus(state.growth).plus(growth), quotas) != null && !fresh) {
-                        read(state, stored); // refuse only on totals read now
-                    }
                     String refusal = exceeded(state.stored.plus(state.growth).plus(growth), quotas);
+                    if (refusal != null && !fresh) {
+                        read(state, stored); // refuse only on totals read now
+                        refusal = exceeded(state.stored.plus(state.growth).plus(growth), quotas);
+                    }
                     if (refusal != null) {
                         throw new IngestException(429, "quota-exceeded", refusal);
                     }

@@ -103,11 +103,16 @@ final class HttpIngestCommand implements Command {
         notes.put("load at start", Machine.load());
 
         // 1. The whole ingest, as `corpora ingest` runs it.
+        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         ThreadCpu serverBefore = pid == null ? null : ThreadCpu.of(pid);
+        Machine.CpuTimes machineBefore = Machine.CpuTimes.now();
+        double clientCpuBefore = os.getProcessCpuTime() / 1e9;
         long start = System.nanoTime();
         int status = new IngestCommand().run(List.of(files.toString(), "--tenant", tenant, "--server", server, "--key", key.toString(),
                 "--ahead", String.valueOf(ahead), "--state", Files.createTempFile("corpora-ingest-http-", ".tsv").toString()), out, err);
         double ingestSeconds = (System.nanoTime() - start) / 1e9;
+        double clientCpu = os.getProcessCpuTime() / 1e9 - clientCpuBefore;
+        double ingestCoresBusy = Machine.CpuTimes.now().coresBusySince(machineBefore);
         ThreadCpu serverAfter = pid == null ? null : ThreadCpu.of(pid);
         double serverCpu = pid == null ? Double.NaN : serverAfter.processSeconds() - serverBefore.processSeconds();
         notes.put("load after the ingest", Machine.load());
@@ -126,20 +131,23 @@ final class HttpIngestCommand implements Command {
         // The embedder alone varies from pass to pass on a shared machine: the ratio is taken against its fastest pass.
         double rawSeconds = Double.POSITIVE_INFINITY;
         double rawCpu = Double.NaN;
+        double rawCoresBusy = Double.NaN;
         List<String> rawRuns = new ArrayList<>();
         try (Embedder model = registry.create(EmbedderProvider.class, "onnx", BenchCommand.context(work, "embedder"), Map.of())) {
             documents.stream().limit(8).forEach(model::embedDocuments); // warm-up, unmeasured
-            com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
             for (int pass = 0; pass < rawPasses; pass++) {
                 double cpuBefore = os.getProcessCpuTime() / 1e9;
+                Machine.CpuTimes passBefore = Machine.CpuTimes.now();
                 long rawStart = System.nanoTime();
                 IngestThroughput.runOnThreads(documents.size(), callers, i -> model.embedDocuments(documents.get(i)), "the raw embedder failed");
                 double seconds = (System.nanoTime() - rawStart) / 1e9;
                 double cpu = os.getProcessCpuTime() / 1e9 - cpuBefore;
+                double coresBusy = Machine.CpuTimes.now().coresBusySince(passBefore);
                 rawRuns.add(String.format(Locale.ROOT, "%.2f chunks/s (%.1f ms CPU per chunk)", chunks / seconds, 1000 * cpu / chunks));
                 if (seconds < rawSeconds) {
                     rawSeconds = seconds;
                     rawCpu = cpu;
+                    rawCoresBusy = coresBusy;
                 }
             }
         } finally {
@@ -158,6 +166,10 @@ final class HttpIngestCommand implements Command {
         if (pid != null) {
             summary.append(String.format(Locale.ROOT, "CPU per chunk: server %.1f ms during the ingest, raw embedder %.1f ms: the server's own cost %.0f %% of"
                     + " the embedder's%n", 1000 * serverCpu / chunks, 1000 * rawCpu / chunks, 100 * (serverCpu - rawCpu) / rawCpu));
+            // The ratio is one of throughputs on a shared machine: where the cores went tells what else competed.
+            summary.append(String.format(Locale.ROOT, "cores busy (of %d): %.2f during the ingest (the server %.2f, this client %.2f, anything"
+                    + " else %.2f), %.2f during the raw embedder's fastest pass%n", Runtime.getRuntime().availableProcessors(), ingestCoresBusy,
+                    serverCpu / ingestSeconds, clientCpu / ingestSeconds, ingestCoresBusy - (serverCpu + clientCpu) / ingestSeconds, rawCoresBusy));
             summary.append("the server's CPU during the ingest by kind of thread, ms per chunk:\n");
             serverAfter.since(serverBefore).forEach((kind, seconds) -> {
                 if (seconds * 1000 / chunks >= 0.05) {

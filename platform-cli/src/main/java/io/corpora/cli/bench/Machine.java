@@ -30,4 +30,39 @@ final class Machine {
             return String.format("%.2f", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         }
     }
+
+    /**
+     * The machine's CPU time since boot, busy and idle, in seconds of all cores together ({@code /proc/stat}); NaN where
+     * it cannot be read. Two readings tell how many cores were busy in between, whoever used them.
+     */
+    record CpuTimes(double busySeconds, double idleSeconds) {
+
+        private static final double CLOCK_TICKS_PER_SECOND = 100;
+
+        static CpuTimes now() {
+            try {
+                String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+                double busy = 0;
+                double idle = 0;
+                for (int i = 1; i < Math.min(f.length, 9); i++) { // user nice system idle iowait irq softirq steal
+                    double ticks = Double.parseDouble(f[i]);
+                    if (i == 4 || i == 5) {
+                        idle += ticks;
+                    } else {
+                        busy += ticks;
+                    }
+                }
+                return new CpuTimes(busy / CLOCK_TICKS_PER_SECOND, idle / CLOCK_TICKS_PER_SECOND);
+            } catch (IOException | RuntimeException e) {
+                return new CpuTimes(Double.NaN, Double.NaN);
+            }
+        }
+
+        /** Cores busy on average from {@code before} to this reading. */
+        double coresBusySince(CpuTimes before) {
+            double busy = busySeconds - before.busySeconds;
+            double all = busy + idleSeconds - before.idleSeconds;
+            return all > 0 ? busy / all * Runtime.getRuntime().availableProcessors() : Double.NaN;
+        }
+    }
 }

@@ -71,7 +71,7 @@ class JobCompletionsTest {
         StoredJob stored = new StoredJob();
         // Each reading advances the clock by 400 ms; rechecks every 500 ms of a 1 s wait.
         JobCompletions completions = new JobCompletions(Duration.ofMillis(500), () -> now[0]);
-        Optional<IngestJob> last = completions.await("j1", Duration.ofSeconds(1), () -> {
+        Optional<IngestJob> last = completions.await("acme", "j1", Duration.ofSeconds(1), () -> {
             now[0] += 400_000_000L;
             return stored.read();
         });
@@ -85,8 +85,8 @@ class JobCompletionsTest {
         JobCompletions completions = new JobCompletions(HOUR, System::nanoTime);
         StoredJob stored = new StoredJob();
         stored.status.set(JobStatus.FAILED);
-        assertEquals(JobStatus.FAILED, completions.await("j1", HOUR, stored::read).orElseThrow().status());
-        assertTrue(completions.await("gone", HOUR, Optional::empty).isEmpty());
+        assertEquals(JobStatus.FAILED, completions.await("acme", "j1", HOUR, stored::read).orElseThrow().status());
+        assertTrue(completions.await("acme", "gone", HOUR, Optional::empty).isEmpty());
         assertEquals(0, completions.jobsAwaited());
     }
 
@@ -94,8 +94,53 @@ class JobCompletionsTest {
     void waitZeroReadsOnce() throws InterruptedException {
         JobCompletions completions = new JobCompletions(HOUR, System::nanoTime);
         StoredJob stored = new StoredJob();
-        assertEquals(JobStatus.RUNNING, completions.await("j1", Duration.ZERO, stored::read).orElseThrow().status());
+        assertEquals(JobStatus.RUNNING, completions.await("acme", "j1", Duration.ZERO, stored::read).orElseThrow().status());
         assertEquals(1, stored.reads.get());
+    }
+
+    @Test
+    void looksBeyondTheBoundsAreAnsweredAtOnceAndAFreedSlotIsReused() throws Exception {
+        // Two waiters in all, one per tenant.
+        JobCompletions completions = new JobCompletions(HOUR, 2, 1, System::nanoTime);
+        StoredJob held = new StoredJob();
+        CompletableFuture<Optional<IngestJob>> first = CompletableFuture.supplyAsync(() -> awaitQuietly(completions, held, HOUR));
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            assertTrue(held.read.await(10, TimeUnit.SECONDS), "the first look is held");
+            StoredJob sameTenant = new StoredJob();
+            assertEquals(JobStatus.RUNNING, completions.await("acme", "j1", HOUR, sameTenant::read).orElseThrow().status(),
+                    "acme's second look is answered at once: acme holds its one slot");
+            assertEquals(1, sameTenant.reads.get());
+            assertEquals(1, completions.waiting());
+
+            StoredJob otherTenant = new StoredJob();
+            CompletableFuture<Optional<IngestJob>> other = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return completions.await("globex", "j1", HOUR, otherTenant::read);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertTrue(otherTenant.read.await(10, TimeUnit.SECONDS), "another tenant's look takes the second slot");
+            StoredJob third = new StoredJob();
+            completions.await("initech", "j1", HOUR, third::read);
+            assertEquals(1, third.reads.get(), "no slot left in all: answered at once");
+
+            held.status.set(JobStatus.SUCCEEDED);
+            otherTenant.status.set(JobStatus.SUCCEEDED);
+            completions.finished("j1");
+            assertEquals(JobStatus.SUCCEEDED, first.get().orElseThrow().status());
+            assertEquals(JobStatus.SUCCEEDED, other.get().orElseThrow().status());
+        });
+        assertEquals(0, completions.waiting(), "every slot given back");
+        StoredJob again = new StoredJob();
+        CompletableFuture<Optional<IngestJob>> reused = CompletableFuture.supplyAsync(() -> awaitQuietly(completions, again, HOUR));
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            assertTrue(again.read.await(10, TimeUnit.SECONDS));
+            again.status.set(JobStatus.SUCCEEDED);
+            completions.finished("j1");
+            assertEquals(JobStatus.SUCCEEDED, reused.get().orElseThrow().status());
+        });
+        assertEquals(2, again.reads.get(), "held again (read, woken, read): acme's slot was given back");
     }
 
     @Test
@@ -105,7 +150,7 @@ class JobCompletionsTest {
 
     private static Optional<IngestJob> awaitQuietly(JobCompletions completions, StoredJob stored, Duration wait) {
         try {
-            return completions.await("j1", wait, stored::read);
+            return completions.await("acme", "j1", wait, stored::read);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

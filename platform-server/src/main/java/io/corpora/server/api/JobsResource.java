@@ -73,7 +73,8 @@ public class JobsResource {
     @RolesAllowed({Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN})
     @Operation(summary = "One ingest job", description = "With wait=N (seconds, at most 30) the answer is held until the job has"
             + " finished or N seconds have passed, whichever comes first, so a client learns of a finished job at once instead of at"
-            + " its next poll; the job is returned either way (check its status). Once the job has finished, and when the tenant's"
+            + " its next poll; the job is returned either way (check its status). A server already holding its limit of such looks"
+            + " (corpora.jobs.maxWaiting, 64; corpora.jobs.maxWaitingPerTenant, 8) answers at once. Once the job has finished, and when the tenant's"
             + " store reads from replicas, the Corpora-Consistency header carries the token a retrieve sends back to see the job's"
             + " documents (read-your-writes).")
     @APIResponse(responseCode = "200", description = "The job",
@@ -83,7 +84,7 @@ public class JobsResource {
             throws InterruptedException {
         Duration waitFor = waitOf(wait);
         TenantView view = view(tenantId);
-        IngestJob job = jobRunner.completions().await(id, waitFor, () -> view.job(id)).orElseThrow(() -> new ProblemException(404,
+        IngestJob job = jobRunner.completions().await(tenantId, id, waitFor, () -> view.job(id)).orElseThrow(() -> new ProblemException(404,
                 "job-not-found", "Job not found", "no job '" + id + "' for this tenant"));
         Response.ResponseBuilder response = Response.ok(Job.of(job));
         return (job.finished() ? ReadYourWrites.withToken(response, view) : response).build();

@@ -7,6 +7,7 @@ import io.corpora.ingest.IngestException;
 import io.corpora.ingest.IngestRequest;
 import io.corpora.ingest.JobCompletions;
 import io.corpora.ingest.OrderedWindow;
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
@@ -41,8 +42,24 @@ public class JobRunner {
     @org.eclipse.microprofile.config.inject.ConfigProperty(name = "corpora.ingest.jobParallelism", defaultValue = "2")
     int parallelism;
 
-    /** Wakes the callers waiting for a job this server runs ({@code GET jobs/{id}?wait=}). */
-    private final JobCompletions completions = new JobCompletions();
+    /** Looks at a job held at once ({@code GET jobs/{id}?wait=}), each holding a request thread; beyond it they are answered at once. */
+    @Inject
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "corpora.jobs.maxWaiting", defaultValue = "" + JobCompletions.DEFAULT_MAX_WAITING)
+    int maxWaiting;
+
+    /** The same bound per tenant, so one tenant's clients cannot hold every slot. */
+    @Inject
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "corpora.jobs.maxWaitingPerTenant",
+            defaultValue = "" + JobCompletions.DEFAULT_MAX_WAITING_PER_TENANT)
+    int maxWaitingPerTenant;
+
+    /** Wakes the callers waiting for a job this server runs. */
+    private JobCompletions completions;
+
+    @PostConstruct
+    void bindWaiters() {
+        completions = new JobCompletions(maxWaiting, maxWaitingPerTenant);
+    }
 
     public JobCompletions completions() {
         return completions;

@@ -26,6 +26,9 @@ public interface JobRepository {
     /** Appends an outcome and bumps the matching counter. */
     void recordOutcome(String jobId, IngestJob.Outcome outcome);
 
+    /** Appends outcomes in their order and bumps the matching counters, in one transaction (a job's outcomes recorded in groups). */
+    void recordOutcomes(String jobId, List<IngestJob.Outcome> outcomes);
+
     /** Sets the final status from the counters. */
     IngestJob finish(String jobId);
 

@@ -13,6 +13,7 @@ import io.corpora.spi.Namespace;
 import io.corpora.spi.ReservedKeys;
 import io.corpora.spi.store.VectorStore;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,8 +36,11 @@ public final class IngestRecovery {
 
     private static final Logger LOG = Logger.getLogger(IngestRecovery.class.getName());
     static final String INTERRUPTED = "interrupted: the server writing it stopped (%s) before it was stored; the previous version, if any, is unchanged";
-    static final String JOB_INTERRUPTED = "interrupted: the server running the job stopped (%s) before its outcome was recorded; a version "
-            + "not yet switched in was discarded and the previous version, if any, still serves";
+    // The job's outcomes are recorded in groups after each document's version is switched in, so an unreported document
+    // may be stored already: sending it again is safe either way (unchanged content is skipped).
+    static final String JOB_INTERRUPTED = "interrupted: the server running the job stopped (%s) before this document's outcome was "
+            + "recorded; it may have been stored (its new version then serves), or not (a version not yet switched in was discarded "
+            + "and the previous version, if any, still serves): send it again to be sure, an unchanged document is skipped";
 
     private IngestRecovery() {}
 
@@ -65,8 +69,9 @@ public final class IngestRecovery {
             }
             // Each document the job never reported gets a failed outcome saying why, so the closed job's counts add up.
             String reason = JOB_INTERRUPTED.formatted(ownerText(orphan.owner()));
-            for (int unreported = job.get().total() - job.get().outcomes().size(); unreported > 0; unreported--) {
-                jobs.recordOutcome(orphan.jobId(), new IngestJob.Outcome(null, "failed", 0, 0, 503, reason));
+            int unreported = job.get().total() - job.get().outcomes().size();
+            if (unreported > 0) {
+                jobs.recordOutcomes(orphan.jobId(), Collections.nCopies(unreported, new IngestJob.Outcome(null, "failed", 0, 0, 503, reason)));
             }
             jobs.finish(orphan.jobId());
             jobsClosed++;

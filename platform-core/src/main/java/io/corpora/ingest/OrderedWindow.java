@@ -3,9 +3,11 @@ package io.corpora.ingest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -21,10 +23,45 @@ public final class OrderedWindow {
     private OrderedWindow() {}
 
     /**
-     * @param executor where items run when {@code window} &gt; 1; with 1 they run one after the other on the calling thread
-     * @param sink     receives every result in item order, on the calling thread, as soon as it and all before it are done
+     * A sink that holds results a while (to record several at once) and must not be kept waiting past a deadline: while
+     * the window waits for a slot or a result, it calls {@link #due} once {@link #nanosUntilDue} has passed.
      */
+    public interface BufferedSink<R> extends Consumer<R> {
+
+        /** How long the window may wait before calling {@link #due}; {@link Long#MAX_VALUE} when nothing is held. */
+        long nanosUntilDue();
+
+        /** Hands on what is held; called on the window's thread. */
+        void due();
+    }
+
+    /** As {@link #run(List, int, Executor, Function, BufferedSink)}, for a sink that holds nothing. */
     public static <T, R> void run(List<T> items, int window, Executor executor, Function<T, R> work, Consumer<R> sink) {
+        run(items, window, executor, work, new BufferedSink<R>() {
+            @Override
+            public void accept(R result) {
+                sink.accept(result);
+            }
+
+            @Override
+            public long nanosUntilDue() {
+                return Long.MAX_VALUE;
+            }
+
+            @Override
+            public void due() {
+                // holds nothing
+            }
+        });
+    }
+
+    /**
+     * @param executor where items run when {@code window} &gt; 1; with 1 they run one after the other on the calling thread
+     * @param sink     receives every result in item order, on the calling thread, as soon as it and all before it are done;
+     *                 with {@code window} 1 it is never waited on (the items run on its thread), so it holds results at most
+     *                 one item longer than it asks
+     */
+    public static <T, R> void run(List<T> items, int window, Executor executor, Function<T, R> work, BufferedSink<R> sink) {
         if (window < 1) {
             throw new IllegalArgumentException("window must be at least 1, got " + window);
         }
@@ -36,7 +73,7 @@ public final class OrderedWindow {
         List<CompletableFuture<R>> results = new ArrayList<>(items.size());
         int handedOn = 0;
         for (T item : items) {
-            acquire(slots);
+            acquire(slots, sink);
             CompletableFuture<R> result = new CompletableFuture<>();
             results.add(result);
             try {
@@ -54,32 +91,55 @@ public final class OrderedWindow {
                 throw e;
             }
             while (handedOn < results.size() && results.get(handedOn).isDone()) {
-                sink.accept(join(results.get(handedOn++)));
+                sink.accept(join(results.get(handedOn++), sink));
             }
         }
         while (handedOn < results.size()) {
-            sink.accept(join(results.get(handedOn++)));
+            sink.accept(join(results.get(handedOn++), sink));
         }
     }
 
-    private static void acquire(Semaphore slots) {
+    private static void acquire(Semaphore slots, BufferedSink<?> sink) {
         try {
-            slots.acquire();
+            while (true) {
+                long due = sink.nanosUntilDue();
+                if (due == Long.MAX_VALUE) {
+                    slots.acquire();
+                    return;
+                }
+                if (slots.tryAcquire(due, TimeUnit.NANOSECONDS)) {
+                    return;
+                }
+                sink.due();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for a document of the job", e);
         }
     }
 
-    private static <R> R join(CompletableFuture<R> result) {
+    private static <R> R join(CompletableFuture<R> result, BufferedSink<?> sink) {
         try {
-            return result.join();
-        } catch (CompletionException e) {
+            while (true) {
+                long due = sink.nanosUntilDue();
+                if (due == Long.MAX_VALUE) {
+                    return result.get();
+                }
+                try {
+                    return result.get(due, TimeUnit.NANOSECONDS);
+                } catch (TimeoutException e) {
+                    sink.due();
+                }
+            }
+        } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof RuntimeException runtime) {
                 throw runtime;
             }
             throw new IllegalStateException("a document of the job failed unexpectedly", cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a document of the job", e);
         }
     }
 }

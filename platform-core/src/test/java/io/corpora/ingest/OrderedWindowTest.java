@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.corpora.controlplane.IngestJob;
+import io.corpora.testkit.Poll;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -88,6 +91,28 @@ class OrderedWindowTest {
             throw new AssertionError("an Error");
         }, item -> { }));
         assertTrue(error.getCause() instanceof AssertionError, String.valueOf(error.getCause()));
+    }
+
+    /**
+     * Item 1 runs until the sink has recorded item 0's outcome: the window, waiting for item 1, must tell the sink its
+     * deadline passed, or the job's progress would wait for its slowest document.
+     */
+    @Test
+    void aHeldResultIsHandedOnWhileTheWindowWaitsForASlowItem() {
+        List<List<String>> recorded = Collections.synchronizedList(new ArrayList<>());
+        OutcomeBatch batch = new OutcomeBatch(outcomes -> recorded.add(outcomes.stream().map(IngestJob.Outcome::documentId).toList()),
+                100, Duration.ofMillis(20), System::nanoTime);
+        List<Boolean> slowSawIt = Collections.synchronizedList(new ArrayList<>());
+        OrderedWindow.run(List.of("fast", "slow"), 2, executor, id -> {
+            if (id.equals("slow")) {
+                Poll.until("item 0's outcome recorded while item 1 runs", Duration.ofSeconds(30), () -> !recorded.isEmpty());
+                slowSawIt.add(true);
+            }
+            return new IngestJob.Outcome(id, "stored", 1, 1, 201, null);
+        }, batch);
+        batch.flush();
+        assertEquals(List.of(true), slowSawIt);
+        assertEquals(List.of(List.of("fast"), List.of("slow")), recorded);
     }
 
     private static boolean await(CountDownLatch latch) {

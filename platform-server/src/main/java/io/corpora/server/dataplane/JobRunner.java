@@ -7,6 +7,7 @@ import io.corpora.ingest.IngestException;
 import io.corpora.ingest.IngestRequest;
 import io.corpora.ingest.JobCompletions;
 import io.corpora.ingest.OrderedWindow;
+import io.corpora.ingest.OutcomeBatch;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -106,7 +107,8 @@ public class JobRunner {
     }
 
     /**
-     * Records one outcome per item, in the items' order, then runs {@code afterwards}; the job is finished whatever
+     * Records one outcome per item, in the items' order and in groups ({@link OutcomeBatch}: one transaction for several
+     * documents, none held longer than a quarter second), then runs {@code afterwards}; the job is finished whatever
      * happens. Up to {@link #parallelism} items are in flight, the next starting as soon as any finishes
      * ({@link OrderedWindow}); a job naming one document twice runs one item at a time, so its last version is the last
      * one sent, as it always was.
@@ -116,8 +118,13 @@ public class JobRunner {
         try {
             jobs.markRunning(jobId);
             boolean distinct = items.stream().map(documentIdOf).distinct().count() == items.size();
-            OrderedWindow.run(items, distinct ? Math.max(1, parallelism) : 1, executor,
-                    item -> outcomeOf(documentIdOf.apply(item), () -> work.apply(item)), outcome -> jobs.recordOutcome(jobId, outcome));
+            OutcomeBatch outcomes = new OutcomeBatch(batch -> jobs.recordOutcomes(jobId, batch));
+            try {
+                OrderedWindow.run(items, distinct ? Math.max(1, parallelism) : 1, executor,
+                        item -> outcomeOf(documentIdOf.apply(item), () -> work.apply(item)), outcomes);
+            } finally {
+                outcomes.flush(); // before the job finishes: its status tells the client these documents are done
+            }
             afterwards.run();
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "job " + jobId + " aborted", e);

@@ -151,7 +151,20 @@ public class JpaJobRepository implements JobRepository {
 
     @Override
     public void recordOutcome(String jobId, IngestJob.Outcome outcome) {
+        recordOutcomes(jobId, List.of(outcome));
+    }
+
+    @Override
+    public void recordOutcomes(String jobId, List<IngestJob.Outcome> outcomes) {
         IngestJobEntity row = lock(jobId);
+        for (IngestJob.Outcome outcome : outcomes) {
+            append(row, outcome);
+        }
+        row.updatedAt = Timestamps.now(clock);
+    }
+
+    private void append(IngestJobEntity row, IngestJob.Outcome outcome) {
+        String jobId = row.id;
         if (finished(row)) {
             // Fencing: a server that lost its lease (paused past its expiry) finds its job closed by the adopter.
             throw new IllegalStateException("ingest job '" + jobId + "' is already " + row.status + " (closed by server " + row.owner
@@ -173,7 +186,6 @@ public class JpaJobRepository implements JobRepository {
         entry.httpStatus = outcome.status();
         entry.error = outcome.error();
         em.persist(entry);
-        row.updatedAt = Timestamps.now(clock);
     }
 
     /** Documents never reported (e.g. a crash) count as failed: SUCCEEDED only when every document succeeded or was skipped. */

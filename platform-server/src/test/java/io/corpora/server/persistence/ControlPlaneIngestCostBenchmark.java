@@ -9,6 +9,7 @@ import io.corpora.controlplane.Quotas;
 import io.corpora.controlplane.RetrievalDefaults;
 import io.corpora.controlplane.TenantDefinition;
 import io.corpora.controlplane.TenantState;
+import io.corpora.ingest.OutcomeBatch;
 import io.corpora.spi.Namespace;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
@@ -25,9 +26,10 @@ import java.util.function.Supplier;
 /**
  * What the control plane costs per ingested document, alone: the calls {@code IngestionService} makes for a new document
  * of a tenant with a document quota — find, the quota check's totals, {@code beginVersion}, {@code activateVersion} with
- * the document's text, the job outcome — each its own transaction, on a file-backed H2 with the server's options
- * ({@code WRITE_DELAY=0}: every commit written before it returns), from one thread. Prints the thread's CPU and the wall
- * time per document in windows, while the tenant grows (the quota check reads every active document of the tenant).
+ * the document's text, each its own transaction, and the job's outcomes in groups ({@link OutcomeBatch}) — on a
+ * file-backed H2 with the server's options ({@code WRITE_DELAY=0}: every commit written before it returns), from one
+ * thread. Prints the thread's CPU and the wall time per document in windows, while the tenant grows (the quota check
+ * reads every active document of the tenant).
  *
  * <pre>
  * java -cp "platform-server/target/test-classes:platform-server/target/classes:$(cat platform-server/target/bench.classpath)" \
@@ -62,6 +64,11 @@ public final class ControlPlaneIngestCostBenchmark {
             return null;
         });
         String filler = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore. ";
+        // The job's outcomes in groups, as the server's job runner records them.
+        OutcomeBatch outcomes = new OutcomeBatch(batch -> inTx(em, () -> {
+            jobs.recordOutcomes(job.id(), batch);
+            return null;
+        }));
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         System.out.printf(Locale.ROOT, "documents %d, text %d chars, H2 %s, registry %s%n", documents, textChars, url.replaceAll(".*;MODE", "MODE"),
                 totals != null ? "with totals()" : "stats() only");
@@ -75,10 +82,7 @@ public final class ControlPlaneIngestCostBenchmark {
             int version = inTx(em, () -> registry.beginVersion(ns, id, id + ".md", "text/markdown", Map.of("source", id + ".md"), text.length()));
             inTx(em, () -> registry.activateVersion(ns, id, version, "hash-" + id, 3, text,
                     new DocumentDescription(id + ".md", "text/markdown", Map.of("source", id + ".md"), text.length()), "onnx-model", null));
-            inTx(em, () -> {
-                jobs.recordOutcome(job.id(), new IngestJob.Outcome(id, "stored", version, 3, 201, null));
-                return null;
-            });
+            outcomes.accept(new IngestJob.Outcome(id, "stored", version, 3, 201, null));
             if ((i + 1) % window == 0) {
                 long cpu = threads.getCurrentThreadCpuTime();
                 long wall = System.nanoTime();
@@ -88,6 +92,7 @@ public final class ControlPlaneIngestCostBenchmark {
                 wall0 = wall;
             }
         }
+        outcomes.flush();
         em.close();
         factory.close();
         System.out.printf(Locale.ROOT, "H2 file: %.1f MB%n", Files.size(dir.resolve("control-plane.mv.db")) / 1e6);

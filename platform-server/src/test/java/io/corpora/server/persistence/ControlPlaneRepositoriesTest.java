@@ -334,9 +334,10 @@ class ControlPlaneRepositoriesTest {
         assertEquals(List.of(job.id()), jobs.unfinished().stream().map(IngestJob::id).toList());
         jobs.markRunning(job.id());
         jobs.recordOutcome(job.id(), new IngestJob.Outcome("a", "stored", 1, 4, 201, null));
-        jobs.recordOutcome(job.id(), new IngestJob.Outcome("b", "skipped", 1, 0, 200, null));
-        jobs.recordOutcome(job.id(), new IngestJob.Outcome("c", "failed", 0, 0, 422, "malformed PDF"));
+        jobs.recordOutcomes(job.id(), List.of(new IngestJob.Outcome("b", "skipped", 1, 0, 200, null), // a group, in one transaction
+                new IngestJob.Outcome("c", "failed", 0, 0, 422, "malformed PDF")));
         IngestJob running = jobs.find("acme", job.id()).orElseThrow();
+        assertEquals(List.of(1, 1, 1), List.of(running.succeeded(), running.skipped(), running.failed()), "each outcome counted once");
         assertEquals(JobStatus.RUNNING, running.status());
         assertEquals(100, running.percent());
         assertEquals(List.of("a", "b", "c"), running.outcomes().stream().map(IngestJob.Outcome::documentId).toList());

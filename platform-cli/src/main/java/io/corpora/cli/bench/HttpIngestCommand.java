@@ -67,7 +67,7 @@ final class HttpIngestCommand implements Command {
                   --server URL         default http://localhost:9080/
                   --pid PID            the server's JVM: its CPU time during the ingest, from /proc/PID/stat
                   --callers N          threads calling the raw embedder; default 2 (the bundled embedder's workers)
-                  --ahead N            the ingest's batches uploaded ahead (corpora ingest --ahead); default 1
+                  --ahead N            the ingest's batches uploaded ahead (corpora ingest --ahead); default 2, as corpora ingest
                   --raw-passes N       passes of the raw embedder over the texts; the ratio is against the fastest (default 2)
                   --plugins DIR        plugin bundles (default platform-cli/target/plugins)
                   --key FILE           the development private key (the server must be in development mode)
@@ -82,7 +82,7 @@ final class HttpIngestCommand implements Command {
         String tenant = options.requireString("tenant");
         String server = options.string("server", "http://localhost:9080/").replaceAll("/+$", "") + "/";
         int callers = options.integer("callers", 2, 1, 64);
-        int ahead = options.integer("ahead", 1, 0, 8);
+        int ahead = options.integer("ahead", 2, 0, 8);
         int rawPasses = options.integer("raw-passes", 2, 1, 10);
         Path key = Path.of(options.string("key", System.getProperty("corpora.dev.jwt.private.key", "platform-server/dev-jwt/private.pem")));
         Path plugins = options.path("plugins", Path.of(System.getProperty("corpora.plugins.dir", BenchCommand.DEFAULT_PLUGINS.toString())));

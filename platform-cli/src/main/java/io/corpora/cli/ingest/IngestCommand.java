@@ -66,7 +66,7 @@ public final class IngestCommand implements Command {
                                        token minted locally with --key FILE (default: the repository's development key)
                   --partition P        the tenant partition to ingest into
                   --batch N            files per upload job; default 16
-                  --ahead N            batches uploaded while an earlier one still runs; default 1 (0: one job at a time)
+                  --ahead N            batches uploaded while an earlier one still runs; default 2 (0: one job at a time)
                   --state FILE         resume file; default ~/.cache/corpora/ingest/<server+tenant+folder>.tsv
                   --timeout MINUTES    how long to follow one job; default 30
                 Files already stored unchanged by an earlier run are skipped. Exit code 1 lists every failed file.""";
@@ -83,7 +83,7 @@ public final class IngestCommand implements Command {
         String tenant = options.requireString("tenant");
         URI server = URI.create(options.string("server", "http://localhost:9080").replaceAll("/+$", "") + "/");
         int batchSize = options.integer("batch", 16, 1, 500);
-        int ahead = options.integer("ahead", 1, 0, 8);
+        int ahead = options.integer("ahead", 2, 0, 8);
         Duration jobTimeout = Duration.ofMinutes(options.integer("timeout", 30, 1, 24 * 60));
         String partition = options.string("partition", null);
         String token = ServerToken.resolve(options, "ingest", tenant, "writer", partition == null ? Map.of() : Map.of("partition", partition), err);

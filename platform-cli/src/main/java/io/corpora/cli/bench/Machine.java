@@ -32,12 +32,11 @@ final class Machine {
     }
 
     /**
-     * The machine's CPU time since boot, busy and idle, in seconds of all cores together ({@code /proc/stat}); NaN where
-     * it cannot be read. Two readings tell how many cores were busy in between, whoever used them.
+     * The machine's CPU time since boot, busy and idle, in clock ticks of all cores together ({@code /proc/stat}); NaN
+     * where it cannot be read. Two readings tell how many cores were busy in between, whoever used them (a ratio: the
+     * tick's length does not matter).
      */
-    record CpuTimes(double busySeconds, double idleSeconds) {
-
-        private static final double CLOCK_TICKS_PER_SECOND = 100;
+    record CpuTimes(double busyTicks, double idleTicks) {
 
         static CpuTimes now() {
             try {
@@ -52,7 +51,7 @@ final class Machine {
                         busy += ticks;
                     }
                 }
-                return new CpuTimes(busy / CLOCK_TICKS_PER_SECOND, idle / CLOCK_TICKS_PER_SECOND);
+                return new CpuTimes(busy, idle);
             } catch (IOException | RuntimeException e) {
                 return new CpuTimes(Double.NaN, Double.NaN);
             }
@@ -60,8 +59,8 @@ final class Machine {
 
         /** Cores busy on average from {@code before} to this reading. */
         double coresBusySince(CpuTimes before) {
-            double busy = busySeconds - before.busySeconds;
-            double all = busy + idleSeconds - before.idleSeconds;
+            double busy = busyTicks - before.busyTicks;
+            double all = busy + idleTicks - before.idleTicks;
             return all > 0 ? busy / all * Runtime.getRuntime().availableProcessors() : Double.NaN;
         }
     }

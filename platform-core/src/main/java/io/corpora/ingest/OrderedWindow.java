@@ -3,6 +3,7 @@ package io.corpora.ingest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Semaphore;
@@ -100,43 +101,42 @@ public final class OrderedWindow {
     }
 
     private static void acquire(Semaphore slots, BufferedSink<?> sink) {
-        try {
-            while (true) {
-                long due = sink.nanosUntilDue();
-                if (due == Long.MAX_VALUE) {
-                    slots.acquire();
-                    return;
-                }
-                if (slots.tryAcquire(due, TimeUnit.NANOSECONDS)) {
-                    return;
-                }
-                sink.due();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for a document of the job", e);
-        }
+        awaitServing(sink, nanos -> slots.tryAcquire(nanos, TimeUnit.NANOSECONDS));
     }
 
     private static <R> R join(CompletableFuture<R> result, BufferedSink<?> sink) {
-        try {
-            while (true) {
-                long due = sink.nanosUntilDue();
-                if (due == Long.MAX_VALUE) {
-                    return result.get();
-                }
-                try {
-                    return result.get(due, TimeUnit.NANOSECONDS);
-                } catch (TimeoutException e) {
-                    sink.due();
-                }
+        awaitServing(sink, nanos -> {
+            try {
+                result.get(nanos, TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                return false;
+            } catch (ExecutionException e) {
+                // done: join() below hands the failure on
             }
-        } catch (ExecutionException e) {
+            return true;
+        });
+        try {
+            return result.join();
+        } catch (CompletionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof RuntimeException runtime) {
                 throw runtime;
             }
             throw new IllegalStateException("a document of the job failed unexpectedly", cause);
+        }
+    }
+
+    /** A wait of at most a given time; true once what it waits for is there. */
+    private interface TimedWait {
+        boolean within(long nanos) throws InterruptedException;
+    }
+
+    /** Waits until {@code ready}, letting the sink hand on what it holds each time its deadline comes first. */
+    private static void awaitServing(BufferedSink<?> sink, TimedWait ready) {
+        try {
+            while (!ready.within(sink.nanosUntilDue())) { // Long.MAX_VALUE, nothing held: as good as no timeout
+                sink.due();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for a document of the job", e);

@@ -1,13 +1,17 @@
 package io.corpora.controlplane;
 
 /**
- * A document version's activation refused by the control plane: the tenant's corpus is being re-embedded, or its
- * embedder changed while the version was being embedded. Checked under a lock on the tenant's row, so it holds for
- * every server sharing the control plane, not only the one running the migration.
+ * A document version's activation refused by the control plane: the tenant's corpus is being re-embedded or moved,
+ * its embedder changed while the version was being embedded, or a later write of the same document began meanwhile.
+ * Checked under the tenant's and the document's row locks, so it holds for every server sharing the control plane.
  */
 public final class WriteRefusedException extends IllegalStateException {
 
-    public enum Reason { MIGRATION_IN_PROGRESS, EMBEDDER_CHANGED, STORE_MOVED }
+    public enum Reason {
+        MIGRATION_IN_PROGRESS, EMBEDDER_CHANGED, STORE_MOVED,
+        /** Another write of the same document began after this one (two uploads of one id at once): the later one wins. */
+        SUPERSEDED
+    }
 
     private final Reason reason;
 

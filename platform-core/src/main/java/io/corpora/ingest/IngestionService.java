@@ -208,6 +208,13 @@ public final class IngestionService {
                 throw new IngestException(409, "store-moved", "document '" + request.documentId() + "' was not stored: "
                         + refused.getMessage() + "; send it again to write it to the new store", refused);
             }
+            if (e instanceof WriteRefusedException refused && refused.reason() == WriteRefusedException.Reason.SUPERSEDED) {
+                // Two uploads of one document id at once (a retried batch, two clients): each begins its own version and
+                // only the later one may activate, so the earlier one is a conflict for its caller, not a server failure.
+                throw new IngestException(409, "concurrent-write", "document '" + request.documentId() + "' was not stored: another"
+                        + " write of the same document began while this one was being written, and the later write is the one"
+                        + " kept; send it again if this content should win", refused);
+            }
             if (e instanceof WriteRefusedException refused) {
                 throw refused.reason() == WriteRefusedException.Reason.MIGRATION_IN_PROGRESS
                         ? new IngestException(409, "migration-in-progress", "document '" + request.documentId() + "' was not stored: "
@@ -416,7 +423,12 @@ public final class IngestionService {
         } catch (RuntimeException registryFailure) {
             cause.addSuppressed(registryFailure);
         }
-        LOG.log(Level.WARNING, "ingest of '" + documentId + "' v" + version + " in " + namespace + " failed; previous version kept", cause);
+        if (cause instanceof WriteRefusedException) {
+            // A refusal the caller is told of (409), not a failure of this server: no stack trace in the log.
+            LOG.info(() -> "'" + documentId + "' v" + version + " in " + namespace + " was not activated: " + cause.getMessage());
+        } else {
+            LOG.log(Level.WARNING, "ingest of '" + documentId + "' v" + version + " in " + namespace + " failed; previous version kept", cause);
+        }
     }
 
     private static String fullText(LoadedDocument document) {

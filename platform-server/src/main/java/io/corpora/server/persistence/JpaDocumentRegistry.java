@@ -163,8 +163,9 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         requireWritable(namespace.tenant(), embedderId, store);
         DocumentEntity row = lock(namespace, documentId);
         if (row.pendingVersion != version) {
-            throw new IllegalStateException("version " + version + " of document '" + documentId + "' in " + namespace
-                    + " is not the one being written (pending: " + row.pendingVersion + ", active: " + row.activeVersion + ")");
+            throw new WriteRefusedException(WriteRefusedException.Reason.SUPERSEDED, "version " + version + " of document '" + documentId
+                    + "' in " + namespace + " is not the one being written (pending: " + row.pendingVersion + ", active: " + row.activeVersion
+                    + "): a later write of the same document began meanwhile");
         }
         row.activeVersion = version;
         row.pendingVersion = 0;

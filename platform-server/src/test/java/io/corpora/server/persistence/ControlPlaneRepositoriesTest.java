@@ -23,6 +23,7 @@ import io.corpora.controlplane.RetrievalDefaults;
 import io.corpora.controlplane.Tenant;
 import io.corpora.controlplane.TenantDefinition;
 import io.corpora.controlplane.TenantRepository;
+import io.corpora.controlplane.WriteRefusedException;
 import io.corpora.controlplane.TenantState;
 import io.corpora.spi.Namespace;
 import java.nio.file.Path;
@@ -181,8 +182,9 @@ class ControlPlaneRepositoriesTest {
         assertEquals(120, failed.bytes());
 
         assertEquals(3, documents.beginVersion(ns, "doc-1", "a.md", "text/markdown", Map.of(), 140), "versions are never reused");
-        IllegalStateException stale = assertThrows(IllegalStateException.class, () -> documents.activateVersion(ns, "doc-1", 2, "h", 1, "t",
+        WriteRefusedException stale = assertThrows(WriteRefusedException.class, () -> documents.activateVersion(ns, "doc-1", 2, "h", 1, "t",
                 new DocumentDescription("a.md", "text/markdown", Map.of("lang", "de"), 130)));
+        assertEquals(WriteRefusedException.Reason.SUPERSEDED, stale.reason(), "an overtaken version is a conflict, not a server fault");
         assertTrue(stale.getMessage().contains("pending: 3"), stale.getMessage());
         documents.failVersion(ns, "doc-1", 2, "late failure of a superseded version");
         assertEquals(DocumentStatus.INGESTING, documents.find(ns, "doc-1").orElseThrow().status(), "a stale failure changes nothing");

@@ -3,10 +3,12 @@ package io.corpora.server.persistence;
 import io.corpora.testkit.ForwardingVectorStore;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.corpora.controlplane.DocumentRecord;
 import io.corpora.controlplane.DocumentRegistry;
+import io.corpora.controlplane.DocumentStatus;
 import io.corpora.controlplane.IngestJob;
 import io.corpora.controlplane.JobRepository;
 import io.corpora.controlplane.PluginChoice;
@@ -15,6 +17,7 @@ import io.corpora.controlplane.TenantDefinition;
 import io.corpora.controlplane.TenantRepository;
 import io.corpora.engine.chunk.ChunkingOptions;
 import io.corpora.ingest.DocumentLoaders;
+import io.corpora.ingest.IngestException;
 import io.corpora.ingest.IngestLimits;
 import io.corpora.ingest.IngestRecovery;
 import io.corpora.ingest.IngestRequest;
@@ -142,6 +145,66 @@ class InterleavedReplaceTest {
         assertEquals(document.chunkCount(), stored.size());
         assertTrue(stored.stream().allMatch(c -> Integer.valueOf(3).equals(c.metadata().get(ReservedKeys.VERSION))), stored.toString());
         assertEquals(List.of(), registry.awaitingCleanup(ACME));
+    }
+
+    /**
+     * Two uploads of one document at once (a client retrying a batch it thinks was lost, two clients): the earlier
+     * write begins, the later one begins while the earlier is still writing its chunks. Only the later version may
+     * activate; the earlier caller gets a 409 {@code concurrent-write} (it was a 500 "ingest-failed"), its chunks are
+     * removed, and the later version is stored whole.
+     */
+    @Test
+    void aWriteOvertakenByALaterWriteOfTheSameDocumentIsAConflictAndLeavesOnlyTheLaterVersion() throws Exception {
+        CountDownLatch earlierWriting = new CountDownLatch(1);
+        CountDownLatch laterWritten = new CountDownLatch(1);
+        ThreadLocal<String> role = ThreadLocal.withInitial(() -> "setup");
+        VectorStore interleaving = new ForwardingVectorStore(reference) {
+            @Override
+            public void upsert(Namespace namespace, List<EmbeddedChunk> chunks) {
+                super.upsert(namespace, chunks);
+                if (role.get().equals("earlier")) {
+                    earlierWriting.countDown();
+                    await(laterWritten); // the earlier version activates only after the later one has begun and written
+                } else if (role.get().equals("later")) {
+                    laterWritten.countDown();
+                }
+            }
+        };
+        IngestionService ingestion = ingestion();
+        TenantRuntime runtime = runtime(interleaving);
+        assertEquals("stored", ingestion.ingest(writer(), runtime, text("Lanterns are lit at dusk.")).result());
+
+        AtomicReference<IngestException> earlierRefusal = new AtomicReference<>();
+        AtomicReference<IngestJob.Outcome> later = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread earlierWriter = writer("earlier", role, failure, () -> {
+            try {
+                ingestion.ingest(writer(), runtime, text("Harbour ferries leave hourly."));
+            } catch (IngestException e) {
+                earlierRefusal.set(e);
+            }
+        });
+        earlierWriter.start();
+        assertTrue(earlierWriting.await(WAIT_SECONDS, TimeUnit.SECONDS), "the earlier version was being written");
+        Thread laterWriter = writer("later", role, failure, () -> later.set(ingestion.ingest(writer(), runtime,
+                text("Oil lamps need wicks trimmed weekly."))));
+        laterWriter.start();
+        earlierWriter.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+        laterWriter.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+
+        assertEquals(null, failure.get());
+        IngestException refusal = earlierRefusal.get();
+        assertNotNull(refusal, "the overtaken write must be refused");
+        assertEquals(409, refusal.status(), refusal.getMessage());
+        assertEquals("concurrent-write", refusal.type());
+        assertEquals("stored", later.get().result());
+        assertEquals(3, later.get().version());
+        DocumentRecord document = registry.find(ACME, "policy").orElseThrow();
+        assertEquals(3, document.activeVersion(), document.toString());
+        assertEquals(DocumentStatus.ACTIVE, document.status(), "the refused version's failure does not mark the later one");
+        assertEquals(List.of("Oil lamps need wicks trimmed weekly."),
+                reference.documentChunks(ACME, "policy").stream().map(Chunk::text).toList(),
+                "the later version whole; nothing of the refused one or of version 1");
     }
 
     @Test

@@ -2,15 +2,18 @@ package io.corpora.controlplane;
 
 /**
  * A document version's activation refused by the control plane: the tenant's corpus is being re-embedded or moved,
- * its embedder changed while the version was being embedded, or a later write of the same document began meanwhile.
+ * its embedder changed while the version was being embedded, or another write of the same document overlapped it.
  * Checked under the tenant's and the document's row locks, so it holds for every server sharing the control plane.
  */
 public final class WriteRefusedException extends IllegalStateException {
 
     public enum Reason {
         MIGRATION_IN_PROGRESS, EMBEDDER_CHANGED, STORE_MOVED,
-        /** Another write of the same document began after this one (two uploads of one id at once): the later one wins. */
-        SUPERSEDED
+        /**
+         * Another write of the same document overlapped this one (two uploads of one id at once): a later version was
+         * begun while this one was written, or the document's first version was begun by two writers at once.
+         */
+        CONCURRENT_WRITE
     }
 
     private final Reason reason;

@@ -186,8 +186,13 @@ public final class IngestionService {
                                            QuotaReservations.Reservation reserved) {
         DocumentDescription description = new DocumentDescription(request.source(), request.mediaType(), loaded.metadata(),
                 chargedBytes);
-        int version = registry.beginVersion(namespace, request.documentId(), description.source(), description.mediaType(),
-                description.metadata(), description.bytes());
+        int version;
+        try {
+            version = registry.beginVersion(namespace, request.documentId(), description.source(), description.mediaType(),
+                    description.metadata(), description.bytes());
+        } catch (WriteRefusedException refused) {
+            throw refused.reason() == WriteRefusedException.Reason.CONCURRENT_WRITE ? concurrentWrite(request.documentId(), refused) : refused;
+        }
         IsolationGuard store = new IsolationGuard(runtime.store(), namespace, 1);
         try {
             List<Chunk> stamped = ReservedKeyStamper.stampAll(chunks, namespace, request.documentId(), version);
@@ -208,12 +213,8 @@ public final class IngestionService {
                 throw new IngestException(409, "store-moved", "document '" + request.documentId() + "' was not stored: "
                         + refused.getMessage() + "; send it again to write it to the new store", refused);
             }
-            if (e instanceof WriteRefusedException refused && refused.reason() == WriteRefusedException.Reason.SUPERSEDED) {
-                // Two uploads of one document id at once (a retried batch, two clients): each begins its own version and
-                // only the later one may activate, so the earlier one is a conflict for its caller, not a server failure.
-                throw new IngestException(409, "concurrent-write", "document '" + request.documentId() + "' was not stored: another"
-                        + " write of the same document began while this one was being written, and the later write is the one"
-                        + " kept; send it again if this content should win", refused);
+            if (e instanceof WriteRefusedException refused && refused.reason() == WriteRefusedException.Reason.CONCURRENT_WRITE) {
+                throw concurrentWrite(request.documentId(), refused);
             }
             if (e instanceof WriteRefusedException refused) {
                 throw refused.reason() == WriteRefusedException.Reason.MIGRATION_IN_PROGRESS
@@ -243,6 +244,15 @@ public final class IngestionService {
         }
         listener.stored(tenant.id(), chunks.size());
         return new IngestJob.Outcome(request.documentId(), "stored", version, chunks.size(), 201, null);
+    }
+
+    /**
+     * Two uploads of one document id at once (a retried batch, two clients): only one version may win, so the other is a
+     * conflict for its caller (409), not a failure of this server.
+     */
+    private static IngestException concurrentWrite(String documentId, WriteRefusedException refused) {
+        return new IngestException(409, "concurrent-write", "document '" + documentId + "' was not stored: another write of the same"
+                + " document was under way at the same time and only one of them is kept; send it again if this content should win", refused);
     }
 
     /** Each chunk's index text (title and heading path before its text), made within the document's deadline. */

@@ -13,6 +13,7 @@ import io.corpora.spi.Namespace;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceException;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
@@ -153,7 +154,15 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         if (created) {
             em.persist(row);
         }
-        em.flush();
+        try {
+            em.flush();
+        } catch (PersistenceException e) {
+            if (created && UniqueViolation.causedBy(e)) { // no row to lock: two first versions raced to insert it
+                throw new WriteRefusedException(WriteRefusedException.Reason.CONCURRENT_WRITE, "document '" + documentId + "' in "
+                        + namespace + " was created by another write at the same moment");
+            }
+            throw e;
+        }
         return version;
     }
 
@@ -163,9 +172,9 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         requireWritable(namespace.tenant(), embedderId, store);
         DocumentEntity row = lock(namespace, documentId);
         if (row.pendingVersion != version) {
-            throw new WriteRefusedException(WriteRefusedException.Reason.SUPERSEDED, "version " + version + " of document '" + documentId
+            throw new WriteRefusedException(WriteRefusedException.Reason.CONCURRENT_WRITE, "version " + version + " of document '" + documentId
                     + "' in " + namespace + " is not the one being written (pending: " + row.pendingVersion + ", active: " + row.activeVersion
-                    + "): a later write of the same document began meanwhile");
+                    + "): another write of the same document began meanwhile");
         }
         row.activeVersion = version;
         row.pendingVersion = 0;

@@ -14,6 +14,7 @@ import io.corpora.controlplane.TenantState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceException;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
@@ -64,7 +65,14 @@ public class JpaTenantRepository implements TenantRepository {
         row.createdAt = Timestamps.now(clock);
         write(definition, row);
         em.persist(row);
-        em.flush();
+        try {
+            em.flush();
+        } catch (PersistenceException e) {
+            if (UniqueViolation.causedBy(e)) { // created by another request since the check above
+                throw new IllegalStateException("tenant '" + definition.id() + "' already exists");
+            }
+            throw e;
+        }
         return toTenant(row);
     }
 

@@ -184,7 +184,7 @@ class ControlPlaneRepositoriesTest {
         assertEquals(3, documents.beginVersion(ns, "doc-1", "a.md", "text/markdown", Map.of(), 140), "versions are never reused");
         WriteRefusedException stale = assertThrows(WriteRefusedException.class, () -> documents.activateVersion(ns, "doc-1", 2, "h", 1, "t",
                 new DocumentDescription("a.md", "text/markdown", Map.of("lang", "de"), 130)));
-        assertEquals(WriteRefusedException.Reason.SUPERSEDED, stale.reason(), "an overtaken version is a conflict, not a server fault");
+        assertEquals(WriteRefusedException.Reason.CONCURRENT_WRITE, stale.reason(), "an overtaken version is a conflict, not a server fault");
         assertTrue(stale.getMessage().contains("pending: 3"), stale.getMessage());
         documents.failVersion(ns, "doc-1", 2, "late failure of a superseded version");
         assertEquals(DocumentStatus.INGESTING, documents.find(ns, "doc-1").orElseThrow().status(), "a stale failure changes nothing");

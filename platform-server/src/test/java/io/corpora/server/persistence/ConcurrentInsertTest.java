@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -42,9 +41,6 @@ class ConcurrentInsertTest {
     private String database;
 
     private void open(String database) throws Exception {
-        if ("postgresql".equals(database)) {
-            Assumptions.assumeTrue(ControlPlaneDatabases.pgUrl() != null, ControlPlaneDatabases.pgSkipReason());
-        }
         this.database = database;
         jpa = ControlPlaneJpa.open(database, dataDir);
     }

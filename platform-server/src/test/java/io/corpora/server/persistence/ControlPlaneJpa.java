@@ -41,8 +41,13 @@ final class ControlPlaneJpa implements AutoCloseable {
                 ControlPlaneDatabases.jpaProperties(url, "", "")));
     }
 
+    /** H2 in {@code directory}, or PostgreSQL; a PostgreSQL run without {@code CORPORA_TEST_PG_URL} is skipped with the reason. */
     static ControlPlaneJpa open(String database, Path directory) throws Exception {
-        return "h2".equals(database) ? h2(directory) : postgres();
+        if ("h2".equals(database)) {
+            return h2(directory);
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(ControlPlaneDatabases.pgUrl() != null, ControlPlaneDatabases.pgSkipReason());
+        return postgres();
     }
 
     EntityManager entityManager() {

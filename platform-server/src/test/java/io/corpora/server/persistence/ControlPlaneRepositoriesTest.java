@@ -40,7 +40,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,9 +67,6 @@ class ControlPlaneRepositoriesTest {
     private AuditLog audit;
 
     private void open(String database) throws Exception {
-        if ("postgresql".equals(database)) {
-            Assumptions.assumeTrue(ControlPlaneDatabases.pgUrl() != null, ControlPlaneDatabases.pgSkipReason());
-        }
         jpa = ControlPlaneJpa.open(database, dataDir);
         tenants = jpa.transactional(TenantRepository.class, jpa.tenants(clock));
         documents = jpa.transactional(DocumentRegistry.class, jpa.documents(clock));

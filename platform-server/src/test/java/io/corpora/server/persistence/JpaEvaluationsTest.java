@@ -19,7 +19,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -64,9 +63,6 @@ class JpaEvaluationsTest {
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
     void anEvaluationIsRecordedRunAndAppliedOnce(String database) throws Exception {
-        if ("postgresql".equals(database)) {
-            Assumptions.assumeTrue(ControlPlaneDatabases.pgUrl() != null, ControlPlaneDatabases.pgSkipReason());
-        }
         jpa = ControlPlaneJpa.open(database, dataDir);
         TenantRepository tenants = jpa.transactional(TenantRepository.class, jpa.tenants(clock));
         tenants.create(ControlPlaneRepositoriesTest.tenant("acme"));
@@ -125,9 +121,6 @@ class JpaEvaluationsTest {
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
     void anEvaluationLeftOpenByAServerWhoseLeaseExpiredIsFailedOnceWithItsReasonAndNoLongerBlocks(String database) throws Exception {
-        if ("postgresql".equals(database)) {
-            Assumptions.assumeTrue(ControlPlaneDatabases.pgUrl() != null, ControlPlaneDatabases.pgSkipReason());
-        }
         jpa = ControlPlaneJpa.open(database, dataDir);
         jpa.transactional(TenantRepository.class, jpa.tenants(clock)).create(ControlPlaneRepositoriesTest.tenant("acme"));
         jpa.transactional(TenantRepository.class, jpa.tenants(clock)).create(ControlPlaneRepositoriesTest.tenant("other"));
@@ -181,9 +174,6 @@ class JpaEvaluationsTest {
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
     void thePreviousComparableRunIsTheNewestEarlierSuccessOnTheSameJudgedSetRecallAndActor(String database) throws Exception {
-        if ("postgresql".equals(database)) {
-            Assumptions.assumeTrue(ControlPlaneDatabases.pgUrl() != null, ControlPlaneDatabases.pgSkipReason());
-        }
         jpa = ControlPlaneJpa.open(database, dataDir);
         jpa.transactional(TenantRepository.class, jpa.tenants(clock)).create(ControlPlaneRepositoriesTest.tenant("acme"));
         JpaEvaluations evaluations = new JpaEvaluations(jpa.entityManager(), clock);

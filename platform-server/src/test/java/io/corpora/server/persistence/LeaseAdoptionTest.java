@@ -29,7 +29,6 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -193,9 +192,6 @@ class LeaseAdoptionTest {
     }
 
     private void open(String database) throws Exception {
-        if ("postgresql".equals(database)) {
-            Assumptions.assumeTrue(ControlPlaneDatabases.pgUrl() != null, ControlPlaneDatabases.pgSkipReason());
-        }
         jpa = ControlPlaneJpa.open(database, data);
     }
 

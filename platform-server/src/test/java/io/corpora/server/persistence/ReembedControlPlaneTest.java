@@ -22,7 +22,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -44,9 +43,6 @@ class ReembedControlPlaneTest {
     private JobRepository jobs;
 
     private void open(String database) throws Exception {
-        if ("postgresql".equals(database)) {
-            Assumptions.assumeTrue(ControlPlaneDatabases.pgUrl() != null, ControlPlaneDatabases.pgSkipReason());
-        }
         jpa = ControlPlaneJpa.open(database, dataDir);
         tenants = jpa.transactional(TenantRepository.class, jpa.tenants(Clock.systemUTC()));
         jobs = jpa.transactional(JobRepository.class, jpa.jobs(Clock.systemUTC()));

@@ -191,7 +191,7 @@ public final class IngestionService {
             version = registry.beginVersion(namespace, request.documentId(), description.source(), description.mediaType(),
                     description.metadata(), description.bytes());
         } catch (WriteRefusedException refused) {
-            throw refused.reason() == WriteRefusedException.Reason.CONCURRENT_WRITE ? concurrentWrite(request.documentId(), refused) : refused;
+            throw conflict(request.documentId(), refused);
         }
         IsolationGuard store = new IsolationGuard(runtime.store(), namespace, 1);
         try {
@@ -208,21 +208,8 @@ public final class IngestionService {
                     description, embedderId, tenant.definition().store()));
         } catch (RuntimeException e) {
             discardVersion(store, namespace, request.documentId(), version, e);
-            if (e instanceof WriteRefusedException refused && refused.reason() == WriteRefusedException.Reason.STORE_MOVED) {
-                // The chunks went to the store the tenant left (a relocation ended while this document was written).
-                throw new IngestException(409, "store-moved", "document '" + request.documentId() + "' was not stored: "
-                        + refused.getMessage() + "; send it again to write it to the new store", refused);
-            }
-            if (e instanceof WriteRefusedException refused && refused.reason() == WriteRefusedException.Reason.CONCURRENT_WRITE) {
-                throw concurrentWrite(request.documentId(), refused);
-            }
             if (e instanceof WriteRefusedException refused) {
-                throw refused.reason() == WriteRefusedException.Reason.MIGRATION_IN_PROGRESS
-                        ? new IngestException(409, "migration-in-progress", "document '" + request.documentId() + "' was not stored: "
-                                + refused.getMessage() + "; the previous version, if any, is unchanged", refused)
-                                .retryAfter(TenantWriteGate.RETRY_AFTER_SECONDS)
-                        : new IngestException(409, "embedder-mismatch", "document '" + request.documentId() + "' was not stored: "
-                                + refused.getMessage() + "; send it again to embed it with the new model", refused);
+                throw conflict(request.documentId(), refused);
             }
             if (e instanceof PluginUnavailableException unavailable) {
                 throw new IngestException(503, "plugin-unavailable", "document '" + request.documentId() + "' could not be stored: "
@@ -246,13 +233,21 @@ public final class IngestionService {
         return new IngestJob.Outcome(request.documentId(), "stored", version, chunks.size(), 201, null);
     }
 
-    /**
-     * Two uploads of one document id at once (a retried batch, two clients): only one version may win, so the other is a
-     * conflict for its caller (409), not a failure of this server.
-     */
-    private static IngestException concurrentWrite(String documentId, WriteRefusedException refused) {
-        return new IngestException(409, "concurrent-write", "document '" + documentId + "' was not stored: another write of the same"
-                + " document was under way at the same time and only one of them is kept; send it again if this content should win", refused);
+    /** The control plane's refusal to begin or activate a version, as the 409 its caller can act on. */
+    private static IngestException conflict(String documentId, WriteRefusedException refused) {
+        String notStored = "document '" + documentId + "' was not stored: ";
+        return switch (refused.reason()) {
+            case MIGRATION_IN_PROGRESS -> new IngestException(409, "migration-in-progress", notStored + refused.getMessage()
+                    + "; the previous version, if any, is unchanged", refused).retryAfter(TenantWriteGate.RETRY_AFTER_SECONDS);
+            case EMBEDDER_CHANGED -> new IngestException(409, "embedder-mismatch", notStored + refused.getMessage()
+                    + "; send it again to embed it with the new model", refused);
+            // The chunks went to the store the tenant left (a relocation ended while this document was written).
+            case STORE_MOVED -> new IngestException(409, "store-moved", notStored + refused.getMessage()
+                    + "; send it again to write it to the new store", refused);
+            // Two uploads of one document id at once (a retried batch, two clients): only one version may win.
+            case CONCURRENT_WRITE -> new IngestException(409, "concurrent-write", notStored + "another write of the same document"
+                    + " was under way at the same time and only one of them is kept; send it again if this content should win", refused);
+        };
     }
 
     /** Each chunk's index text (title and heading path before its text), made within the document's deadline. */

@@ -11,6 +11,12 @@ import java.util.List;
  */
 public interface ServerLeases {
 
+    /**
+     * The writer of a version begun without a server identity (before leases, or by a registry outside a server): no
+     * lease ever has this id, so the version is always adoptable. Migration V13 names such versions with the same text.
+     */
+    String NO_LEASE_WRITER = "(no server lease)";
+
     /** Creates or refreshes {@code serverId}'s lease until {@code nowMillis + ttlMillis}. */
     void register(String serverId, String serverName, long nowMillis, long ttlMillis);
 
@@ -38,7 +44,10 @@ public interface ServerLeases {
     /** Makes {@code newOwner} the job's owner if it is still unfinished and orphaned; true for exactly one caller. */
     boolean adoptJob(String jobId, String newOwner, long nowMillis);
 
-    /** Document versions being written whose writer holds no live lease at {@code nowMillis}. */
+    /**
+     * Document versions being written whose writer holds no live lease at {@code nowMillis}. Every server asks after each
+     * renewal, so implementations find them without reading every document.
+     */
     List<PendingWrite> orphanedWrites(long nowMillis);
 
     /** Makes {@code newOwner} the version's writer if it is still pending and orphaned; true for exactly one caller. */

@@ -150,6 +150,6 @@ public final class IngestRecovery {
     }
 
     private static String ownerText(String owner) {
-        return owner == null ? "a server restart" : "server " + owner + ", lease expired";
+        return owner == null || owner.equals(ServerLeases.NO_LEASE_WRITER) ? "a server restart" : "server " + owner + ", lease expired";
     }
 }

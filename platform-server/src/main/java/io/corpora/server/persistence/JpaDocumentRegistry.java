@@ -7,6 +7,7 @@ import io.corpora.controlplane.DocumentStatus;
 import io.corpora.controlplane.JobKind;
 import io.corpora.controlplane.JobStatus;
 import io.corpora.controlplane.PluginChoice;
+import io.corpora.controlplane.ServerLeases;
 import io.corpora.controlplane.WriteRefusedException;
 import io.corpora.spi.Identifiers;
 import io.corpora.spi.Namespace;
@@ -59,8 +60,9 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         this.writer = writer;
     }
 
+    /** Never null: the lease sweep finds pending versions by their writer. */
     private String writer() {
-        return identity != null ? identity.id() : writer;
+        return identity != null ? identity.id() : writer != null ? writer : ServerLeases.NO_LEASE_WRITER;
     }
 
     /** The record's columns, never {@code body_text}: lookups and lists must not load document bodies. */

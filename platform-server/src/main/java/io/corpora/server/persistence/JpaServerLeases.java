@@ -22,6 +22,14 @@ public class JpaServerLeases implements ServerLeases {
     /** Owners that hold no live lease: never registered (NULL, pre-lease rows), expired, or purged (also evaluations'). */
     static final String DEAD = "(%s IS NULL OR %s NOT IN (SELECT l.server_id FROM server_leases l WHERE l.expires_ms >= ?))";
     private static final List<String> OPEN = List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name());
+    /**
+     * Pending versions whose writer is dead. Every server runs it every few seconds, so it must not read every document of
+     * every tenant: {@code writer > ''} is a range on {@code ix_documents_writer}, and only a pending version names its
+     * writer ({@link #NO_LEASE_WRITER} when it had no server identity).
+     */
+    static final String ORPHANED_WRITES = "SELECT d.tenant_id, d.partition_id, d.document_id, d.pending_version, d.writer FROM documents d"
+            + " WHERE d.writer > '' AND d.status = 'INGESTING' AND d.pending_version > 0 AND " + DEAD.formatted("d.writer", "d.writer")
+            + " ORDER BY d.tenant_id, d.partition_id, d.document_id";
 
     @PersistenceContext(unitName = ControlPlane.PERSISTENCE_UNIT)
     EntityManager em;
@@ -93,10 +101,7 @@ public class JpaServerLeases implements ServerLeases {
     @Override
     public List<PendingWrite> orphanedWrites(long nowMillis) {
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = em.createNativeQuery("SELECT d.tenant_id, d.partition_id, d.document_id, d.pending_version, d.writer FROM documents d"
-                        + " WHERE d.status = 'INGESTING' AND d.pending_version > 0 AND " + DEAD.formatted("d.writer", "d.writer")
-                        + " ORDER BY d.tenant_id, d.partition_id, d.document_id")
-                .setParameter(1, nowMillis).getResultList();
+        List<Object[]> rows = em.createNativeQuery(ORPHANED_WRITES).setParameter(1, nowMillis).getResultList();
         return rows.stream().map(r -> new PendingWrite(namespace((String) r[0], (String) r[1]), (String) r[2], (int) number(r[3]), (String) r[4])).toList();
     }
 

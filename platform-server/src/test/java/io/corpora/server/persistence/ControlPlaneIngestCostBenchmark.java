@@ -115,7 +115,7 @@ public final class ControlPlaneIngestCostBenchmark {
         }
     }
 
-    private static <T> T inTx(EntityManager em, Supplier<T> work) {
+    static <T> T inTx(EntityManager em, Supplier<T> work) {
         var tx = em.getTransaction();
         tx.begin();
         try {

@@ -191,6 +191,98 @@ class LeaseAdoptionTest {
                 "onnx:some-model");
     }
 
+    /**
+     * Every server sweeps every few seconds: among thousands of stored documents it finds the dead server's pending
+     * version, not the live one's, through the writer index instead of reading every document of every tenant.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void theSweepFindsADeadServersPendingVersionThroughTheWriterIndex(String database) throws Exception {
+        open(database);
+        Clock clock = Clock.systemUTC();
+        jpa.transactional(TenantRepository.class, jpa.tenants(clock)).create(ControlPlaneRepositoriesTest.tenant("acme"));
+        ServerLeases leases = jpa.leases();
+        long now = System.currentTimeMillis();
+        leases.register(LIVE, "node1", now, TTL);
+        leases.register(DEAD, "node2", now - 2 * TTL, TTL);
+        insertStoredDocuments("acme", 5_000);
+        Namespace namespace = Namespace.of("acme");
+        registryOf(LIVE, clock).beginVersion(namespace, "live-doc", "a.md", "text/markdown", Map.of(), 5);
+        registryOf(DEAD, clock).beginVersion(namespace, "dead-doc", "b.md", "text/markdown", Map.of(), 5);
+        execute("h2".equals(database) ? "ANALYZE" : "ANALYZE documents");
+
+        assertEquals(List.of("dead-doc"), leases.orphanedWrites(now).stream().map(ServerLeases.PendingWrite::documentId).toList());
+        var em = jpa.entityManager();
+        em.getTransaction().begin();
+        List<?> planRows = em.createNativeQuery("EXPLAIN ANALYZE " + JpaServerLeases.ORPHANED_WRITES).setParameter(1, now).getResultList();
+        em.getTransaction().commit();
+        String plan = planRows.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining("\n"));
+        assertTrue(plan.contains("ix_documents_writer"), "the sweep reads the writer index, not every document:\n" + plan);
+        if ("h2".equals(database)) { // H2 counts the rows it read; an open range over an index that sorts NULLs last reads them all
+            java.util.regex.Matcher read = java.util.regex.Pattern.compile("\"documents\" \"d\"\\s*/\\*[^*]*\\*/\\s*/\\* scanCount: (\\d+)").matcher(plan);
+            assertTrue(read.find(), plan);
+            assertTrue(Integer.parseInt(read.group(1)) <= 3, "the sweep read " + read.group(1) + " documents for 2 pending versions:\n" + plan);
+        }
+    }
+
+    /** A version left pending before server leases has no writer: V13 names it, so the sweep still finds it and adopts it. */
+    @org.junit.jupiter.api.Test
+    void aVersionLeftPendingWithoutAWriterIsNamedByTheMigrationAndAdopted() throws Exception {
+        open("h2");
+        Clock clock = Clock.systemUTC();
+        TenantRepository tenants = jpa.transactional(TenantRepository.class, jpa.tenants(clock));
+        tenants.create(ControlPlaneRepositoriesTest.tenant("acme"));
+        Namespace namespace = Namespace.of("acme");
+        DocumentRegistry beforeLeases = jpa.transactional(DocumentRegistry.class, jpa.documents(clock)); // no server identity
+        int version = beforeLeases.beginVersion(namespace, "old-doc", "a.md", "text/markdown", Map.of(), 5);
+        execute("UPDATE documents SET writer = NULL WHERE document_id = 'old-doc'"); // as a version begun before V7 is
+        ServerLeases leases = jpa.leases();
+        long now = System.currentTimeMillis();
+        leases.register(SURVIVOR, "node3", now, TTL);
+        assertTrue(leases.orphanedWrites(now).isEmpty(), "no writer: invisible to the sweep until the migration names it");
+
+        String migration;
+        try (var in = getClass().getResourceAsStream("/db/migration/control-plane/V13__pending_writes_by_writer.sql")) {
+            migration = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        execute(migration.lines().filter(line -> !line.startsWith("--") && !line.isBlank()).collect(java.util.stream.Collectors.joining(" ")));
+
+        assertEquals(List.of("old-doc"), leases.orphanedWrites(now).stream().map(ServerLeases.PendingWrite::documentId).toList());
+        ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, 2);
+        write(store, namespace, "old-doc", version);
+        IngestRecovery.Report report = IngestRecovery.adoptOrphans(tenants, beforeLeases, jpa.transactional(JobRepository.class, jpa.jobs(clock)),
+                leases, SURVIVOR, now, t -> store);
+        assertEquals(1, report.versionsFailed(), report.toString());
+        DocumentRecord failed = beforeLeases.find(namespace, "old-doc").orElseThrow();
+        assertEquals(DocumentStatus.FAILED, failed.status());
+        assertTrue(failed.error().contains("a server restart"), "no server to name: " + failed.error());
+        assertTrue(store.documentChunks(namespace, "old-doc").isEmpty());
+    }
+
+    /** {@code count} stored documents (active, nothing pending), written in one batch as a tenant's corpus would be. */
+    private void insertStoredDocuments(String tenant, int count) throws Exception {
+        var em = jpa.entityManager();
+        em.getTransaction().begin();
+        try (var insert = em.unwrap(java.sql.Connection.class).prepareStatement("INSERT INTO documents (tenant_id, partition_id, document_id,"
+                + " status, active_version, pending_version, last_version, chunk_count, bytes, metadata, created_at, updated_at, row_version)"
+                + " VALUES (?, '_default', ?, 'ACTIVE', 1, 0, 1, 1, 10, '{}', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 1)")) {
+            for (int i = 0; i < count; i++) {
+                insert.setString(1, tenant);
+                insert.setString(2, "stored-" + i);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+        em.getTransaction().commit();
+    }
+
+    private void execute(String sql) {
+        var em = jpa.entityManager();
+        em.getTransaction().begin();
+        em.createNativeQuery(sql).executeUpdate();
+        em.getTransaction().commit();
+    }
+
     private void open(String database) throws Exception {
         jpa = ControlPlaneJpa.open(database, data);
     }

@@ -66,6 +66,8 @@ public final class IngestCommand implements Command {
                                        token minted locally with --key FILE (default: the repository's development key)
                   --partition P        the tenant partition to ingest into
                   --batch N            files per upload job; default 16
+                  --batch-mb N         megabytes per upload job at most (a larger file goes alone); default 32, within
+                                       the server's request limit (corpora.ingest.maxRequestBytes, default 100 MiB)
                   --ahead N            batches uploaded while an earlier one still runs; default 2 (0: one job at a time)
                   --state FILE         resume file; default ~/.cache/corpora/ingest/<server+tenant+folder>.tsv
                   --timeout MINUTES    how long to follow one job; default 30
@@ -79,10 +81,11 @@ public final class IngestCommand implements Command {
         }
         Path root = Path.of(args.get(0)).toAbsolutePath().normalize();
         Options options = Options.parse(args.subList(1, args.size()),
-                union(Set.of("tenant", "server", "partition", "batch", "ahead", "state", "timeout"), ServerToken.OPTIONS), Set.of());
+                union(Set.of("tenant", "server", "partition", "batch", "batch-mb", "ahead", "state", "timeout"), ServerToken.OPTIONS), Set.of());
         String tenant = options.requireString("tenant");
         URI server = URI.create(options.string("server", "http://localhost:9080").replaceAll("/+$", "") + "/");
         int batchSize = options.integer("batch", 16, 1, 500);
+        long batchBytes = options.integer("batch-mb", 32, 1, 4096) * 1024L * 1024L;
         int ahead = options.integer("ahead", 2, 0, 8);
         Duration jobTimeout = Duration.ofMinutes(options.integer("timeout", 30, 1, 24 * 60));
         String partition = options.string("partition", null);
@@ -102,7 +105,7 @@ public final class IngestCommand implements Command {
             if (state.alreadyStored(relative, sha)) {
                 unchanged++;
             } else {
-                pending.add(new Upload(file, relative, sha));
+                pending.add(new Upload(file, relative, sha, Files.size(file)));
             }
         }
         out.printf("corpora ingest: %d files under %s; %d already stored (resume state %s), %d to upload to tenant %s%n",
@@ -113,8 +116,8 @@ public final class IngestCommand implements Command {
         // Batches are uploaded ahead while an earlier one runs, so the server never waits for this client to notice a
         // finished job (polling backs off up to 2 s) and upload the next.
         java.util.ArrayDeque<Submitted> running = new java.util.ArrayDeque<>();
-        for (int from = 0; from < pending.size(); from += batchSize) {
-            running.add(submitOrFail(server, tenant, token, partition, pending.subList(from, Math.min(pending.size(), from + batchSize))));
+        for (List<Upload> batch : UploadBatches.of(pending, Upload::bytes, batchSize, batchBytes)) {
+            running.add(submitOrFail(server, tenant, token, partition, batch));
             if (running.size() > ahead) {
                 tally.collect(running.poll(), server, token, jobTimeout);
                 progress.show(tally.done, tally.chunks);
@@ -135,7 +138,7 @@ public final class IngestCommand implements Command {
         return 0;
     }
 
-    private record Upload(Path file, String relative, String sha256) {}
+    private record Upload(Path file, String relative, String sha256, long bytes) {}
 
     /** A batch uploaded as a job, or refused (every file of it then fails with the reason). */
     private record Submitted(List<Upload> batch, URI job, UploadException refused) {}

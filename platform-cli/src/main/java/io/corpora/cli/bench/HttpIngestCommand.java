@@ -31,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -70,6 +71,7 @@ final class HttpIngestCommand implements Command {
                   --pid PID            the server's JVM: its CPU time during the ingest, from /proc/PID/stat
                   --callers N          threads calling the raw embedder; default 2 (the bundled embedder's workers)
                   --ahead N            the ingest's batches uploaded ahead (corpora ingest --ahead); default 2, as corpora ingest
+                  --batch N            files per upload job (corpora ingest --batch); default as corpora ingest
                   --raw-passes N       passes of the raw embedder over the texts; the ratio is against the fastest (default 2)
                   --plugins DIR        plugin bundles (default platform-cli/target/plugins)
                   --key FILE           the development private key (the server must be in development mode)
@@ -79,12 +81,13 @@ final class HttpIngestCommand implements Command {
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
         Options options = Options.parse(args.subList(1, args.size()),
-                Set.of("files", "from-dataset", "limit", "tenant", "server", "pid", "callers", "ahead", "raw-passes", "plugins", "key", "out"), Set.of());
+                Set.of("files", "from-dataset", "limit", "tenant", "server", "pid", "callers", "ahead", "batch", "raw-passes", "plugins", "key", "out"), Set.of());
         Path files = Path.of(options.requireString("files"));
         String tenant = options.requireString("tenant");
         String server = options.string("server", "http://localhost:9080/").replaceAll("/+$", "") + "/";
         int callers = options.integer("callers", 2, 1, 64);
         int ahead = options.integer("ahead", 2, 0, 8);
+        Optional<Integer> batch = options.string("batch").isPresent() ? Optional.of(options.integer("batch", 16, 1, 500)) : Optional.empty();
         int rawPasses = options.integer("raw-passes", 2, 1, 10);
         Path key = Path.of(options.string("key", System.getProperty("corpora.dev.jwt.private.key", "platform-server/dev-jwt/private.pem")));
         Path plugins = options.path("plugins", Path.of(System.getProperty("corpora.plugins.dir", BenchCommand.DEFAULT_PLUGINS.toString())));
@@ -110,8 +113,10 @@ final class HttpIngestCommand implements Command {
         Machine.CpuTimes machineBefore = Machine.CpuTimes.now();
         double clientCpuBefore = os.getProcessCpuTime() / 1e9;
         long start = System.nanoTime();
-        int status = new IngestCommand().run(List.of(files.toString(), "--tenant", tenant, "--server", server, "--key", key.toString(),
-                "--ahead", String.valueOf(ahead), "--state", Files.createTempFile("corpora-ingest-http-", ".tsv").toString()), out, err);
+        List<String> ingestArgs = new ArrayList<>(List.of(files.toString(), "--tenant", tenant, "--server", server, "--key", key.toString(),
+                "--ahead", String.valueOf(ahead), "--state", Files.createTempFile("corpora-ingest-http-", ".tsv").toString()));
+        batch.ifPresent(n -> ingestArgs.addAll(List.of("--batch", String.valueOf(n))));
+        int status = new IngestCommand().run(ingestArgs, out, err);
         double ingestSeconds = (System.nanoTime() - start) / 1e9;
         double clientCpu = os.getProcessCpuTime() / 1e9 - clientCpuBefore;
         double ingestCoresBusy = Machine.CpuTimes.now().coresBusySince(machineBefore);
@@ -159,8 +164,8 @@ final class HttpIngestCommand implements Command {
 
         StringBuilder summary = new StringBuilder();
         notes.forEach((k, v) -> summary.append(k).append(": ").append(v).append('\n'));
-        summary.append(String.format(Locale.ROOT, "%nwhole ingest (corpora ingest %s --ahead %d into tenant %s): %d documents, %d chunks in %.1f s"
-                + " = %.2f chunks/s%n", files, ahead, tenant, documents.size(), chunks, ingestSeconds, chunks / ingestSeconds));
+        summary.append(String.format(Locale.ROOT, "%nwhole ingest (corpora ingest %s --ahead %d%s into tenant %s): %d documents, %d chunks in %.1f s"
+                + " = %.2f chunks/s%n", files, ahead, batch.map(n -> " --batch " + n).orElse(""), tenant, documents.size(), chunks, ingestSeconds, chunks / ingestSeconds));
         summary.append(String.format(Locale.ROOT, "raw embedder, same %d chunk texts, one document per call, %d callers, %d passes: %s%n",
                 chunks, callers, rawPasses, String.join("; ", rawRuns)));
         summary.append(String.format(Locale.ROOT, "ingest / raw embedder (its fastest pass, %.2f chunks/s): %.0f %%%n", chunks / rawSeconds,

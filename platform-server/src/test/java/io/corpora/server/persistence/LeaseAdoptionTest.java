@@ -128,10 +128,8 @@ class LeaseAdoptionTest {
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
     void exactlyOneServerAdoptsAnOrphanAndARestartEndsItsPredecessor(String database) throws Exception {
-        open(database);
+        ServerLeases leases = openWithTenantAcme(database);
         Clock clock = Clock.systemUTC();
-        jpa.transactional(TenantRepository.class, jpa.tenants(clock)).create(ControlPlaneRepositoriesTest.tenant("acme"));
-        ServerLeases leases = jpa.leases();
         long now = System.currentTimeMillis();
         leases.register(DEAD, "node2", now, TTL);
         IngestJob job = jobsOf(DEAD, clock).create(Namespace.of("acme"), 1);
@@ -198,10 +196,8 @@ class LeaseAdoptionTest {
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
     void theSweepFindsADeadServersPendingVersionThroughTheWriterIndex(String database) throws Exception {
-        open(database);
+        ServerLeases leases = openWithTenantAcme(database);
         Clock clock = Clock.systemUTC();
-        jpa.transactional(TenantRepository.class, jpa.tenants(clock)).create(ControlPlaneRepositoriesTest.tenant("acme"));
-        ServerLeases leases = jpa.leases();
         long now = System.currentTimeMillis();
         leases.register(LIVE, "node1", now, TTL);
         leases.register(DEAD, "node2", now - 2 * TTL, TTL);
@@ -285,6 +281,13 @@ class LeaseAdoptionTest {
 
     private void open(String database) throws Exception {
         jpa = ControlPlaneJpa.open(database, data);
+    }
+
+    /** The database opened with tenant acme; its server leases. */
+    private ServerLeases openWithTenantAcme(String database) throws Exception {
+        open(database);
+        jpa.transactional(TenantRepository.class, jpa.tenants(Clock.systemUTC())).create(ControlPlaneRepositoriesTest.tenant("acme"));
+        return jpa.leases();
     }
 
     private JobRepository jobsOf(String server, Clock clock) {

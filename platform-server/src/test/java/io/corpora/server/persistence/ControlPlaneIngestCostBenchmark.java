@@ -1,5 +1,7 @@
 package io.corpora.server.persistence;
 
+import static io.corpora.server.persistence.ControlPlaneJpa.inTx;
+
 import io.corpora.controlplane.AccessPolicy;
 import io.corpora.controlplane.DocumentDescription;
 import io.corpora.controlplane.DocumentRegistry;
@@ -21,7 +23,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * What the control plane costs per ingested document, alone: the calls {@code IngestionService} makes for a new document
@@ -112,21 +113,6 @@ public final class ControlPlaneIngestCostBenchmark {
             return totals != null ? totals.invoke(registry, tenant) : registry.stats(tenant);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    static <T> T inTx(EntityManager em, Supplier<T> work) {
-        var tx = em.getTransaction();
-        tx.begin();
-        try {
-            T result = work.get();
-            tx.commit();
-            return result;
-        } finally {
-            if (tx.isActive()) {
-                tx.rollback();
-            }
-            em.clear();
         }
     }
 }

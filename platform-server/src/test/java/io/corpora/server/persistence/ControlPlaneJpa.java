@@ -10,6 +10,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.function.Supplier;
 
 /**
  * The control-plane persistence unit outside Liberty, on a migrated H2 file database or the test PostgreSQL schema,
@@ -85,6 +86,22 @@ final class ControlPlaneJpa implements AutoCloseable {
             }
         };
         return (T) Proxy.newProxyInstance(port.getClassLoader(), new Class<?>[] {port}, handler);
+    }
+
+    /** {@code work} in one transaction of {@code em}, rolled back when it throws; the persistence context is cleared after. */
+    static <T> T inTx(EntityManager em, Supplier<T> work) {
+        var tx = em.getTransaction();
+        tx.begin();
+        try {
+            T result = work.get();
+            tx.commit();
+            return result;
+        } finally {
+            if (tx.isActive()) {
+                tx.rollback();
+            }
+            em.clear();
+        }
     }
 
     @SuppressWarnings("unchecked")

@@ -201,17 +201,19 @@ class LeaseAdoptionTest {
         long now = System.currentTimeMillis();
         leases.register(LIVE, "node1", now, TTL);
         leases.register(DEAD, "node2", now - 2 * TTL, TTL);
-        insertStoredDocuments("acme", 5_000);
+        var em = jpa.entityManager();
+        ControlPlaneJpa.inTx(em, () -> {
+            StoredDocumentRows.insert(em.unwrap(java.sql.Connection.class), 0, 5_000, id -> "acme", null);
+            return null;
+        });
         Namespace namespace = Namespace.of("acme");
         registryOf(LIVE, clock).beginVersion(namespace, "live-doc", "a.md", "text/markdown", Map.of(), 5);
         registryOf(DEAD, clock).beginVersion(namespace, "dead-doc", "b.md", "text/markdown", Map.of(), 5);
         execute("h2".equals(database) ? "ANALYZE" : "ANALYZE documents");
 
         assertEquals(List.of("dead-doc"), leases.orphanedWrites(now).stream().map(ServerLeases.PendingWrite::documentId).toList());
-        var em = jpa.entityManager();
-        em.getTransaction().begin();
-        List<?> planRows = em.createNativeQuery("EXPLAIN ANALYZE " + JpaServerLeases.ORPHANED_WRITES).setParameter(1, now).getResultList();
-        em.getTransaction().commit();
+        List<?> planRows = ControlPlaneJpa.inTx(em, () -> em.createNativeQuery("EXPLAIN ANALYZE " + JpaServerLeases.ORPHANED_WRITES)
+                .setParameter(1, now).getResultList());
         String plan = planRows.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining("\n"));
         assertTrue(plan.contains("ix_documents_writer"), "the sweep reads the writer index, not every document:\n" + plan);
         if ("h2".equals(database)) { // H2 counts the rows it read; an open range over an index that sorts NULLs last reads them all
@@ -255,28 +257,9 @@ class LeaseAdoptionTest {
         assertTrue(store.documentChunks(namespace, "old-doc").isEmpty());
     }
 
-    /** {@code count} stored documents (active, nothing pending), written in one batch as a tenant's corpus would be. */
-    private void insertStoredDocuments(String tenant, int count) throws Exception {
-        var em = jpa.entityManager();
-        em.getTransaction().begin();
-        try (var insert = em.unwrap(java.sql.Connection.class).prepareStatement("INSERT INTO documents (tenant_id, partition_id, document_id,"
-                + " status, active_version, pending_version, last_version, chunk_count, bytes, metadata, created_at, updated_at, row_version)"
-                + " VALUES (?, '_default', ?, 'ACTIVE', 1, 0, 1, 1, 10, '{}', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 1)")) {
-            for (int i = 0; i < count; i++) {
-                insert.setString(1, tenant);
-                insert.setString(2, "stored-" + i);
-                insert.addBatch();
-            }
-            insert.executeBatch();
-        }
-        em.getTransaction().commit();
-    }
-
     private void execute(String sql) {
         var em = jpa.entityManager();
-        em.getTransaction().begin();
-        em.createNativeQuery(sql).executeUpdate();
-        em.getTransaction().commit();
+        ControlPlaneJpa.inTx(em, () -> em.createNativeQuery(sql).executeUpdate());
     }
 
     private void open(String database) throws Exception {

@@ -1,6 +1,6 @@
 package io.corpora.server.persistence;
 
-import static io.corpora.server.persistence.ControlPlaneIngestCostBenchmark.inTx;
+import static io.corpora.server.persistence.ControlPlaneJpa.inTx;
 
 import io.corpora.controlplane.AccessPolicy;
 import io.corpora.controlplane.PluginChoice;
@@ -17,7 +17,6 @@ import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -42,6 +41,7 @@ public final class LeaseSweepBenchmark {
     private static final int TENANTS = 100;
     private static final int SWEEPS = 21;
     private static final String DEAD = "node2@dead";
+    private static final String TEXT = "Lorem ipsum dolor sit amet. ".repeat(50);
 
     private LeaseSweepBenchmark() {}
 
@@ -82,7 +82,7 @@ public final class LeaseSweepBenchmark {
         for (int size : sizes) {
             int from = stored;
             inTx(em, () -> {
-                insertStored(em.unwrap(Connection.class), from, size);
+                StoredDocumentRows.insert(em.unwrap(Connection.class), from, size, LeaseSweepBenchmark::tenantOf, TEXT);
                 return null;
             });
             stored = size;
@@ -121,26 +121,6 @@ public final class LeaseSweepBenchmark {
         List<?> plan = inTx(em, () -> em.createNativeQuery("EXPLAIN " + query).setParameter(1, now).getResultList());
         return plan.toString().contains("ix_documents_writer") ? "; through ix_documents_writer"
                 : "; NOT through the writer index: " + plan.toString().replaceAll("\\s+", " ");
-    }
-
-    private static void insertStored(Connection connection, int from, int to) {
-        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO documents (tenant_id, partition_id, document_id, status,"
-                + " active_version, pending_version, last_version, chunk_count, bytes, metadata, body_text, created_at, updated_at, row_version)"
-                + " VALUES (?, '_default', ?, 'ACTIVE', 1, 0, 1, 3, 1500, '{}', ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 1)")) {
-            String text = "Lorem ipsum dolor sit amet. ".repeat(50);
-            for (int i = from; i < to; i++) {
-                insert.setString(1, tenantOf("d" + i));
-                insert.setString(2, "d" + i);
-                insert.setString(3, text);
-                insert.addBatch();
-                if ((i - from) % 1000 == 999) {
-                    insert.executeBatch();
-                }
-            }
-            insert.executeBatch();
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static String tenantOf(String documentId) {

@@ -87,7 +87,7 @@ final class HttpIngestCommand implements Command {
         String server = options.string("server", "http://localhost:9080/").replaceAll("/+$", "") + "/";
         int callers = options.integer("callers", 2, 1, 64);
         int ahead = options.integer("ahead", 2, 0, 8);
-        Optional<Integer> batch = options.string("batch").isPresent() ? Optional.of(options.integer("batch", 16, 1, 500)) : Optional.empty();
+        Optional<String> batch = options.string("batch"); // passed on as given: corpora ingest checks it
         int rawPasses = options.integer("raw-passes", 2, 1, 10);
         Path key = Path.of(options.string("key", System.getProperty("corpora.dev.jwt.private.key", "platform-server/dev-jwt/private.pem")));
         Path plugins = options.path("plugins", Path.of(System.getProperty("corpora.plugins.dir", BenchCommand.DEFAULT_PLUGINS.toString())));
@@ -115,7 +115,7 @@ final class HttpIngestCommand implements Command {
         long start = System.nanoTime();
         List<String> ingestArgs = new ArrayList<>(List.of(files.toString(), "--tenant", tenant, "--server", server, "--key", key.toString(),
                 "--ahead", String.valueOf(ahead), "--state", Files.createTempFile("corpora-ingest-http-", ".tsv").toString()));
-        batch.ifPresent(n -> ingestArgs.addAll(List.of("--batch", String.valueOf(n))));
+        batch.ifPresent(n -> ingestArgs.addAll(List.of("--batch", n)));
         int status = new IngestCommand().run(ingestArgs, out, err);
         double ingestSeconds = (System.nanoTime() - start) / 1e9;
         double clientCpu = os.getProcessCpuTime() / 1e9 - clientCpuBefore;

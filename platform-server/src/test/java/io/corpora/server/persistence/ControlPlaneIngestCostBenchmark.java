@@ -34,7 +34,7 @@ import java.util.Map;
  *
  * <pre>
  * java -cp "platform-server/target/test-classes:platform-server/target/classes:$(cat platform-server/target/bench.classpath)" \
- *     io.corpora.server.persistence.ControlPlaneIngestCostBenchmark 4000 1000 1500     # documents, window, text characters
+ *     io.corpora.server.persistence.ControlPlaneIngestCostBenchmark 4000 1000 1500     # documents, window, text characters[, H2 options]
  * </pre>
  */
 public final class ControlPlaneIngestCostBenchmark {
@@ -47,7 +47,8 @@ public final class ControlPlaneIngestCostBenchmark {
         int textChars = args.length > 2 ? Integer.parseInt(args[2]) : 1500;
         Path dir = Files.createTempDirectory("control-plane-cost-");
         ControlPlaneMigrations.migrate(ControlPlaneDatabases.h2(dir), ControlPlaneIngestCostBenchmark.class.getClassLoader());
-        String url = ControlPlaneDatabases.h2Url(dir) + ";WRITE_DELAY=0"; // as server.xml's corpora.db.url
+        String url = args.length > 3 // H2 options to try instead of the server's, e.g. without ";QUERY_CACHE_SIZE=0"
+                ? ControlPlaneDatabases.h2Url(dir).replace(ControlPlaneDatabases.H2_OPTIONS, args[3]) : ControlPlaneDatabases.h2Url(dir);
         EntityManagerFactory factory = Persistence.createEntityManagerFactory(ControlPlane.PERSISTENCE_UNIT,
                 ControlPlaneDatabases.jpaProperties(url, "corpora", ""));
         EntityManager em = factory.createEntityManager();

@@ -52,6 +52,16 @@ class ControlPlaneMigrationsTest {
         assertEquals(0, ControlPlaneMigrations.migrate(pg, getClass().getClassLoader(), schema).migrationsExecuted);
     }
 
+    /** Tests and benchmarks open H2 as the server does: its options decide how commits are written and statements planned. */
+    @Test
+    void testsOpenH2WithTheServersOptions() throws Exception {
+        String serverXml = java.nio.file.Files.readString(Path.of("src/main/liberty/config/server.xml"));
+        java.util.regex.Matcher url = java.util.regex.Pattern.compile("name=\"corpora.db.url\" defaultValue=\"jdbc:h2:file:[^;\"]*([^\"]*)\"")
+                .matcher(serverXml);
+        assertTrue(url.find(), "server.xml defines corpora.db.url on H2");
+        assertEquals(url.group(1), ControlPlaneDatabases.H2_OPTIONS);
+    }
+
     /** The checks the JPA layer relies on are in the schema, not only in Java. */
     private static void assertConstraintsHold(DataSource dataSource, String prefix) throws SQLException {
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {

@@ -49,7 +49,7 @@ public final class LeaseSweepBenchmark {
         int[] sizes = args.length > 0 ? Arrays.stream(args).mapToInt(Integer::parseInt).sorted().toArray() : new int[] {10_000, 100_000};
         Path dir = Files.createTempDirectory("lease-sweep-");
         ControlPlaneMigrations.migrate(ControlPlaneDatabases.h2(dir), LeaseSweepBenchmark.class.getClassLoader());
-        measure("H2", ControlPlaneDatabases.h2Url(dir) + ";WRITE_DELAY=0", "corpora", sizes);
+        measure("H2", ControlPlaneDatabases.h2Url(dir), "corpora", sizes);
         if (ControlPlaneDatabases.pgUrl() != null) {
             ControlPlaneMigrations.migrate(ControlPlaneDatabases.freshPostgres(), LeaseSweepBenchmark.class.getClassLoader(),
                     ControlPlaneDatabases.PG_SCHEMA);

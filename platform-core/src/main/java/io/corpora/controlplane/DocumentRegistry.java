@@ -103,7 +103,8 @@ public interface DocumentRegistry {
 
     /**
      * The tenant's documents, chunks and bytes of active versions without the breakdowns (empty maps): what a quota check
-     * reads before every document it admits, so an implementation should answer it in one aggregate, not three.
+     * reads before every document it admits, so an implementation should answer it without reading the tenant's documents
+     * (the JPA registry keeps these counts in a row changed with every activation and delete).
      */
     default CorpusStats totals(String tenantId) {
         CorpusStats stats = stats(tenantId);

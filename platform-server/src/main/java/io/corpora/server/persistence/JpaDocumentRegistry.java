@@ -178,6 +178,10 @@ public class JpaDocumentRegistry implements DocumentRegistry {
                     + "' in " + namespace + " is not the one being written (pending: " + row.pendingVersion + ", active: " + row.activeVersion
                     + "): another write of the same document began meanwhile");
         }
+        // What the tenant's usage gains: a first active version counts the document, a replace the difference.
+        boolean replaces = row.activeVersion > 0;
+        long addedChunks = chunkCount - (replaces ? row.chunkCount : 0);
+        long addedBytes = description.bytes() - (replaces ? row.bytes : 0);
         row.activeVersion = version;
         row.pendingVersion = 0;
         row.writer = null;
@@ -190,6 +194,7 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         row.error = null;
         row.updatedAt = Timestamps.now(clock);
         em.flush();
+        TenantUsage.add(em, namespace.tenant(), replaces ? 0 : 1, addedChunks, addedBytes);
         return toRecord(row);
     }
 
@@ -273,12 +278,17 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         }
         em.remove(row);
         em.flush();
+        if (row.activeVersion > 0) {
+            TenantUsage.add(em, namespace.tenant(), -1, -row.chunkCount, -row.bytes);
+        }
         return true;
     }
 
     @Override
     public int deleteTenant(String tenantId) {
-        return em.createQuery("DELETE FROM DocumentEntity d WHERE d.tenantId = :t").setParameter("t", tenantId).executeUpdate();
+        int deleted = em.createQuery("DELETE FROM DocumentEntity d WHERE d.tenantId = :t").setParameter("t", tenantId).executeUpdate();
+        TenantUsage.clear(em, tenantId);
+        return deleted;
     }
 
     /** Documents, chunks and bytes count documents with an active version; the breakdowns count every row. */
@@ -292,10 +302,13 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         return stats(namespace.tenant(), namespace.partitionKey());
     }
 
-    /** One aggregate over the tenant's active versions (a quota check runs it before every document it admits). */
+    /**
+     * The tenant's usage row (a quota check reads it before every document it admits), not an aggregate over its
+     * documents; the aggregate only for a registry written without a tenant row.
+     */
     @Override
     public CorpusStats totals(String tenantId) {
-        return activeTotals(tenantId, null, Map.of(), Map.of());
+        return TenantUsage.read(em, tenantId).orElseGet(() -> activeTotals(tenantId, null, Map.of(), Map.of()));
     }
 
     private CorpusStats stats(String tenantId, String partitionKey) {

@@ -10,9 +10,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One page of the fleet: tenants with their corpus sizes and quota limits, sorted and paginated by the database (one
- * aggregate over the documents table grouped by tenant, then LIMIT/OFFSET), so a page costs the server the page, not the
- * fleet. Portable SQL for PostgreSQL 15 and H2 2.3.
+ * One page of the fleet: tenants with their corpus sizes (their {@link TenantUsage} rows, never an aggregate over the
+ * documents) and quota limits, sorted and paginated by the database (LIMIT/OFFSET), so a page costs one row per tenant
+ * at most, whatever the tenants hold. Portable SQL for PostgreSQL 15 and H2 2.3.
  */
 @ApplicationScoped
 @Transactional
@@ -32,8 +32,7 @@ public class JpaFleetQuery {
             "bytes", "bytes",
             "quota", "quota_use");
 
-    private static final String FROM = " FROM tenants t LEFT JOIN (SELECT tenant_id, COUNT(*) AS docs, SUM(chunk_count) AS chunk_sum,"
-            + " SUM(bytes) AS byte_sum FROM documents WHERE active_version > 0 GROUP BY tenant_id) u ON u.tenant_id = t.id";
+    private static final String FROM = " FROM tenants t" + TenantUsage.JOIN;
 
     @PersistenceContext(unitName = ControlPlane.PERSISTENCE_UNIT)
     EntityManager em;
@@ -48,11 +47,11 @@ public class JpaFleetQuery {
         if (orderBy == null) {
             throw new IllegalArgumentException("sort must be one of " + SORTS.keySet().stream().sorted().toList() + ", got '" + sort + "'");
         }
-        String sql = "SELECT t.id, t.display_name, t.state, COALESCE(u.docs, 0) AS documents, COALESCE(u.chunk_sum, 0) AS chunks,"
-                + " COALESCE(u.byte_sum, 0) AS bytes, t.quota_max_documents, t.quota_max_chunks, t.quota_max_bytes,"
-                + " GREATEST(COALESCE(COALESCE(u.docs, 0) * 1.0 / NULLIF(t.quota_max_documents, 0), 0),"
-                + " COALESCE(COALESCE(u.chunk_sum, 0) * 1.0 / NULLIF(t.quota_max_chunks, 0), 0),"
-                + " COALESCE(COALESCE(u.byte_sum, 0) * 1.0 / NULLIF(t.quota_max_bytes, 0), 0)) AS quota_use"
+        String sql = "SELECT t.id, t.display_name, t.state, COALESCE(u.documents, 0) AS documents, COALESCE(u.chunks, 0) AS chunks,"
+                + " COALESCE(u.bytes, 0) AS bytes, t.quota_max_documents, t.quota_max_chunks, t.quota_max_bytes,"
+                + " GREATEST(COALESCE(COALESCE(u.documents, 0) * 1.0 / NULLIF(t.quota_max_documents, 0), 0),"
+                + " COALESCE(COALESCE(u.chunks, 0) * 1.0 / NULLIF(t.quota_max_chunks, 0), 0),"
+                + " COALESCE(COALESCE(u.bytes, 0) * 1.0 / NULLIF(t.quota_max_bytes, 0), 0)) AS quota_use"
                 + FROM;
         List<Object> parameters = new ArrayList<>();
         sql += where(state, idPrefix, parameters) + " ORDER BY " + orderBy + (descending ? " DESC" : " ASC") + ", t.id ASC"

@@ -73,6 +73,7 @@ public class JpaTenantRepository implements TenantRepository {
             }
             throw e;
         }
+        TenantUsage.create(em, definition.id());
         return toTenant(row);
     }
 
@@ -148,6 +149,7 @@ public class JpaTenantRepository implements TenantRepository {
                 .setParameter("t", tenantId).executeUpdate();
         em.createQuery("DELETE FROM IngestJobEntity j WHERE j.tenantId = :t").setParameter("t", tenantId).executeUpdate();
         em.createQuery("DELETE FROM EvaluationEntity e WHERE e.tenantId = :t").setParameter("t", tenantId).executeUpdate();
+        TenantUsage.remove(em, tenantId);
         em.remove(row);
         em.flush();
     }

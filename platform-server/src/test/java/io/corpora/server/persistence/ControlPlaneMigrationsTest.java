@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The control-plane migrations on both supported databases: they apply, are idempotent, and enforce their constraints. */
 class ControlPlaneMigrationsTest {
 
-    private static final Set<String> TABLES = Set.of("tenants", "documents", "ingest_jobs", "ingest_job_outcomes", "audit_log", "evaluations");
+    private static final Set<String> TABLES = Set.of("tenants", "documents", "ingest_jobs", "ingest_job_outcomes", "audit_log", "evaluations",
+            "tenant_usage");
 
     @TempDir
     Path dataDir;

@@ -239,11 +239,7 @@ class LeaseAdoptionTest {
         leases.register(SURVIVOR, "node3", now, TTL);
         assertTrue(leases.orphanedWrites(now).isEmpty(), "no writer: invisible to the sweep until the migration names it");
 
-        String migration;
-        try (var in = getClass().getResourceAsStream("/db/migration/control-plane/V13__pending_writes_by_writer.sql")) {
-            migration = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        }
-        execute(migration.lines().filter(line -> !line.startsWith("--") && !line.isBlank()).collect(java.util.stream.Collectors.joining(" ")));
+        MigrationStatements.of("V13__pending_writes_by_writer.sql").forEach(this::execute);
 
         assertEquals(List.of("old-doc"), leases.orphanedWrites(now).stream().map(ServerLeases.PendingWrite::documentId).toList());
         ReferenceVectorStore store = new ReferenceVectorStore(VectorSimilarity.COSINE, 2);

@@ -1,0 +1,139 @@
+package io.corpora.server.persistence;
+
+import static io.corpora.server.persistence.ControlPlaneJpa.inTx;
+
+import io.corpora.controlplane.AccessPolicy;
+import io.corpora.controlplane.DocumentRegistry.CorpusStats;
+import io.corpora.controlplane.PluginChoice;
+import io.corpora.controlplane.Quotas;
+import io.corpora.controlplane.RetrievalDefaults;
+import io.corpora.controlplane.TenantDefinition;
+import io.corpora.controlplane.TenantState;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.Persistence;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * What a tenant's usage (documents, chunks and bytes of its active versions) costs to read as the control plane grows:
+ * the quota check before a document of a tenant with quotas ({@code DocumentRegistry#totals}, for the largest tenant and
+ * a small one) and a page of the operators' fleet view sorted by size ({@link JpaFleetQuery}). 10,000 tenants; a third
+ * of the documents in the largest, the rest spread over all. Before each timed read one document row and its tenant's
+ * usage row are updated, as an activation does (H2 would otherwise reuse the previous result). H2 is a file with the server's options;
+ * PostgreSQL is measured too when {@code CORPORA_TEST_PG_URL} is set.
+ *
+ * <pre>
+ * java -cp "platform-server/target/test-classes:platform-server/target/classes:$(cat platform-server/target/bench.classpath)" \
+ *     io.corpora.server.persistence.TenantUsageBenchmark 10000 100000 300000     # documents at which to measure
+ * </pre>
+ */
+public final class TenantUsageBenchmark {
+
+    private static final int TENANTS = 10_000;
+    private static final int READS = 21;
+    private static final String TEXT = "Lorem ipsum dolor sit amet. ".repeat(50);
+
+    private TenantUsageBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        int[] sizes = args.length > 0 ? Arrays.stream(args).mapToInt(Integer::parseInt).sorted().toArray() : new int[] {10_000, 100_000};
+        Path dir = Files.createTempDirectory("tenant-usage-");
+        ControlPlaneMigrations.migrate(ControlPlaneDatabases.h2(dir), TenantUsageBenchmark.class.getClassLoader());
+        measure("H2", ControlPlaneDatabases.h2Url(dir), "corpora", sizes);
+        if (ControlPlaneDatabases.pgUrl() != null) {
+            ControlPlaneMigrations.migrate(ControlPlaneDatabases.freshPostgres(), TenantUsageBenchmark.class.getClassLoader(),
+                    ControlPlaneDatabases.PG_SCHEMA);
+            String url = ControlPlaneDatabases.pgUrl();
+            measure("PostgreSQL", url + (url.contains("?") ? "&" : "?") + "currentSchema=" + ControlPlaneDatabases.PG_SCHEMA, "", sizes);
+        }
+    }
+
+    private static void measure(String database, String url, String user, int[] sizes) throws Exception {
+        EntityManagerFactory factory = Persistence.createEntityManagerFactory(ControlPlane.PERSISTENCE_UNIT,
+                ControlPlaneDatabases.jpaProperties(url, user, ""));
+        EntityManager em = factory.createEntityManager();
+        Clock clock = Clock.systemUTC();
+        JpaTenantRepository tenants = new JpaTenantRepository(em, clock);
+        inTx(em, () -> {
+            for (int t = 0; t < TENANTS; t++) {
+                String id = "t" + t;
+                tenants.create(new TenantDefinition(id, id, TenantState.ACTIVE, new PluginChoice("lucene", Map.of()), new PluginChoice("onnx", Map.of()),
+                        null, RetrievalDefaults.STANDARD, new Quotas(1_000_000, 0, 0, 0, 0), AccessPolicy.NONE));
+                if (t % 500 == 499) {
+                    em.clear();
+                }
+            }
+            return null;
+        });
+        JpaDocumentRegistry registry = new JpaDocumentRegistry(em, clock);
+        JpaFleetQuery fleet = new JpaFleetQuery();
+        fleet.em = em;
+        int stored = 0;
+        for (int size : sizes) {
+            int from = stored;
+            inTx(em, () -> {
+                StoredDocumentRows.insert(em.unwrap(Connection.class), from, size, TenantUsageBenchmark::tenantOf, TEXT);
+                return null;
+            });
+            stored = size;
+            TenantUsageRows.recount(em);
+            inTx(em, () -> em.createNativeQuery("H2".equals(database) ? "ANALYZE" : "ANALYZE").executeUpdate());
+            CorpusStats largest = inTx(em, () -> registry.totals("t0"));
+            CorpusStats counted = inTx(em, () -> registry.stats("t0"));
+            if (largest.documents() != counted.documents() || largest.chunks() != counted.chunks() || largest.bytes() != counted.bytes()) {
+                throw new IllegalStateException("totals " + largest + " differ from the documents' aggregate " + counted);
+            }
+            String small = tenantOf("d1");
+            System.out.printf(Locale.ROOT, "%-10s %,9d documents (largest tenant %,d): quota totals, largest %s; a small tenant %s;"
+                            + " fleet page sorted by chunks %s%n", database, size, largest.documents(),
+                    time(em, size, () -> inTx(em, () -> registry.totals("t0"))),
+                    time(em, size, () -> inTx(em, () -> registry.totals(small))),
+                    time(em, size, () -> inTx(em, () -> fleet.page("chunks", true, null, null, 0, 50))));
+        }
+        em.close();
+        factory.close();
+    }
+
+    /** The median wall and CPU time of {@link #READS} reads, each after one document row changed. */
+    private static String time(EntityManager em, int size, Supplier<?> read) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        List<Double> wall = new ArrayList<>();
+        List<Double> cpu = new ArrayList<>();
+        for (int round = 0; round < READS; round++) {
+            String touched = "d" + (round * 7919 % size);
+            inTx(em, () -> {
+                em.createNativeQuery("UPDATE tenant_usage SET bytes = bytes + 0 WHERE tenant_id = ?").setParameter(1, tenantOf(touched)).executeUpdate();
+                return em.createNativeQuery("UPDATE documents SET row_version = row_version + 1 WHERE tenant_id = ? AND partition_id = '_default'"
+                        + " AND document_id = ?").setParameter(1, tenantOf(touched)).setParameter(2, touched).executeUpdate();
+            });
+            long cpu0 = threads.getCurrentThreadCpuTime();
+            long wall0 = System.nanoTime();
+            read.get();
+            wall.add((System.nanoTime() - wall0) / 1e6);
+            cpu.add((threads.getCurrentThreadCpuTime() - cpu0) / 1e6);
+        }
+        return String.format(Locale.ROOT, "%.2f ms (CPU %.2f)", median(wall), median(cpu));
+    }
+
+    /** A third of the documents in t0, the rest spread over every tenant. */
+    private static String tenantOf(String documentId) {
+        int hash = documentId.hashCode();
+        return Math.floorMod(hash, 3) == 0 ? "t0" : "t" + Math.floorMod(hash / 3, TENANTS);
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        return sorted.get(sorted.size() / 2);
+    }
+}

@@ -11,14 +11,12 @@ import io.corpora.controlplane.WriteRefusedException;
 import io.corpora.spi.Namespace;
 import io.corpora.testkit.Poll;
 import jakarta.persistence.EntityManager;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -33,8 +31,8 @@ class ConcurrentInsertTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Namespace ACME = Namespace.of("acme");
 
-    @TempDir
-    Path dataDir;
+    @RegisterExtension
+    final ControlPlanes controlPlanes = new ControlPlanes();
 
     private final Clock clock = Clock.systemUTC();
     private ControlPlaneJpa jpa;
@@ -42,14 +40,7 @@ class ConcurrentInsertTest {
 
     private void open(String database) throws Exception {
         this.database = database;
-        jpa = ControlPlaneJpa.open(database, dataDir);
-    }
-
-    @AfterEach
-    void close() {
-        if (jpa != null) {
-            jpa.close();
-        }
+        jpa = controlPlanes.open(database);
     }
 
     @ParameterizedTest

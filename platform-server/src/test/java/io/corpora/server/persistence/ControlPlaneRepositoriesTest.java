@@ -26,7 +26,6 @@ import io.corpora.controlplane.TenantRepository;
 import io.corpora.controlplane.WriteRefusedException;
 import io.corpora.controlplane.TenantState;
 import io.corpora.spi.Namespace;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,10 +38,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The JPA adapters of the four control-plane ports on both databases (EclipseLink, the provider Liberty runs, on the
@@ -50,8 +48,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ControlPlaneRepositoriesTest {
 
-    @TempDir
-    Path dataDir;
+    @RegisterExtension
+    final ControlPlanes controlPlanes = new ControlPlanes();
 
     private ControlPlaneJpa jpa;
     private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00.123456789Z"));
@@ -67,18 +65,11 @@ class ControlPlaneRepositoriesTest {
     private AuditLog audit;
 
     private void open(String database) throws Exception {
-        jpa = ControlPlaneJpa.open(database, dataDir);
+        jpa = controlPlanes.open(database);
         tenants = jpa.transactional(TenantRepository.class, jpa.tenants(clock));
         documents = jpa.transactional(DocumentRegistry.class, jpa.documents(clock));
         jobs = jpa.transactional(JobRepository.class, jpa.jobs(clock));
         audit = jpa.transactional(AuditLog.class, jpa.audit(clock));
-    }
-
-    @AfterEach
-    void close() {
-        if (jpa != null) {
-            jpa.close();
-        }
     }
 
     private void tick() {

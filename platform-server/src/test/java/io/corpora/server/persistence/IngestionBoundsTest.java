@@ -31,9 +31,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -47,6 +47,9 @@ class IngestionBoundsTest {
     private static final Path BUILT_PLUGINS = Path.of(System.getProperty("corpora.test.plugins.dir", "target/plugins"));
     private static final Namespace ACME = Namespace.of("acme");
     private static final long MILLIS = 1_000_000;
+
+    @RegisterExtension
+    final ControlPlanes controlPlanes = new ControlPlanes();
 
     @TempDir
     Path data;
@@ -62,17 +65,12 @@ class IngestionBoundsTest {
 
     @BeforeEach
     void controlPlane() {
-        jpa = ControlPlaneJpa.h2(data);
+        jpa = controlPlanes.h2();
         tenants = jpa.transactional(TenantRepository.class, jpa.tenants(Clock.systemUTC()));
         registry = jpa.transactional(DocumentRegistry.class, jpa.documents(Clock.systemUTC()));
         tenants.create(new TenantDefinition("acme", null, null, new PluginChoice("reference", Map.of()),
                 new PluginChoice("salted", Map.of("salt", "a")), null, null, null, null, null));
         loaders = new DocumentLoaders(PluginManager.load(BUILT_PLUGINS), data);
-    }
-
-    @AfterEach
-    void close() {
-        jpa.close();
     }
 
     private Tenant tenant() {

@@ -43,9 +43,9 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -61,6 +61,9 @@ class InterleavedReplaceTest {
     private static final Namespace ACME = Namespace.of("acme");
     private static final long WAIT_SECONDS = 30;
 
+    @RegisterExtension
+    final ControlPlanes controlPlanes = new ControlPlanes();
+
     @TempDir
     Path data;
 
@@ -72,17 +75,12 @@ class InterleavedReplaceTest {
 
     @BeforeEach
     void open() {
-        jpa = ControlPlaneJpa.h2(data);
+        jpa = controlPlanes.h2();
         Clock clock = Clock.systemUTC();
         tenants = jpa.perThread(TenantRepository.class, em -> new JpaTenantRepository(em, clock));
         registry = jpa.perThread(DocumentRegistry.class, em -> new JpaDocumentRegistry(em, clock));
         tenants.create(new TenantDefinition("acme", null, null, new PluginChoice("reference", Map.of()),
                 new PluginChoice("salted", Map.of("salt", "a")), null, null, null, null, null));
-    }
-
-    @AfterEach
-    void close() {
-        jpa.close();
     }
 
     @Test

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.corpora.controlplane.TenantRepository;
 import jakarta.persistence.EntityManager;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,16 +17,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The evaluations table on both databases: lifecycle, history order and paging, tenant scoping, apply once, purge. */
 class JpaEvaluationsTest {
 
-    @TempDir
-    Path dataDir;
+    @RegisterExtension
+    final ControlPlanes controlPlanes = new ControlPlanes();
 
     private ControlPlaneJpa jpa;
     private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00.123456789Z"));
@@ -36,13 +34,6 @@ class JpaEvaluationsTest {
         @Override public Clock withZone(java.time.ZoneId zone) { return this; }
         @Override public Instant instant() { return now.get(); }
     };
-
-    @AfterEach
-    void close() {
-        if (jpa != null) {
-            jpa.close();
-        }
-    }
 
     /** Each call in its own resource-local transaction, as {@code @Transactional} gives it in the server. */
     private <T> T tx(Supplier<T> work) {
@@ -63,7 +54,7 @@ class JpaEvaluationsTest {
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
     void anEvaluationIsRecordedRunAndAppliedOnce(String database) throws Exception {
-        jpa = ControlPlaneJpa.open(database, dataDir);
+        jpa = controlPlanes.open(database);
         TenantRepository tenants = jpa.transactional(TenantRepository.class, jpa.tenants(clock));
         tenants.create(ControlPlaneRepositoriesTest.tenant("acme"));
         tenants.create(ControlPlaneRepositoriesTest.tenant("other"));
@@ -121,7 +112,7 @@ class JpaEvaluationsTest {
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
     void anEvaluationLeftOpenByAServerWhoseLeaseExpiredIsFailedOnceWithItsReasonAndNoLongerBlocks(String database) throws Exception {
-        jpa = ControlPlaneJpa.open(database, dataDir);
+        jpa = controlPlanes.open(database);
         jpa.transactional(TenantRepository.class, jpa.tenants(clock)).create(ControlPlaneRepositoriesTest.tenant("acme"));
         jpa.transactional(TenantRepository.class, jpa.tenants(clock)).create(ControlPlaneRepositoriesTest.tenant("other"));
         var leases = jpa.leases();
@@ -174,7 +165,7 @@ class JpaEvaluationsTest {
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
     void thePreviousComparableRunIsTheNewestEarlierSuccessOnTheSameJudgedSetRecallAndActor(String database) throws Exception {
-        jpa = ControlPlaneJpa.open(database, dataDir);
+        jpa = controlPlanes.open(database);
         jpa.transactional(TenantRepository.class, jpa.tenants(clock)).create(ControlPlaneRepositoriesTest.tenant("acme"));
         JpaEvaluations evaluations = new JpaEvaluations(jpa.entityManager(), clock);
         JpaEvaluations.Row oldest = tx(() -> evaluations.create(judged("s", Set.of("g"), null, 10)));

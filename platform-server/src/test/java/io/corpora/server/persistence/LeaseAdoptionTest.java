@@ -24,14 +24,12 @@ import io.corpora.spi.Namespace;
 import io.corpora.spi.VectorSimilarity;
 import io.corpora.tenancy.ReservedKeyStamper;
 import io.corpora.testkit.ReferenceVectorStore;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Work owned by leases, on the real control-plane repositories (H2, and PostgreSQL when CORPORA_TEST_PG_URL is set):
@@ -45,17 +43,10 @@ class LeaseAdoptionTest {
     private static final String DEAD = "node2@bbbb";
     private static final String SURVIVOR = "node3@cccc";
 
-    @TempDir
-    Path data;
+    @RegisterExtension
+    final ControlPlanes controlPlanes = new ControlPlanes();
 
     private ControlPlaneJpa jpa;
-
-    @AfterEach
-    void close() {
-        if (jpa != null) {
-            jpa.close();
-        }
-    }
 
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
@@ -259,7 +250,7 @@ class LeaseAdoptionTest {
     }
 
     private void open(String database) throws Exception {
-        jpa = ControlPlaneJpa.open(database, data);
+        jpa = controlPlanes.open(database);
     }
 
     /** The database opened with tenant acme; its server leases. */

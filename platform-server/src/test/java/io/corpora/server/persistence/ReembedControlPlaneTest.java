@@ -18,11 +18,9 @@ import io.corpora.controlplane.WriteRefusedException;
 import io.corpora.ingest.IngestException;
 import io.corpora.spi.Namespace;
 import jakarta.persistence.EntityManager;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -35,26 +33,19 @@ class ReembedControlPlaneTest {
 
     private static final PluginChoice TARGET = new PluginChoice("onnx", Map.of("model", "custom", "apiKey", "${config:acme.key}"));
 
-    @TempDir
-    Path dataDir;
+    @RegisterExtension
+    final ControlPlanes controlPlanes = new ControlPlanes();
 
     private ControlPlaneJpa jpa;
     private TenantRepository tenants;
     private JobRepository jobs;
 
     private void open(String database) throws Exception {
-        jpa = ControlPlaneJpa.open(database, dataDir);
+        jpa = controlPlanes.open(database);
         tenants = jpa.transactional(TenantRepository.class, jpa.tenants(Clock.systemUTC()));
         jobs = jpa.transactional(JobRepository.class, jpa.jobs(Clock.systemUTC()));
         tenants.create(ControlPlaneRepositoriesTest.tenant("acme"));
         tenants.setActiveEmbedder("acme", "old.384.aaaa");
-    }
-
-    @AfterEach
-    void close() {
-        if (jpa != null) {
-            jpa.close();
-        }
     }
 
     @ParameterizedTest

@@ -56,9 +56,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -84,6 +84,9 @@ class ReembedMigrationTest {
             TEAM, Map.of("policy", List.of("Team policy: lanterns stay in the shed.", "Shed keys hang by the door."),
                     "roster", List.of("Ana lights the lanterns on Mondays.", "Ben trims the wicks on Fridays.")));
 
+    @RegisterExtension
+    final ControlPlanes controlPlanes = new ControlPlanes();
+
     @TempDir
     Path data;
 
@@ -100,7 +103,7 @@ class ReembedMigrationTest {
 
     @BeforeEach
     void seed() {
-        jpa = ControlPlaneJpa.h2(data);
+        jpa = controlPlanes.h2();
         Clock clock = Clock.systemUTC();
         tenants = jpa.transactional(TenantRepository.class, jpa.tenants(clock));
         registry = jpa.transactional(DocumentRegistry.class, jpa.documents(clock));
@@ -109,11 +112,6 @@ class ReembedMigrationTest {
                 new AccessPolicy(null, List.of("team"))));
         CORPUS.forEach((namespace, documents) -> documents.forEach((id, texts) -> write(namespace, id, texts)));
         tenants.setActiveEmbedder(TENANT, embedderA.fingerprint().id());
-    }
-
-    @AfterEach
-    void close() {
-        jpa.close();
     }
 
     @Test

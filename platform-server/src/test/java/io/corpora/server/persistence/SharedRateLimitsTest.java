@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.corpora.tenancy.RateLimits;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,8 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -29,8 +27,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class SharedRateLimitsTest {
 
-    @TempDir
-    Path data;
+    @RegisterExtension
+    final ControlPlanes controlPlanes = new ControlPlanes();
 
     private ControlPlaneJpa jpa;
     private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
@@ -39,13 +37,6 @@ class SharedRateLimitsTest {
         @Override public Clock withZone(java.time.ZoneId zone) { return this; }
         @Override public Instant instant() { return now.get(); }
     };
-
-    @AfterEach
-    void close() {
-        if (jpa != null) {
-            jpa.close();
-        }
-    }
 
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
@@ -97,6 +88,6 @@ class SharedRateLimitsTest {
     }
 
     private void open(String database) throws Exception {
-        jpa = ControlPlaneJpa.open(database, data);
+        jpa = controlPlanes.open(database);
     }
 }

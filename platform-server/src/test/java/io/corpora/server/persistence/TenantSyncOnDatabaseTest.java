@@ -12,16 +12,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** tenants-config sync against the real tenant registry (JPA on a migrated H2 file database). */
 class TenantSyncOnDatabaseTest {
 
-    @TempDir
-    Path dataDir;
+    @RegisterExtension
+    final ControlPlanes controlPlanes = new ControlPlanes();
     @TempDir
     Path config;
 
@@ -31,13 +31,8 @@ class TenantSyncOnDatabaseTest {
 
     @BeforeEach
     void open() {
-        jpa = ControlPlaneJpa.h2(dataDir);
+        jpa = controlPlanes.h2();
         tenants = jpa.transactional(TenantRepository.class, jpa.tenants(Clock.systemUTC()));
-    }
-
-    @AfterEach
-    void close() {
-        jpa.close();
     }
 
     private TenantSync.Report sync() {

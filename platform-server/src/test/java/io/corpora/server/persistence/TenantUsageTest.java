@@ -11,7 +11,6 @@ import io.corpora.controlplane.DocumentRegistry.CorpusStats;
 import io.corpora.controlplane.TenantRepository;
 import io.corpora.controlplane.WriteRefusedException;
 import io.corpora.spi.Namespace;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +18,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -33,8 +31,8 @@ class TenantUsageTest {
 
     private static final Namespace ACME = Namespace.of("acme");
 
-    @TempDir
-    Path dataDir;
+    @RegisterExtension
+    final ControlPlanes controlPlanes = new ControlPlanes();
 
     private final Clock clock = Clock.systemUTC();
     private ControlPlaneJpa jpa;
@@ -42,18 +40,11 @@ class TenantUsageTest {
     private DocumentRegistry documents;
 
     private void open(String database) throws Exception {
-        jpa = ControlPlaneJpa.open(database, dataDir);
+        jpa = controlPlanes.open(database);
         tenants = jpa.transactional(TenantRepository.class, jpa.tenants(clock));
         documents = jpa.transactional(DocumentRegistry.class, jpa.documents(clock));
         tenants.create(ControlPlaneRepositoriesTest.tenant("acme"));
         tenants.create(ControlPlaneRepositoriesTest.tenant("beta"));
-    }
-
-    @AfterEach
-    void close() {
-        if (jpa != null) {
-            jpa.close();
-        }
     }
 
     @ParameterizedTest

@@ -2,24 +2,14 @@ package io.corpora.server.persistence;
 
 import static io.corpora.server.persistence.ControlPlaneJpa.inTx;
 
-import io.corpora.controlplane.AccessPolicy;
-import io.corpora.controlplane.PluginChoice;
 import io.corpora.controlplane.Quotas;
-import io.corpora.controlplane.RetrievalDefaults;
-import io.corpora.controlplane.TenantDefinition;
-import io.corpora.controlplane.TenantState;
 import io.corpora.spi.Namespace;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.Persistence;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -46,29 +36,13 @@ public final class LeaseSweepBenchmark {
     private LeaseSweepBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        int[] sizes = args.length > 0 ? Arrays.stream(args).mapToInt(Integer::parseInt).sorted().toArray() : new int[] {10_000, 100_000};
-        Path dir = Files.createTempDirectory("lease-sweep-");
-        ControlPlaneMigrations.migrate(ControlPlaneDatabases.h2(dir), LeaseSweepBenchmark.class.getClassLoader());
-        measure("H2", ControlPlaneDatabases.h2Url(dir), "corpora", sizes);
-        if (ControlPlaneDatabases.pgUrl() != null) {
-            ControlPlaneMigrations.migrate(ControlPlaneDatabases.freshPostgres(), LeaseSweepBenchmark.class.getClassLoader(),
-                    ControlPlaneDatabases.PG_SCHEMA);
-            String url = ControlPlaneDatabases.pgUrl();
-            measure("PostgreSQL", url + (url.contains("?") ? "&" : "?") + "currentSchema=" + ControlPlaneDatabases.PG_SCHEMA, "", sizes);
-        }
+        int[] sizes = BenchmarkDatabases.documentCounts(args);
+        BenchmarkDatabases.each((database, em) -> measure(database, em, sizes));
     }
 
-    private static void measure(String database, String url, String user, int[] sizes) throws Exception {
-        EntityManagerFactory factory = Persistence.createEntityManagerFactory(ControlPlane.PERSISTENCE_UNIT,
-                ControlPlaneDatabases.jpaProperties(url, user, ""));
-        EntityManager em = factory.createEntityManager();
+    private static void measure(String database, EntityManager em, int[] sizes) {
         Clock clock = Clock.systemUTC();
-        JpaTenantRepository tenants = new JpaTenantRepository(em, clock);
-        for (int t = 0; t < TENANTS; t++) {
-            String id = "t" + t;
-            inTx(em, () -> tenants.create(new TenantDefinition(id, id, TenantState.ACTIVE, new PluginChoice("lucene", Map.of()),
-                    new PluginChoice("onnx", Map.of()), null, RetrievalDefaults.STANDARD, Quotas.UNLIMITED, AccessPolicy.NONE)));
-        }
+        BenchmarkDatabases.createTenants(em, TENANTS, Quotas.UNLIMITED);
         JpaServerLeases leases = new JpaServerLeases(em);
         long now = System.currentTimeMillis();
         inTx(em, () -> {
@@ -104,10 +78,8 @@ public final class LeaseSweepBenchmark {
                 }
             }
             System.out.printf(Locale.ROOT, "%-10s %,9d documents: one sweep %.2f ms (median of %d; this thread's CPU %.2f ms)%s%n", database, size,
-                    median(wall), SWEEPS, median(cpu), plan(em, now));
+                    BenchmarkDatabases.median(wall), SWEEPS, BenchmarkDatabases.median(cpu), plan(em, now));
         }
-        em.close();
-        factory.close();
     }
 
     /** Whether the sweep's query reads the writer index, where the build names its query (read reflectively: not inlined). */
@@ -125,10 +97,5 @@ public final class LeaseSweepBenchmark {
 
     private static String tenantOf(String documentId) {
         return "t" + Math.floorMod(documentId.hashCode(), TENANTS);
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = values.stream().sorted().toList();
-        return sorted.get(sorted.size() / 2);
     }
 }

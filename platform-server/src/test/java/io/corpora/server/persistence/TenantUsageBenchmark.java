@@ -2,27 +2,16 @@ package io.corpora.server.persistence;
 
 import static io.corpora.server.persistence.ControlPlaneJpa.inTx;
 
-import io.corpora.controlplane.AccessPolicy;
 import io.corpora.controlplane.DocumentRegistry.CorpusStats;
-import io.corpora.controlplane.PluginChoice;
 import io.corpora.controlplane.Quotas;
-import io.corpora.controlplane.RetrievalDefaults;
-import io.corpora.controlplane.TenantDefinition;
-import io.corpora.controlplane.TenantState;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.Persistence;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -47,35 +36,13 @@ public final class TenantUsageBenchmark {
     private TenantUsageBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        int[] sizes = args.length > 0 ? Arrays.stream(args).mapToInt(Integer::parseInt).sorted().toArray() : new int[] {10_000, 100_000};
-        Path dir = Files.createTempDirectory("tenant-usage-");
-        ControlPlaneMigrations.migrate(ControlPlaneDatabases.h2(dir), TenantUsageBenchmark.class.getClassLoader());
-        measure("H2", ControlPlaneDatabases.h2Url(dir), "corpora", sizes);
-        if (ControlPlaneDatabases.pgUrl() != null) {
-            ControlPlaneMigrations.migrate(ControlPlaneDatabases.freshPostgres(), TenantUsageBenchmark.class.getClassLoader(),
-                    ControlPlaneDatabases.PG_SCHEMA);
-            String url = ControlPlaneDatabases.pgUrl();
-            measure("PostgreSQL", url + (url.contains("?") ? "&" : "?") + "currentSchema=" + ControlPlaneDatabases.PG_SCHEMA, "", sizes);
-        }
+        int[] sizes = BenchmarkDatabases.documentCounts(args);
+        BenchmarkDatabases.each((database, em) -> measure(database, em, sizes));
     }
 
-    private static void measure(String database, String url, String user, int[] sizes) throws Exception {
-        EntityManagerFactory factory = Persistence.createEntityManagerFactory(ControlPlane.PERSISTENCE_UNIT,
-                ControlPlaneDatabases.jpaProperties(url, user, ""));
-        EntityManager em = factory.createEntityManager();
+    private static void measure(String database, EntityManager em, int[] sizes) {
         Clock clock = Clock.systemUTC();
-        JpaTenantRepository tenants = new JpaTenantRepository(em, clock);
-        inTx(em, () -> {
-            for (int t = 0; t < TENANTS; t++) {
-                String id = "t" + t;
-                tenants.create(new TenantDefinition(id, id, TenantState.ACTIVE, new PluginChoice("lucene", Map.of()), new PluginChoice("onnx", Map.of()),
-                        null, RetrievalDefaults.STANDARD, new Quotas(1_000_000, 0, 0, 0, 0), AccessPolicy.NONE));
-                if (t % 500 == 499) {
-                    em.clear();
-                }
-            }
-            return null;
-        });
+        BenchmarkDatabases.createTenants(em, TENANTS, new Quotas(1_000_000, 0, 0, 0, 0));
         JpaDocumentRegistry registry = new JpaDocumentRegistry(em, clock);
         JpaFleetQuery fleet = new JpaFleetQuery();
         fleet.em = em;
@@ -101,8 +68,6 @@ public final class TenantUsageBenchmark {
                     time(em, size, () -> inTx(em, () -> registry.totals(small))),
                     time(em, size, () -> inTx(em, () -> fleet.page("chunks", true, null, null, 0, 50))));
         }
-        em.close();
-        factory.close();
     }
 
     /** The median wall and CPU time of {@link #READS} reads, each after one document row changed. */
@@ -123,17 +88,12 @@ public final class TenantUsageBenchmark {
             wall.add((System.nanoTime() - wall0) / 1e6);
             cpu.add((threads.getCurrentThreadCpuTime() - cpu0) / 1e6);
         }
-        return String.format(Locale.ROOT, "%.2f ms (CPU %.2f)", median(wall), median(cpu));
+        return String.format(Locale.ROOT, "%.2f ms (CPU %.2f)", BenchmarkDatabases.median(wall), BenchmarkDatabases.median(cpu));
     }
 
     /** A third of the documents in t0, the rest spread over every tenant. */
     private static String tenantOf(String documentId) {
         int hash = documentId.hashCode();
         return Math.floorMod(hash, 3) == 0 ? "t0" : "t" + Math.floorMod(hash / 3, TENANTS);
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = values.stream().sorted().toList();
-        return sorted.get(sorted.size() / 2);
     }
 }

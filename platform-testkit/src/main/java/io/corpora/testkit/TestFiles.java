@@ -4,9 +4,10 @@ import java.io.IOException;
 import java.nio.file.CopyOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** File-tree chores tests share: copying a plugin bundle, a server template or a crashed index aside. */
+/** File-tree chores tests share: copying a plugin bundle, a server template or a crashed index aside, deleting a tree. */
 public final class TestFiles {
 
     private TestFiles() {}
@@ -29,5 +30,17 @@ public final class TestFiles {
             }
         }
         return to;
+    }
+
+    /** Deletes {@code root} and everything under it, deepest first; nothing when it does not exist. A file that cannot go fails it. */
+    public static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.corpora.server.installedplugins;
 
 import static io.corpora.testkit.TestFiles.copyTree;
+import static io.corpora.testkit.TestFiles.deleteTree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,11 +9,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import io.corpora.testkit.server.KillableLibertyServer;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,7 +37,7 @@ class GeneratedPluginIT {
         }
         Path target = Path.of(System.getProperty("corpora.war", "target/corpora.war")).toAbsolutePath().getParent();
         Path plugins = target.resolve("generated-plugin-it/plugins");
-        deleteRecursively(plugins);
+        deleteTree(plugins);
         copyTree(Path.of(System.getProperty("corpora.plugins.dir", "target/plugins")).toAbsolutePath(), plugins);
         copyTree(GENERATED, plugins.resolve("acme-reranker"));
         Files.copy(SPI_10_PLUGIN, plugins.resolve("spi10-reranker.jar"));
@@ -83,15 +82,5 @@ class GeneratedPluginIT {
             }
         }
         throw new AssertionError("plugin " + name + " not listed: " + body);
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        if (Files.exists(dir)) {
-            try (Stream<Path> paths = Files.walk(dir)) {
-                for (Path p : paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
     }
 }

@@ -7,10 +7,7 @@ import io.corpora.controlplane.RetrievalDefaults;
 import io.corpora.controlplane.TenantDefinition;
 import io.corpora.controlplane.TenantState;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.Persistence;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
@@ -31,26 +28,13 @@ final class BenchmarkDatabases {
     private BenchmarkDatabases() {}
 
     static void each(Measurement measurement) throws Exception {
-        Path dir = Files.createTempDirectory("control-plane-bench-");
-        ControlPlaneMigrations.migrate(ControlPlaneDatabases.h2(dir), BenchmarkDatabases.class.getClassLoader());
-        run("H2", ControlPlaneDatabases.h2Url(dir), "corpora", measurement);
-        if (ControlPlaneDatabases.pgUrl() != null) {
-            ControlPlaneMigrations.migrate(ControlPlaneDatabases.freshPostgres(), BenchmarkDatabases.class.getClassLoader(),
-                    ControlPlaneDatabases.PG_SCHEMA);
-            String url = ControlPlaneDatabases.pgUrl();
-            run("PostgreSQL", url + (url.contains("?") ? "&" : "?") + "currentSchema=" + ControlPlaneDatabases.PG_SCHEMA, "", measurement);
+        try (ControlPlaneJpa h2 = ControlPlaneJpa.h2(Files.createTempDirectory("control-plane-bench-"))) {
+            measurement.run("H2", h2.entityManager());
         }
-    }
-
-    private static void run(String database, String url, String user, Measurement measurement) throws Exception {
-        EntityManagerFactory factory = Persistence.createEntityManagerFactory(ControlPlane.PERSISTENCE_UNIT,
-                ControlPlaneDatabases.jpaProperties(url, user, ""));
-        EntityManager em = factory.createEntityManager();
-        try {
-            measurement.run(database, em);
-        } finally {
-            em.close();
-            factory.close();
+        if (ControlPlaneDatabases.pgUrl() != null) {
+            try (ControlPlaneJpa postgres = ControlPlaneJpa.postgres()) {
+                measurement.run("PostgreSQL", postgres.entityManager());
+            }
         }
     }
 

@@ -1,13 +1,12 @@
 package io.corpora.server.persistence;
 
+import io.corpora.testkit.TestFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -52,11 +51,7 @@ final class ControlPlanes implements AfterEachCallback {
         }
         opened.clear();
         for (Path directory : directories) {
-            try (Stream<Path> files = Files.walk(directory)) {
-                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(file);
-                }
-            }
+            TestFiles.deleteTree(directory);
         }
         directories.clear();
     }

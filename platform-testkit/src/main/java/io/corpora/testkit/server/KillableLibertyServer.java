@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -68,8 +67,8 @@ public final class KillableLibertyServer implements AutoCloseable {
             }
         }
         Path server = wlp.resolve("usr/servers").resolve(name);
-        deleteRecursively(server);
-        deleteRecursively(dataDir);
+        TestFiles.deleteTree(server);
+        TestFiles.deleteTree(dataDir);
         Files.createDirectories(server.resolve("dropins"));
         Files.createDirectories(dataDir);
         Files.createDirectories(logs);
@@ -231,21 +230,6 @@ public final class KillableLibertyServer implements AutoCloseable {
             probe.setReuseAddress(true);
         } catch (IOException e) {
             throw new IllegalStateException("port " + port + " is taken; pass another with -Dcorpora.crash.http.port", e);
-        }
-    }
-
-    private static void deleteRecursively(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(root)) {
-            files.sorted(Comparator.reverseOrder()).forEach(file -> {
-                try {
-                    Files.delete(file);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
         }
     }
 }

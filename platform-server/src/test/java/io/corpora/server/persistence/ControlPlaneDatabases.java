@@ -18,7 +18,6 @@ final class ControlPlaneDatabases {
     static final String PG_URL_VARIABLE = "CORPORA_TEST_PG_URL";
     /** Never collides with the pgvector store's tables: those live in their own schema. */
     static final String PG_SCHEMA = "corpora_control_plane_test";
-    /** The server's embedded options (server.xml corpora.db.url): PostgreSQL mode, lower-case identifiers, 10 s row-lock wait. */
     /** The server's H2 options (server.xml's {@code corpora.db.url}; {@code ControlPlaneMigrationsTest} keeps the two equal). */
     static final String H2_OPTIONS = ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;LOCK_TIMEOUT=10000;WRITE_DELAY=0;QUERY_CACHE_SIZE=0";
 

@@ -36,6 +36,10 @@ import java.util.Map;
  * java -cp "platform-server/target/test-classes:platform-server/target/classes:$(cat platform-server/target/bench.classpath)" \
  *     io.corpora.server.persistence.ControlPlaneIngestCostBenchmark 4000 1000 1500     # documents, window, text characters[, H2 options]
  * </pre>
+ * With {@code -Dpace=60} it writes at most 60 documents a second, about what a server ingesting over HTTP writes: the H2
+ * file's growth is only realistic at such a pace. {@code -DcheckpointAfterBegin=true} runs H2's {@code CHECKPOINT} (write
+ * what is committed) after each begun version: with a {@code WRITE_DELAY} above 0 in the H2 options, what a group commit
+ * that writes only the begun version before the store is touched would cost.
  */
 public final class ControlPlaneIngestCostBenchmark {
 
@@ -76,12 +80,26 @@ public final class ControlPlaneIngestCostBenchmark {
                 totals != null ? "with totals()" : "stats() only");
         long cpu0 = threads.getCurrentThreadCpuTime();
         long wall0 = System.nanoTime();
+        // -Dpace=<documents per second>: at most that many, as a server ingesting over HTTP writes them (a fast loop
+        // outruns H2's retention time, 45 s, within which no freed chunk is reused).
+        double pace = Double.parseDouble(System.getProperty("pace", "0"));
+        long started = System.nanoTime();
         for (int i = 0; i < documents; i++) {
+            if (pace > 0) {
+                long due = started + (long) (i / pace * 1e9);
+                while (System.nanoTime() < due) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(due - System.nanoTime());
+                }
+            }
             String id = String.format(Locale.ROOT, "doc-%06d", i);
             String text = (id + " ").repeat(1) + filler.repeat(textChars / filler.length() + 1).substring(0, textChars);
             inTx(em, () -> registry.find(ns, id));
             inTx(em, () -> quotaTotals(registry, totals, "acme"));
             int version = inTx(em, () -> registry.beginVersion(ns, id, id + ".md", "text/markdown", Map.of("source", id + ".md"), text.length()));
+            if (Boolean.getBoolean("checkpointAfterBegin")) {
+                // With a WRITE_DELAY above 0: the begun version alone written before the store is, as a group commit would need.
+                inTx(em, () -> em.createNativeQuery("CHECKPOINT").executeUpdate());
+            }
             inTx(em, () -> registry.activateVersion(ns, id, version, "hash-" + id, 3, text,
                     new DocumentDescription(id + ".md", "text/markdown", Map.of("source", id + ".md"), text.length()), "onnx-model", null));
             outcomes.accept(new IngestJob.Outcome(id, "stored", version, 3, 201, null));

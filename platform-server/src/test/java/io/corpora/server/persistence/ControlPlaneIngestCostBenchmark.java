@@ -75,15 +75,17 @@ public final class ControlPlaneIngestCostBenchmark {
             jobs.recordOutcomes(job.id(), batch);
             return null;
         }));
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        System.out.printf(Locale.ROOT, "documents %d, text %d chars, H2 %s, registry %s%n", documents, textChars, url.replaceAll(".*;MODE", "MODE"),
-                totals != null ? "with totals()" : "stats() only");
-        long cpu0 = threads.getCurrentThreadCpuTime();
-        long wall0 = System.nanoTime();
         // -Dpace=<documents per second>: at most that many, as a server ingesting over HTTP writes them (a fast loop
         // outruns H2's retention time, 45 s, within which no freed chunk is reused).
         double pace = Double.parseDouble(System.getProperty("pace", "0"));
-        long started = System.nanoTime();
+        boolean checkpointAfterBegin = Boolean.getBoolean("checkpointAfterBegin");
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        System.out.printf(Locale.ROOT, "documents %d, text %d chars, H2 %s, registry %s, pace %s, CHECKPOINT after begin %s%n", documents,
+                textChars, url.replaceAll(".*;MODE", "MODE"), totals != null ? "with totals()" : "stats() only",
+                pace > 0 ? pace + " documents/s" : "none", checkpointAfterBegin);
+        long cpu0 = threads.getCurrentThreadCpuTime();
+        long wall0 = System.nanoTime();
+        long started = wall0;
         for (int i = 0; i < documents; i++) {
             if (pace > 0) {
                 long due = started + (long) (i / pace * 1e9);
@@ -96,7 +98,7 @@ public final class ControlPlaneIngestCostBenchmark {
             inTx(em, () -> registry.find(ns, id));
             inTx(em, () -> quotaTotals(registry, totals, "acme"));
             int version = inTx(em, () -> registry.beginVersion(ns, id, id + ".md", "text/markdown", Map.of("source", id + ".md"), text.length()));
-            if (Boolean.getBoolean("checkpointAfterBegin")) {
+            if (checkpointAfterBegin) {
                 // With a WRITE_DELAY above 0: the begun version alone written before the store is, as a group commit would need.
                 inTx(em, () -> em.createNativeQuery("CHECKPOINT").executeUpdate());
             }

@@ -21,8 +21,6 @@ final class HttpBench {
 
     /** Writers posting documents at once (the server ingests each synchronously). */
     static final int WRITERS = 2;
-    /** Queries whose HTTP answers are checked against exact search (every query is asked once to warm the cache). */
-    static final int RECALL_QUERIES = 50;
 
     /**
      * @param liberty the built Liberty runtime; {@code war} the server's WAR
@@ -82,7 +80,7 @@ final class HttpBench {
             results.httpBuild(prefilled, prefillSeconds, startSeconds, ingested, WRITERS, settings.heap());
             HttpRetrieval retrieval = new HttpRetrieval(http, corpus, tokens);
             for (HttpTenants.Tenant tenant : tenants.tenants()) {
-                results.httpRecall(tenant.inProcess(), retrieval.recallAndWarm(tenant, RECALL_QUERIES), Math.min(RECALL_QUERIES, corpus.queryTexts.size()));
+                results.httpRecall(tenant.inProcess(), retrieval.recallAndWarm(tenant), corpus.queryTexts.size());
             }
             Duration warmup = serverWarmup(profile);
             err.printf("bench: http: warming the server up (%d s of every cell's calls at 4 clients)%n", warmup.toSeconds());

@@ -46,19 +46,17 @@ final class HttpRetrieval {
 
     /**
      * Asks every query once in vector mode (so the server's query cache holds its vector) and returns recall@10 of the
-     * answers against exact search over the tenant's vectors, on the first {@code checked} queries; each hybrid answer
-     * of those must hold 10 passages too.
+     * answers against exact search over the tenant's vectors, on every query (the same queries as the in-process
+     * recall); each query's hybrid answer must hold 10 passages too.
      */
-    double recallAndWarm(HttpTenants.Tenant tenant, int checked) throws IOException, InterruptedException {
+    double recallAndWarm(HttpTenants.Tenant tenant) throws IOException, InterruptedException {
         String reader = tokens.reader(tenant.id());
         double recall = 0;
-        int n = Math.min(checked, corpus.queryTexts.size());
-        for (int q = 0; q < corpus.queryTexts.size(); q++) {
+        int n = corpus.queryTexts.size();
+        for (int q = 0; q < n; q++) {
             JsonNode answer = requireFull(tenant, retrieve(tenant, reader, "vector", corpus.queryTexts.get(q)));
-            if (q < n) {
-                recall += Fleet.overlap(chunks(answer, tenant.inProcess()), Fleet.exact(tenant.inProcess(), corpus.queryVectors.get(q), false));
-                requireFull(tenant, retrieve(tenant, reader, "hybrid", corpus.queryTexts.get(q)));
-            }
+            recall += Fleet.overlap(chunks(answer, tenant.inProcess()), Fleet.exact(tenant.inProcess(), corpus.queryVectors.get(q), false));
+            requireFull(tenant, retrieve(tenant, reader, "hybrid", corpus.queryTexts.get(q)));
         }
         return recall / n;
     }

@@ -73,6 +73,12 @@ final class BenchResults {
                 bestPipeline.pipeline().perSecond(), bestPipeline.concurrency(), 100 * bestPipeline.pipeline().perSecond() / bestRaw.raw().perSecond()));
     }
 
+    /** How many segments (one HNSW graph each) a measured tenant's index holds, {@code where} it was built. */
+    void segments(Fleet.Tenant tenant, String where, int segments) {
+        row("index", tenant.bucket(), tenant.size(), where, 1, "segments", segments);
+        summary.add(String.format(Locale.ROOT, "index segments, %s tenant (%d chunks), %s: %d", tenant.bucket(), tenant.size(), where, segments));
+    }
+
     void recall(Fleet.Tenant tenant, double recall, double filtered, double peer, double raw, double rawSameBreadth) {
         row("recall", tenant.bucket(), tenant.size(), "corpora (lucene hnsw)", 1, "recall_at_10", recall);
         row("recall", tenant.bucket(), tenant.size(), "corpora (lucene hnsw), filtered 50%", 1, "recall_at_10", filtered);

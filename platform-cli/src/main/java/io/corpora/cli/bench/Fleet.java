@@ -200,6 +200,7 @@ final class Fleet {
             }
             int n = queries.size();
             results.recall(tenant, recall / n, recallFiltered / n, peerRecall / n, rawRecall / n, rawSameBreadthRecall / n);
+            results.segments(tenant, "in process (written in batches of " + WRITE_BATCH + ")", Systems.segments(indexDirectory));
             Duration window = profile.window();
             Duration warmup = profile.warmup();
             for (int clients : BenchCommand.CLIENTS) {

@@ -4,11 +4,13 @@ import io.corpora.cli.UsageException;
 import io.corpora.plugin.loader.PluginRegistry;
 import io.corpora.security.DevTokenMinter;
 import io.corpora.spi.embed.Embedder;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Retrieve over HTTP, in the same run as the in-process figures: the profile's smallest, median and largest tenant
@@ -81,6 +83,7 @@ final class HttpBench {
             HttpRetrieval retrieval = new HttpRetrieval(http, corpus, tokens);
             for (HttpTenants.Tenant tenant : tenants.tenants()) {
                 results.httpRecall(tenant.inProcess(), retrieval.recallAndWarm(tenant), corpus.queryTexts.size());
+                results.segments(tenant.inProcess(), "in the server (ingested over HTTP, its last commit)", segments(tenant));
             }
             Duration warmup = serverWarmup(profile);
             err.printf("bench: http: warming the server up (%d s of every cell's calls at 4 clients)%n", warmup.toSeconds());
@@ -114,6 +117,15 @@ final class HttpBench {
      */
     static Duration serverWarmup(Profile profile) {
         return Duration.ofSeconds(Math.max(15, Math.min(60, profile.warmup().multipliedBy(20).toSeconds())));
+    }
+
+    /** Segments of a tenant's default partition in the server's Lucene store (its data directory's layout: store/tenant/partition). */
+    private int segments(HttpTenants.Tenant tenant) throws IOException {
+        try (Stream<Path> paths = Files.find(home.resolve("data"), 4, (path, attributes) -> attributes.isDirectory()
+                && path.getFileName().toString().equals("_default") && path.getParent().getFileName().toString().equals(tenant.id()))) {
+            Path namespace = paths.findFirst().orElseThrow(() -> new IOException("no Lucene index of " + tenant.id() + " under " + home));
+            return Systems.segments(namespace);
+        }
     }
 
     private static double seconds(long since) {

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
@@ -110,6 +111,13 @@ final class Systems {
         Map<String, Integer> versions = new java.util.HashMap<>();
         documentIds.forEach(id -> versions.put(id, 1));
         return versions;
+    }
+
+    /** Segments in a namespace's last commit: a kNN search walks one HNSW graph per segment. */
+    static int segments(Path namespaceDirectory) throws IOException {
+        try (FSDirectory directory = FSDirectory.open(namespaceDirectory)) {
+            return SegmentInfos.readLatestCommit(directory).size();
+        }
     }
 
     /**

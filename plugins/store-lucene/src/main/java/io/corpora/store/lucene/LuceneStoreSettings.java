@@ -25,14 +25,15 @@ import java.util.List;
  * @param analyzer             text analysis language of the keyword field
  * @param commitInterval       zero: every write returns once the translog fsync covers it; positive: the log is fsynced at this interval
  * @param ramBufferMb          indexing buffer per namespace before a segment is flushed
+ * @param mergeFloorSegmentMb  segments below this size count as this size when merges are chosen
  * @param flushInterval        the longest a namespace's translog grows before a background Lucene commit
  * @param flushBytes           the translog size that triggers a background Lucene commit sooner
  * @param keyword              title boost and pseudo-relevance feedback of the keyword leg (both off by default)
  */
 public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int hnswM, int hnswEfConstruction, String quantization,
                                   int numCandidatesFactor, int minCandidates, int exactSearchThreshold, float bm25K1, float bm25B,
-                                  String analyzer, Duration commitInterval, double ramBufferMb, Duration flushInterval, long flushBytes,
-                                  KeywordOptions keyword) {
+                                  String analyzer, Duration commitInterval, double ramBufferMb, double mergeFloorSegmentMb,
+                                  Duration flushInterval, long flushBytes, KeywordOptions keyword) {
 
     static final String DIRECTORY = "directory";
     static final String METRIC = "metric";
@@ -47,6 +48,7 @@ public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int h
     static final String ANALYZER = "analyzer";
     static final String COMMIT_INTERVAL = "commitInterval";
     static final String RAM_BUFFER_MB = "ramBufferMb";
+    static final String MERGE_FLOOR_SEGMENT_MB = "merge.floorSegmentMb";
     static final String FLUSH_INTERVAL = "translog.flushInterval";
     static final String FLUSH_BYTES = "translog.flushBytes";
     static final String KEYWORD_TITLE_BOOST = "keyword.titleBoost";
@@ -86,6 +88,10 @@ public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int h
                                 + "interval, so a power loss or OS crash loses at most that window (bulk loads only).").build(),
                 ConfigOption.builder(RAM_BUFFER_MB, ConfigType.DOUBLE).defaultValue(64).minimum(1).maximum(2048)
                         .description("Indexing buffer per open namespace before Lucene flushes a segment.").build(),
+                ConfigOption.builder(MERGE_FLOOR_SEGMENT_MB, ConfigType.DOUBLE).defaultValue(16).minimum(0.1).maximum(1024)
+                        .description("Segments smaller than this are merged as if they were this size, so the small segments "
+                                + "background commits flush are merged sooner and a kNN search visits fewer graphs (Lucene 10.2's "
+                                + "default; 9.x's is 2).").build(),
                 ConfigOption.builder(FLUSH_INTERVAL, ConfigType.DURATION).defaultValue("5s").minimum("10ms").maximum("1h")
                         .description("A namespace's writes are Lucene-committed in the background at most this long after the last commit "
                                 + "(durable already through the translog; the commit bounds how much of the log a restart replays).").build(),
@@ -112,7 +118,7 @@ public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int h
                 config.getInt(HNSW_EF_CONSTRUCTION), config.requireString(QUANTIZATION), config.getInt(NUM_CANDIDATES_FACTOR),
                 config.getInt(MIN_CANDIDATES), config.getInt(EXACT_SEARCH_THRESHOLD), (float) config.getDouble(BM25_K1),
                 (float) config.getDouble(BM25_B), config.requireString(ANALYZER), config.getDuration(COMMIT_INTERVAL),
-                config.getDouble(RAM_BUFFER_MB), config.getDuration(FLUSH_INTERVAL), config.getLong(FLUSH_BYTES),
+                config.getDouble(RAM_BUFFER_MB), config.getDouble(MERGE_FLOOR_SEGMENT_MB), config.getDuration(FLUSH_INTERVAL), config.getLong(FLUSH_BYTES),
                 new KeywordOptions((float) config.getDouble(KEYWORD_TITLE_BOOST), config.getInt(KEYWORD_PRF_CHUNKS),
                         config.getInt(KEYWORD_PRF_TERMS), (float) config.getDouble(KEYWORD_PRF_QUERY_WEIGHT)));
     }

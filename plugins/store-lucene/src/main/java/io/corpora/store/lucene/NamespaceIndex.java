@@ -18,6 +18,7 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.SearcherFactory;
@@ -108,6 +109,7 @@ final class NamespaceIndex implements Closeable {
                     .setCodec(codec)
                     .setSimilarity(similarity)
                     .setRAMBufferSizeMB(settings.ramBufferMb())
+                    .setMergePolicy(mergePolicy(settings))
                     .setCommitOnClose(false); // close commits itself, with the translog generation in the commit
             writer = new IndexWriter(directory, config);
             IndexWriter replaying = writer;
@@ -144,6 +146,17 @@ final class NamespaceIndex implements Closeable {
             directory.close();
             throw e;
         }
+    }
+
+    /**
+     * Lucene's tiered policy with 10.2's floor (lucene#14189): the translog's background commits flush segments of
+     * 1-15 MB every few seconds (one per writer thread), which 9.x's 2 MB floor ranks as tiers of their own to fill
+     * before merging; each is an HNSW graph a kNN search walks.
+     */
+    private static TieredMergePolicy mergePolicy(LuceneStoreSettings settings) {
+        TieredMergePolicy policy = new TieredMergePolicy();
+        policy.setFloorSegmentMB(settings.mergeFloorSegmentMb());
+        return policy;
     }
 
     private static Map<String, String> commitData(LuceneStoreSettings settings, long generation) {

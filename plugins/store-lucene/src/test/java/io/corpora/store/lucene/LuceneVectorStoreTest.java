@@ -61,6 +61,7 @@ class LuceneVectorStoreTest {
                 analyzer                | ENUM     | english  |         |            |
                 commitInterval          | DURATION | 0s       | 0s      |            |
                 ramBufferMb             | DOUBLE   | 64       | 1       | 2048       |
+                merge.floorSegmentMb    | DOUBLE   | 16       | 0.1     | 1024       |
                 translog.flushInterval  | DURATION | 5s       | 10ms    | 1h         |
                 translog.flushBytes     | LONG     | 16777216 | 65536   | 1073741824 |
                 keyword.titleBoost      | DOUBLE   | 0        | 0       | 10         |

@@ -573,6 +573,11 @@ public final class LuceneVectorStore implements VectorStore {
         }
     }
 
+    /** Segments the namespace's searcher reads, each an HNSW graph a kNN search walks (tests). */
+    int searchedSegments(Namespace namespace) {
+        return onIndex(namespace, false, 0, index -> index.read(searcher -> searcher.getIndexReader().leaves().size()));
+    }
+
     /** How many namespace indexes this instance holds open (tests, benchmarks). */
     int openNamespaces() {
         return indexes.size();

@@ -309,20 +309,35 @@ final class NamespaceIndex implements Closeable {
      * Commits when the log has waited long enough or grown large enough (background). The segments are flushed before
      * the write lock is taken (that is most of a commit's work, and makes nothing visible or durable by itself), so
      * writers wait only for the commit's fsyncs.
+     *
+     * <p>Merges that finish after the last write are committed too, and the searcher reopened over them: reads refresh
+     * only for writes, so without this a namespace whose writes stopped would be searched, until its next write, over
+     * the segments its merges replaced (a kNN search walks one graph per segment), and the replaced files would stay on
+     * disk beside the merged ones.
      */
     void maybeCommit(Duration interval, long bytes) {
-        if (failed || closed || committedThrough == applied.get()) {
+        if (failed || closed) {
             return;
         }
         try {
+            boolean writesPending = committedThrough != applied.get();
+            if (!writesPending && !writer.hasUncommittedChanges()) {
+                return;
+            }
             if (System.nanoTime() - lastCommitNanos < interval.toNanos() && translog.bytes() < bytes) {
                 return;
             }
-            writer.flush();
+            if (writesPending) {
+                writer.flush();
+            }
             writeLock.lock();
             try {
-                if (!failed && !closed && committedThrough < applied.get()) {
+                if (!failed && !closed && (committedThrough < applied.get() || writer.hasUncommittedChanges())) {
                     commitLocked();
+                    if (!writesPending) { // merges only: no read would reopen the searcher over them
+                        searchers.maybeRefreshBlocking();
+                        refreshedThrough = applied.get();
+                    }
                 }
             } finally {
                 writeLock.unlock();

@@ -1,0 +1,92 @@
+package io.corpora.store.lucene;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.corpora.spi.Chunk;
+import io.corpora.spi.EmbeddedChunk;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
+import io.corpora.spi.VectorSimilarity;
+import io.corpora.spi.store.SearchRequest;
+import io.corpora.testkit.TestVectors;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.NoMergePolicy;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.store.FSDirectory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A merge that finishes after a namespace's last write is committed and searched: reads reopen the searcher only for
+ * writes, and background commits used to run only for writes, so such a namespace kept being searched over the
+ * segments the merge had replaced, and its last commit kept them on disk.
+ */
+class MergeVisibilityTest {
+
+    private static final Namespace NS = Namespace.of("acme");
+    private static final int SEGMENTS = 30;
+    private static final int DOCUMENTS_PER_SEGMENT = 100;
+    private static final Duration DEADLINE = Duration.ofSeconds(60);
+    /** A floor far below the segments written, so their merges are natural ones a commit does not wait for. */
+    private static final Map<String, String> OPTIONS = Map.of("merge.floorSegmentMb", "0.1", "translog.flushInterval", "10ms");
+
+    @TempDir
+    Path data;
+
+    @Test
+    void aMergeFinishingAfterTheLastWriteIsCommittedAndSearched() throws Exception {
+        TestVectors vectors = new TestVectors(11, 8);
+        try (LuceneVectorStore store = StoreFixtures.open(data, OPTIONS)) {
+            store.upsert(NS, List.of(chunk("first", vectors.next())));
+        }
+        Path path = data.resolve(NS.tenant()).resolve(NS.partitionKey());
+        // Thirty segments well above the floor, committed with merging off (as a namespace written under a smaller
+        // floor keeps them), with the store's commit data so it opens them as its own.
+        try (FSDirectory directory = FSDirectory.open(path);
+             IndexWriter raw = new IndexWriter(directory, new IndexWriterConfig().setMergePolicy(NoMergePolicy.INSTANCE))) {
+            raw.setLiveCommitData(SegmentInfos.readLatestCommit(directory).getUserData().entrySet());
+            for (int s = 0; s < SEGMENTS; s++) {
+                for (int d = 0; d < DOCUMENTS_PER_SEGMENT; d++) {
+                    raw.addDocument(ChunkDocuments.toDocument(chunk("c" + s + "-" + d, vectors.next()), VectorSimilarity.COSINE, false));
+                }
+                raw.commit();
+            }
+        }
+        assertEquals(SEGMENTS + 1, committedSegments(path));
+
+        try (LuceneVectorStore store = StoreFixtures.open(data, OPTIONS)) {
+            float[] last = vectors.next();
+            store.upsert(NS, List.of(chunk("last", last))); // its commit's flush starts merges; no write follows them
+            Instant deadline = Instant.now().plus(DEADLINE);
+            int committed = committedSegments(path);
+            while (committed >= SEGMENTS && Instant.now().isBefore(deadline)) {
+                Thread.sleep(20);
+                committed = committedSegments(path);
+            }
+            assertTrue(committed < SEGMENTS, "the merges were never committed: the last commit holds " + committed + " segments");
+            assertEquals(committed, store.searchedSegments(NS), "the searcher does not read the merged segments");
+            assertEquals(SEGMENTS * DOCUMENTS_PER_SEGMENT + 2, store.count(NS, MetadataFilter.all()));
+            assertEquals("last", store.search(NS, SearchRequest.vector(last, 1, MetadataFilter.all(), null, null)).get(0).chunk().id());
+        }
+    }
+
+    private static int committedSegments(Path path) throws IOException {
+        try (FSDirectory directory = FSDirectory.open(path)) {
+            return SegmentInfos.readLatestCommit(directory).size();
+        }
+    }
+
+    /** About 2 KB of stored text each, so a segment of a hundred is well above the floor. */
+    private static EmbeddedChunk chunk(String id, float[] vector) {
+        String text = (id + " lodging harbour market ").repeat(80);
+        return new EmbeddedChunk(new Chunk(id, "doc-" + id, 0, text, List.of(), Map.of("id", id)), vector);
+    }
+}

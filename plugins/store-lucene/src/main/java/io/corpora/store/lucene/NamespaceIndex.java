@@ -221,11 +221,16 @@ final class NamespaceIndex implements Closeable {
 
     /** Opens a searcher over every write applied so far, unless the current one sees them all. Under the write lock. */
     private void refreshLocked() throws IOException {
-        long covers = applied.get();
-        if (refreshedThrough < covers) {
-            searchers.maybeRefreshBlocking();
-            refreshedThrough = covers;
+        if (refreshedThrough < applied.get()) {
+            reopenLocked();
         }
+    }
+
+    /** Opens a searcher over the writer's current segments and every write applied so far. Under the write lock. */
+    private void reopenLocked() throws IOException {
+        long covers = applied.get();
+        searchers.maybeRefreshBlocking();
+        refreshedThrough = covers;
     }
 
     /**
@@ -335,8 +340,7 @@ final class NamespaceIndex implements Closeable {
                 if (!failed && !closed && (committedThrough < applied.get() || writer.hasUncommittedChanges())) {
                     commitLocked();
                     if (!writesPending) { // merges only: no read would reopen the searcher over them
-                        searchers.maybeRefreshBlocking();
-                        refreshedThrough = applied.get();
+                        reopenLocked();
                     }
                 }
             } finally {

@@ -12,10 +12,14 @@ import io.corpora.spi.store.SearchRequest;
 import io.corpora.testkit.TestVectors;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.NoMergePolicy;
@@ -35,6 +39,7 @@ class MergeVisibilityTest {
     private static final int SEGMENTS = 30;
     private static final int DOCUMENTS_PER_SEGMENT = 100;
     private static final Duration DEADLINE = Duration.ofSeconds(60);
+    private static final Duration WAKE_UP = Duration.ofMillis(100);
     /** A floor far below the segments written, so their merges are natural ones a commit does not wait for. */
     private static final Map<String, String> OPTIONS = Map.of("merge.floorSegmentMb", "0.1", "translog.flushInterval", "10ms");
 
@@ -42,10 +47,11 @@ class MergeVisibilityTest {
     Path data;
 
     @Test
-    void aMergeFinishingAfterTheLastWriteIsCommittedAndSearched() throws Exception {
+    void mergesStartedAfterTheLastWriteAreCommittedAndSearched() throws Exception {
         TestVectors vectors = new TestVectors(11, 8);
+        float[] first = vectors.next();
         try (LuceneVectorStore store = StoreFixtures.open(data, OPTIONS)) {
-            store.upsert(NS, List.of(chunk("first", vectors.next())));
+            store.upsert(NS, List.of(chunk("first", first)));
         }
         Path path = data.resolve(NS.tenant()).resolve(NS.partitionKey());
         // Thirty segments well above the floor, committed with merging off (as a namespace written under a smaller
@@ -62,19 +68,30 @@ class MergeVisibilityTest {
         }
         assertEquals(SEGMENTS + 1, committedSegments(path));
 
-        try (LuceneVectorStore store = StoreFixtures.open(data, OPTIONS)) {
-            float[] last = vectors.next();
-            store.upsert(NS, List.of(chunk("last", last))); // its commit's flush starts merges; no write follows them
+        try (LuceneVectorStore store = StoreFixtures.open(data, OPTIONS);
+             WatchService commits = path.getFileSystem().newWatchService()) {
+            path.register(commits, StandardWatchEventKinds.ENTRY_CREATE); // every commit creates a segments_N file
+            // The first read opens the namespace: its searcher's reader starts the merges, and no write follows them.
             Instant deadline = Instant.now().plus(DEADLINE);
             int committed = committedSegments(path);
-            while (committed >= SEGMENTS && Instant.now().isBefore(deadline)) {
-                Thread.sleep(20);
+            int searched = store.searchedSegments(NS);
+            // Until the merges reached the last commit and the searcher reads what was committed. Without the fix there
+            // is no commit after the raw writer's and the searcher stays on the segments it opened over. Woken by each
+            // new commit file; the short bound covers the searcher reopened after it.
+            while (!(committed < SEGMENTS && committed == searched) && Instant.now().isBefore(deadline)) {
+                WatchKey created = commits.poll(Math.min(WAKE_UP.toMillis(), Duration.between(Instant.now(), deadline).toMillis()),
+                        TimeUnit.MILLISECONDS);
+                if (created != null) {
+                    created.pollEvents();
+                    created.reset();
+                }
                 committed = committedSegments(path);
+                searched = store.searchedSegments(NS);
             }
             assertTrue(committed < SEGMENTS, "the merges were never committed: the last commit holds " + committed + " segments");
-            assertEquals(committed, store.searchedSegments(NS), "the searcher does not read the merged segments");
-            assertEquals(SEGMENTS * DOCUMENTS_PER_SEGMENT + 2, store.count(NS, MetadataFilter.all()));
-            assertEquals("last", store.search(NS, SearchRequest.vector(last, 1, MetadataFilter.all(), null, null)).get(0).chunk().id());
+            assertEquals(committed, searched, "the searcher does not read the committed segments");
+            assertEquals(SEGMENTS * DOCUMENTS_PER_SEGMENT + 1, store.count(NS, MetadataFilter.all()));
+            assertEquals("first", store.search(NS, SearchRequest.vector(first, 1, MetadataFilter.all(), null, null)).get(0).chunk().id());
         }
     }
 

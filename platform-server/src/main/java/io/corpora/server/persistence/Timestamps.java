@@ -22,4 +22,15 @@ final class Timestamps {
     static Instant instant(OffsetDateTime time) {
         return time == null ? null : time.toInstant();
     }
+
+    /** A timestamp column as a native query returns it: an OffsetDateTime from H2, a java.sql.Timestamp from PostgreSQL's driver. */
+    static Instant instant(Object column) {
+        if (column == null || column instanceof OffsetDateTime) {
+            return instant((OffsetDateTime) column);
+        }
+        if (column instanceof java.sql.Timestamp timestamp) {
+            return timestamp.toInstant();
+        }
+        throw new IllegalStateException("not a timestamp column: " + column.getClass().getName());
+    }
 }

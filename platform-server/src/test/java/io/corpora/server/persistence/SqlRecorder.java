@@ -13,11 +13,19 @@ import org.eclipse.persistence.sessions.SessionEventAdapter;
  */
 public final class SqlRecorder extends SessionEventAdapter {
 
-    private static final List<String> STATEMENTS = new ArrayList<>();
+    /** One statement sent: its SQL with {@code ?} placeholders and the values bound to them, in order. */
+    record Statement(String sql, List<Object> parameters) {}
+
+    private static final List<Statement> STATEMENTS = new ArrayList<>();
     private static volatile boolean recording;
 
     /** Runs {@code work} and returns the statements it sent, in order. */
-    static synchronized List<String> during(Runnable work) {
+    static List<String> during(Runnable work) {
+        return statementsDuring(work).stream().map(Statement::sql).toList();
+    }
+
+    /** Runs {@code work} and returns the statements it sent with their bound values, in order (to replay them, e.g. explained). */
+    static synchronized List<Statement> statementsDuring(Runnable work) {
         STATEMENTS.clear();
         recording = true;
         try {
@@ -32,7 +40,7 @@ public final class SqlRecorder extends SessionEventAdapter {
     public void postExecuteCall(SessionEvent event) {
         if (recording && event.getCall() instanceof DatabaseCall call) {
             synchronized (STATEMENTS) {
-                STATEMENTS.add(call.getSQLString());
+                STATEMENTS.add(new Statement(call.getSQLString(), new ArrayList<>(call.getParameters())));
             }
         }
     }

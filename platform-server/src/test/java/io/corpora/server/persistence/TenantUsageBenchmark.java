@@ -4,6 +4,7 @@ import static io.corpora.server.persistence.ControlPlaneJpa.inTx;
 
 import io.corpora.controlplane.DocumentRegistry.CorpusStats;
 import io.corpora.controlplane.Quotas;
+import io.corpora.spi.Namespace;
 import jakarta.persistence.EntityManager;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -17,7 +18,9 @@ import java.util.function.Supplier;
 /**
  * What a tenant's usage (documents, chunks and bytes of its active versions) costs to read as the control plane grows:
  * the quota check before a document of a tenant with quotas ({@code DocumentRegistry#totals}, for the largest tenant and
- * a small one) and a page of the operators' fleet view sorted by size ({@link JpaFleetQuery}). 10,000 tenants; a third
+ * a small one), a page of the operators' fleet view sorted by size ({@link JpaFleetQuery}), and the active-version lookup
+ * every retrieval makes ({@code DocumentRegistry#activeVersions} of 50 of the largest tenant's documents, as a vector leg's
+ * candidates). 10,000 tenants; a third
  * of the documents in the largest, the rest spread over all. Before each timed read one document row and its tenant's
  * usage row are updated, as an activation does (H2 would otherwise reuse the previous result). H2 is a file with the server's options;
  * PostgreSQL is measured too when {@code CORPORA_TEST_PG_URL} is set.
@@ -62,11 +65,17 @@ public final class TenantUsageBenchmark {
                 throw new IllegalStateException("totals " + largest + " differ from the documents' aggregate " + counted);
             }
             String small = tenantOf("d1");
+            List<String> candidates = documentsOfLargest(size, 50);
+            Namespace largestDefault = Namespace.of("t0");
+            if (inTx(em, () -> registry.activeVersions(largestDefault, candidates)).size() != candidates.size()) {
+                throw new IllegalStateException("the version lookup missed some of " + candidates);
+            }
             System.out.printf(Locale.ROOT, "%-10s %,9d documents (largest tenant %,d): quota totals, largest %s; a small tenant %s;"
-                            + " fleet page sorted by chunks %s%n", database, size, largest.documents(),
+                            + " fleet page sorted by chunks %s; versions of 50 of the largest's documents %s%n", database, size, largest.documents(),
                     time(em, size, () -> inTx(em, () -> registry.totals("t0"))),
                     time(em, size, () -> inTx(em, () -> registry.totals(small))),
-                    time(em, size, () -> inTx(em, () -> fleet.page("chunks", true, null, null, 0, 50))));
+                    time(em, size, () -> inTx(em, () -> fleet.page("chunks", true, null, null, 0, 50))),
+                    time(em, size, () -> inTx(em, () -> registry.activeVersions(largestDefault, candidates))));
         }
     }
 
@@ -89,6 +98,17 @@ public final class TenantUsageBenchmark {
             cpu.add((threads.getCurrentThreadCpuTime() - cpu0) / 1e6);
         }
         return String.format(Locale.ROOT, "%.2f ms (CPU %.2f)", BenchmarkDatabases.median(wall), BenchmarkDatabases.median(cpu));
+    }
+
+    /** {@code count} documents of t0, spread over the first {@code size}. */
+    private static List<String> documentsOfLargest(int size, int count) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; ids.size() < count && i < size; i += Math.max(1, size / (count * 4))) {
+            if (tenantOf("d" + i).equals("t0")) {
+                ids.add("d" + i);
+            }
+        }
+        return ids;
     }
 
     /** A third of the documents in t0, the rest spread over every tenant. */

@@ -473,7 +473,11 @@ public final class PgVectorStore implements VectorStore {
     /** The HNSW search parameters of this query, as one statement of transaction-local set_config calls with bound values. */
     private SqlFragment indexScanSettings(int breadth) {
         int efSearch = Math.min(PgVectorSettings.MAX_EF_SEARCH, Math.max(settings.efSearch(), breadth));
-        SqlFragment sql = new SqlFragment().sql("SELECT set_config('hnsw.ef_search', ").bind(Integer.toString(efSearch)).sql(", true)");
+        // A custom plan for every run: once the driver prepares the search on the server, PostgreSQL may switch to a
+        // generic plan, which estimates "tenant = $1" at the average tenant and so, for a large tenant sharing the
+        // table with many small ones, sorts all its rows instead of walking the HNSW index (GenericPlanIT).
+        SqlFragment sql = new SqlFragment().sql("SELECT set_config('plan_cache_mode', 'force_custom_plan', true), set_config('hnsw.ef_search', ")
+                .bind(Integer.toString(efSearch)).sql(", true)");
         if (iterativeScanSupported) {
             sql.sql(", set_config('hnsw.iterative_scan', ").bind(settings.iterativeScan().value)
                     .sql(", true), set_config('hnsw.max_scan_tuples', ").bind(Integer.toString(settings.maxScanTuples())).sql(", true)");

@@ -380,27 +380,25 @@ public final class PgVectorStore implements VectorStore {
             // list (text, metadata, the vector Java scores) was computed for every row of the namespace whenever the
             // planner sorts instead of walking the index, as every exact search does: 4 of a 220-row tenant's 5.5 ms.
             SqlFragment sql = new SqlFragment();
-            int leadingStatements = 0;
+            SqlFragment leading;
             SqlFragment scored = new SqlFragment().sql("SELECT " + c.id() + ", ").append(distance(bound, width))
                     .sql(" AS distance FROM " + settings.table() + " WHERE ").append(where);
             if (searchExactly(connection, namespace, request.embedderId())) {
                 // MATERIALIZED keeps the planner off the HNSW index: the namespace's rows are compared one by one.
+                leading = customPlan();
                 sql.sql("WITH candidates AS MATERIALIZED (").append(scored).sql(") ");
             } else {
-                // Sent with the query in one round trip: set_config(..., true) lasts until the end of the pipeline's
-                // implicit transaction, so the settings apply to this query alone, with or without autocommit.
                 // The index scan explores the search breadth; an iterative scan in relaxed order returns its rows only
                 // roughly nearest first, and MATERIALIZED keeps the planner from taking that order as exact (it would
                 // stop after the first rows), so the nearest are chosen among all it explored.
                 int breadth = Math.max(candidates, settings.searchBreadth(request.topK()));
-                sql.append(indexScanSettings(breadth)).sql("; ");
-                leadingStatements = 1;
+                leading = indexScanSettings(breadth);
                 sql.sql("WITH candidates AS MATERIALIZED (").append(scored).sql(" ORDER BY distance LIMIT ").bind(breadth).sql(") ");
             }
             SqlFragment nearest = new SqlFragment().sql("SELECT " + c.id() + " FROM candidates ORDER BY distance LIMIT ").bind(candidates);
             sql.sql("SELECT " + selectColumns + " FROM " + settings.table() + " WHERE ").append(inNamespace(namespace))
                     .sql(" AND " + c.id() + " IN (").append(nearest).sql(")");
-            return rankExactly(connection, sql, leadingStatements, request, metric);
+            return rankExactly(connection, leading, sql, request, metric);
         });
     }
 
@@ -411,27 +409,21 @@ public final class PgVectorStore implements VectorStore {
                 .bind(query, cast).sql(")");
     }
 
-    /** Runs the search ({@code leadingStatements} statements ahead of its query) and scores its rows in Java. */
-    private List<ScoredChunk> rankExactly(Connection connection, SqlFragment sql, int leadingStatements, SearchRequest request,
+    /** Runs the search after its settings and scores its rows in Java. */
+    private List<ScoredChunk> rankExactly(Connection connection, SqlFragment leading, SqlFragment sql, SearchRequest request,
             DistanceMetric metric) throws SQLException {
         float[] query = request.vector();
-        List<ScoredChunk> hits = new ArrayList<>();
-        try (PreparedStatement statement = connection.prepareStatement(sql.text())) {
-            sql.bindTo(statement, 1);
-            statement.execute();
-            for (int i = 0; i < leadingStatements; i++) {
-                statement.getMoreResults();
-            }
-            try (ResultSet rows = statement.getResultSet()) {
-                while (rows.next()) {
-                    float[] stored = VectorBytes.decode(rows.getBytes(7));
-                    double score = metric.similarity.score(query, stored);
-                    if (request.minScore() == null || score >= request.minScore()) {
-                        hits.add(new ScoredChunk(readChunk(rows), score, request.includeEmbeddings() ? stored : null));
-                    }
+        List<ScoredChunk> hits = queryAfter(connection, leading, sql, rows -> {
+            List<ScoredChunk> scored = new ArrayList<>();
+            while (rows.next()) {
+                float[] stored = VectorBytes.decode(rows.getBytes(7));
+                double score = metric.similarity.score(query, stored);
+                if (request.minScore() == null || score >= request.minScore()) {
+                    scored.add(new ScoredChunk(readChunk(rows), score, request.includeEmbeddings() ? stored : null));
                 }
             }
-        }
+            return scored;
+        });
         hits.sort(BY_SCORE_THEN_ID);
         return hits.size() > request.topK() ? List.copyOf(hits.subList(0, request.topK())) : hits;
     }
@@ -470,13 +462,22 @@ public final class PgVectorStore implements VectorStore {
         }
     }
 
-    /** The HNSW search parameters of this query, as one statement of transaction-local set_config calls with bound values. */
+    /**
+     * A search's own plan, made for its values: the driver prepares a statement on the server from its fifth run, and
+     * PostgreSQL's plan cache may then switch to a generic plan, which estimates {@code tenant = $1} at the average
+     * tenant. For a large tenant sharing the table with many small ones that plan reads all its rows through a B-tree
+     * index — and sorts them all instead of walking the HNSW index (GenericPlanIT).
+     */
+    private static SqlFragment customPlan() {
+        return new SqlFragment().sql("SELECT " + CUSTOM_PLAN);
+    }
+
+    private static final String CUSTOM_PLAN = "set_config('plan_cache_mode', 'force_custom_plan', true)";
+
+    /** The HNSW search parameters of this query (and {@link #customPlan}), as one statement of transaction-local set_config calls. */
     private SqlFragment indexScanSettings(int breadth) {
         int efSearch = Math.min(PgVectorSettings.MAX_EF_SEARCH, Math.max(settings.efSearch(), breadth));
-        // A custom plan for every run: once the driver prepares the search on the server, PostgreSQL may switch to a
-        // generic plan, which estimates "tenant = $1" at the average tenant and so, for a large tenant sharing the
-        // table with many small ones, sorts all its rows instead of walking the HNSW index (GenericPlanIT).
-        SqlFragment sql = new SqlFragment().sql("SELECT set_config('plan_cache_mode', 'force_custom_plan', true), set_config('hnsw.ef_search', ")
+        SqlFragment sql = new SqlFragment().sql("SELECT " + CUSTOM_PLAN + ", set_config('hnsw.ef_search', ")
                 .bind(Integer.toString(efSearch)).sql(", true)");
         if (iterativeScanSupported) {
             sql.sql(", set_config('hnsw.iterative_scan', ").bind(settings.iterativeScan().value)
@@ -490,14 +491,15 @@ public final class PgVectorStore implements VectorStore {
         if (query.isEmpty()) {
             return List.of();
         }
-        return read("keyword search in " + namespace, request.consistencyToken(), keywordSql(namespace, request, query), rows -> {
+        SqlFragment sql = keywordSql(namespace, request, query);
+        return read("keyword search in " + namespace, request.consistencyToken(), connection -> queryAfter(connection, customPlan(), sql, rows -> {
             List<ScoredChunk> hits = new ArrayList<>();
             while (rows.next()) {
                 float[] stored = request.includeEmbeddings() ? VectorBytes.decode(rows.getBytes(7)) : null;
                 hits.add(new ScoredChunk(readChunk(rows), rows.getDouble("score"), stored));
             }
             return hits;
-        });
+        }));
     }
 
     /**
@@ -641,15 +643,21 @@ public final class PgVectorStore implements VectorStore {
         return position;
     }
 
-    private <T> T read(String what, String consistencyToken, SqlFragment sql, RowReader<T> reader) {
-        return read(what, consistencyToken, connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(sql.text())) {
-                sql.bindTo(statement, 1);
-                try (ResultSet rows = statement.executeQuery()) {
-                    return reader.read(rows);
-                }
+    /**
+     * Runs {@code sql} after {@code settings} (one statement of transaction-local set_config calls) in one round trip:
+     * the settings last until the end of the pipeline's implicit transaction, so they apply to this query alone, with
+     * or without autocommit.
+     */
+    private static <T> T queryAfter(Connection connection, SqlFragment settings, SqlFragment sql, RowReader<T> reader) throws SQLException {
+        SqlFragment both = new SqlFragment().append(settings).sql("; ").append(sql);
+        try (PreparedStatement statement = connection.prepareStatement(both.text())) {
+            both.bindTo(statement, 1);
+            statement.execute();
+            statement.getMoreResults();
+            try (ResultSet rows = statement.getResultSet()) {
+                return reader.read(rows);
             }
-        });
+        }
     }
 
     /** A write to one namespace; its remembered size is forgotten even if the outcome is unknown (a failed commit). */

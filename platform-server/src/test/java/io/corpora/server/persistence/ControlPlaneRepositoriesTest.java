@@ -260,6 +260,83 @@ class ControlPlaneRepositoriesTest {
         }
     }
 
+    /**
+     * On PostgreSQL the same lookups stay lookups under a generic plan — what the plan cache may use once the driver
+     * prepared a statement on the server — which estimates a tenant at the average tenant's size: for t0 (3,000
+     * documents) among 2,000 tenants of 25, a few rows. With {@code tenant_id = ? … IN (…)} that plan read t0's 3,000 rows
+     * (and on a table small enough, a sequential scan is cheaper than the lookups: 53,000 documents here); each
+     * statement the registry sends is explained here under {@code force_generic_plan}, with its values, and every scan
+     * of {@code documents} must read (return or remove by its filter) at most two rows per id asked.
+     */
+    @org.junit.jupiter.api.Test
+    void lookupsByIdStayLookupsUnderAGenericPlanOnPostgresql() throws Exception {
+        open("postgresql");
+        var em = jpa.entityManager();
+        BenchmarkDatabases.createTenants(em, 2_000, Quotas.UNLIMITED);
+        ControlPlaneJpa.inTx(em, () -> {
+            java.sql.Connection connection = em.unwrap(java.sql.Connection.class);
+            StoredDocumentRows.insert(connection, 0, 3_000, id -> "t0", null);
+            StoredDocumentRows.insert(connection, 3_000, 53_000, id -> "t" + (1 + Integer.parseInt(id.substring(1)) % 1_999), null);
+            return null;
+        });
+        ControlPlaneJpa.inTx(em, () -> em.createNativeQuery("ANALYZE documents").executeUpdate());
+        Namespace t0 = Namespace.of("t0");
+        List<String> asked = new java.util.ArrayList<>(); // a vector leg's 50 candidates, and one document of another tenant
+        for (int i = 0; i < 50; i++) {
+            asked.add("d" + i * 59);
+        }
+        asked.add("d3001");
+        List<SqlRecorder.Statement> sent = SqlRecorder.statementsDuring(() -> {
+            assertEquals(50, documents.activeVersions(t0, asked).size());
+            assertEquals(50, documents.findAll(t0, asked).size());
+        });
+        assertEquals(2, sent.size(), sent.toString());
+        for (SqlRecorder.Statement statement : sent) {
+            String plan = ControlPlaneJpa.inTx(em, () -> explainGeneric(em.unwrap(java.sql.Connection.class), statement));
+            int accesses = 0;
+            for (String node : plan.split("->")) { // one plan node each, with its detail lines
+                java.util.regex.Matcher scan = java.util.regex.Pattern.compile("on documents.*\\(actual time=\\S+ rows=(\\d+) loops=(\\d+)\\)")
+                        .matcher(node);
+                if (!scan.find()) {
+                    continue;
+                }
+                accesses++;
+                java.util.regex.Matcher removed = java.util.regex.Pattern.compile("Rows Removed by (?:Index )?Filter: (\\d+)").matcher(node);
+                long perLoop = Long.parseLong(scan.group(1)) + (removed.find() ? Long.parseLong(removed.group(1)) : 0);
+                long read = perLoop * Long.parseLong(scan.group(2));
+                assertTrue(read <= 2L * asked.size(), "a scan of documents read " + read + " rows for " + asked.size() + " ids:\n" + plan);
+            }
+            assertTrue(accesses > 0, "no scan of documents in the plan:\n" + plan);
+        }
+    }
+
+    /** {@code EXPLAIN ANALYZE} of the statement prepared on the server and run with its values on a generic plan. */
+    private static String explainGeneric(java.sql.Connection connection, SqlRecorder.Statement statement) {
+        StringBuilder sql = new StringBuilder();
+        int parameter = 0;
+        for (char c : statement.sql().toCharArray()) {
+            sql.append(c == '?' ? "$" + ++parameter : String.valueOf(c));
+        }
+        StringBuilder values = new StringBuilder();
+        for (Object value : statement.parameters()) {
+            values.append(values.length() == 0 ? "" : ", ").append("'").append(String.valueOf(value).replace("'", "''")).append("'");
+        }
+        try (java.sql.Statement session = connection.createStatement()) {
+            session.execute("SET LOCAL plan_cache_mode = force_generic_plan");
+            session.execute("PREPARE lookup AS " + sql);
+            StringBuilder plan = new StringBuilder();
+            try (java.sql.ResultSet rows = session.executeQuery("EXPLAIN ANALYZE EXECUTE lookup(" + values + ")")) {
+                while (rows.next()) {
+                    plan.append(rows.getString(1)).append('\n');
+                }
+            }
+            session.execute("DEALLOCATE lookup");
+            return plan.toString();
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static String explainAnalyze(java.sql.Connection connection, SqlRecorder.Statement statement) {
         try (java.sql.PreparedStatement explain = connection.prepareStatement("EXPLAIN ANALYZE " + statement.sql())) {
             for (int i = 0; i < statement.parameters().size(); i++) {

@@ -380,25 +380,25 @@ public final class PgVectorStore implements VectorStore {
             // list (text, metadata, the vector Java scores) was computed for every row of the namespace whenever the
             // planner sorts instead of walking the index, as every exact search does: 4 of a 220-row tenant's 5.5 ms.
             SqlFragment sql = new SqlFragment();
-            SqlFragment leading;
+            SqlFragment searchSettings;
             SqlFragment scored = new SqlFragment().sql("SELECT " + c.id() + ", ").append(distance(bound, width))
                     .sql(" AS distance FROM " + settings.table() + " WHERE ").append(where);
             if (searchExactly(connection, namespace, request.embedderId())) {
                 // MATERIALIZED keeps the planner off the HNSW index: the namespace's rows are compared one by one.
-                leading = customPlan();
+                searchSettings = new SqlFragment();
                 sql.sql("WITH candidates AS MATERIALIZED (").append(scored).sql(") ");
             } else {
                 // The index scan explores the search breadth; an iterative scan in relaxed order returns its rows only
                 // roughly nearest first, and MATERIALIZED keeps the planner from taking that order as exact (it would
                 // stop after the first rows), so the nearest are chosen among all it explored.
                 int breadth = Math.max(candidates, settings.searchBreadth(request.topK()));
-                leading = indexScanSettings(breadth);
+                searchSettings = indexScanSettings(breadth);
                 sql.sql("WITH candidates AS MATERIALIZED (").append(scored).sql(" ORDER BY distance LIMIT ").bind(breadth).sql(") ");
             }
             SqlFragment nearest = new SqlFragment().sql("SELECT " + c.id() + " FROM candidates ORDER BY distance LIMIT ").bind(candidates);
             sql.sql("SELECT " + selectColumns + " FROM " + settings.table() + " WHERE ").append(inNamespace(namespace))
                     .sql(" AND " + c.id() + " IN (").append(nearest).sql(")");
-            return rankExactly(connection, leading, sql, request, metric);
+            return rankExactly(connection, searchSettings, sql, request, metric);
         });
     }
 
@@ -409,11 +409,11 @@ public final class PgVectorStore implements VectorStore {
                 .bind(query, cast).sql(")");
     }
 
-    /** Runs the search after its settings and scores its rows in Java. */
-    private List<ScoredChunk> rankExactly(Connection connection, SqlFragment leading, SqlFragment sql, SearchRequest request,
+    /** Runs the search with its settings ({@link #search}) and scores its rows in Java. */
+    private List<ScoredChunk> rankExactly(Connection connection, SqlFragment searchSettings, SqlFragment sql, SearchRequest request,
             DistanceMetric metric) throws SQLException {
         float[] query = request.vector();
-        List<ScoredChunk> hits = queryAfter(connection, leading, sql, rows -> {
+        List<ScoredChunk> hits = search(connection, searchSettings, sql, rows -> {
             List<ScoredChunk> scored = new ArrayList<>();
             while (rows.next()) {
                 float[] stored = VectorBytes.decode(rows.getBytes(7));
@@ -462,23 +462,10 @@ public final class PgVectorStore implements VectorStore {
         }
     }
 
-    /**
-     * A search's own plan, made for its values: the driver prepares a statement on the server from its fifth run, and
-     * PostgreSQL's plan cache may then switch to a generic plan, which estimates {@code tenant = $1} at the average
-     * tenant. For a large tenant sharing the table with many small ones that plan reads all its rows through a B-tree
-     * index — and sorts them all instead of walking the HNSW index (GenericPlanIT).
-     */
-    private static SqlFragment customPlan() {
-        return new SqlFragment().sql("SELECT " + CUSTOM_PLAN);
-    }
-
-    private static final String CUSTOM_PLAN = "set_config('plan_cache_mode', 'force_custom_plan', true)";
-
-    /** The HNSW search parameters of this query (and {@link #customPlan}), as one statement of transaction-local set_config calls. */
+    /** The HNSW search parameters of this query, as transaction-local set_config calls with bound values ({@link #search}). */
     private SqlFragment indexScanSettings(int breadth) {
         int efSearch = Math.min(PgVectorSettings.MAX_EF_SEARCH, Math.max(settings.efSearch(), breadth));
-        SqlFragment sql = new SqlFragment().sql("SELECT " + CUSTOM_PLAN + ", set_config('hnsw.ef_search', ")
-                .bind(Integer.toString(efSearch)).sql(", true)");
+        SqlFragment sql = new SqlFragment().sql("set_config('hnsw.ef_search', ").bind(Integer.toString(efSearch)).sql(", true)");
         if (iterativeScanSupported) {
             sql.sql(", set_config('hnsw.iterative_scan', ").bind(settings.iterativeScan().value)
                     .sql(", true), set_config('hnsw.max_scan_tuples', ").bind(Integer.toString(settings.maxScanTuples())).sql(", true)");
@@ -492,7 +479,7 @@ public final class PgVectorStore implements VectorStore {
             return List.of();
         }
         SqlFragment sql = keywordSql(namespace, request, query);
-        return read("keyword search in " + namespace, request.consistencyToken(), connection -> queryAfter(connection, customPlan(), sql, rows -> {
+        return read("keyword search in " + namespace, request.consistencyToken(), connection -> search(connection, new SqlFragment(), sql, rows -> {
             List<ScoredChunk> hits = new ArrayList<>();
             while (rows.next()) {
                 float[] stored = request.includeEmbeddings() ? VectorBytes.decode(rows.getBytes(7)) : null;
@@ -644,12 +631,20 @@ public final class PgVectorStore implements VectorStore {
     }
 
     /**
-     * Runs {@code sql} after {@code settings} (one statement of transaction-local set_config calls) in one round trip:
-     * the settings last until the end of the pipeline's implicit transaction, so they apply to this query alone, with
-     * or without autocommit.
+     * Runs a search: {@code sql} after one statement of transaction-local set_config calls — {@code searchSettings} (none, or
+     * comma-separated calls) and always a plan made for this search's values — in one round trip. The settings last
+     * until the end of the pipeline's implicit transaction, so they apply to this query alone, with or without
+     * autocommit. The plan: the driver prepares a statement on the server from its fifth run, and PostgreSQL's plan
+     * cache may then switch to a generic plan, which estimates {@code tenant = $1} at the average tenant; for a large
+     * tenant sharing the table with many small ones that plan reads all its rows through a B-tree index — a vector
+     * search sorts them all instead of walking the HNSW index (GenericPlanIT).
      */
-    private static <T> T queryAfter(Connection connection, SqlFragment settings, SqlFragment sql, RowReader<T> reader) throws SQLException {
-        SqlFragment both = new SqlFragment().append(settings).sql("; ").append(sql);
+    private static <T> T search(Connection connection, SqlFragment searchSettings, SqlFragment sql, RowReader<T> reader) throws SQLException {
+        SqlFragment both = new SqlFragment().sql("SELECT set_config('plan_cache_mode', 'force_custom_plan', true)");
+        if (!searchSettings.isEmpty()) {
+            both.sql(", ").append(searchSettings);
+        }
+        both.sql("; ").append(sql);
         try (PreparedStatement statement = connection.prepareStatement(both.text())) {
             both.bindTo(statement, 1);
             statement.execute();

@@ -104,11 +104,13 @@ final class PgVectorFleet {
 
     /**
      * The session the raw SQL runs in: the store's HNSW settings (it sets them per query with set_config, and raises
-     * ef_search to its search breadth, 100 for a top 10, so ef_search stays 100).
+     * ef_search to its search breadth, 100 for a top 10, so ef_search stays 100), and custom plans as the store forces:
+     * the driver's statement turns server-prepared after a few runs, and a generic plan of {@code tenant = $1} on a table of
+     * many tenants reads a large tenant's rows instead of walking the HNSW index.
      */
     static Map<String, String> rawSession() {
         return Map.of("hnsw.ef_search", String.valueOf(EF_SEARCH), "hnsw.iterative_scan", ITERATIVE_SCAN,
-                "hnsw.max_scan_tuples", String.valueOf(MAX_SCAN_TUPLES));
+                "hnsw.max_scan_tuples", String.valueOf(MAX_SCAN_TUPLES), "plan_cache_mode", "force_custom_plan");
     }
 
     String describe() {
@@ -117,7 +119,8 @@ final class PgVectorFleet {
                         + " DEFAULT; store: exactSearchMaxRows=%d (exact below, HNSW %s iterative scan above), hnsw.efSearch=%d,"
                         + " maxScanTuples=%d, search breadth %d (the index scan explores that many rows and the nearest are chosen"
                         + " among them), m=16, ef_construction=64, indexes built while writing; raw SQL: %s, and at the store's breadth"
-                        + " %s; session hnsw.ef_search=%d, iterative_scan=%s, max_scan_tuples=%d on every tenant (the store instead searches"
+                        + " %s; session hnsw.ef_search=%d, iterative_scan=%s, max_scan_tuples=%d, plan_cache_mode=force_custom_plan"
+                        + " on every tenant (the store instead searches"
                         + " a tenant of <= %d rows exactly, and also filters partition, embedder and non-null embedding)",
                 shape.tenants(), shape.totalChunks(), shape.sizeOf(1), shape.sizeOf(Fleet.medianRank(shape)), shape.sizeOf(shape.tenants()),
                 shape.zipf(), Math.min(partitions, shape.tenants()), EXACT_SEARCH_MAX_ROWS, ITERATIVE_SCAN, EF_SEARCH, MAX_SCAN_TUPLES,

@@ -92,11 +92,14 @@ public final class BenchCommand implements Command {
                   --http-port N        its HTTP port (default: a free one)
                   --http-heap SIZE     its -Xmx (default 2g)
                   --http-keep          keep its data and document cache under <out>/server (its logs are always kept)
+                  --http-chunks-per-document N
+                                       records (one chunk each) per document its tenants are ingested as (default %d: few
+                                       large documents; e.g. 4 for many small ones, as SciFact's abstracts make 2-3 chunks)
                   --only ingest        measure ingest only (pipeline against the raw embedder); no fleet, no retrieval
                   --ingest-texts N     passages of the ingest measurement (default: the profile's, 16 / 256 / 512)
                   --ingest-writers L   concurrencies of the ingest measurement, e.g. 1,2,4 (default 1,2: writers of the pipeline
                                        = documents in flight, and as many threads calling the raw embedder)"""
-                .formatted(PG_MAX_TENANTS, PG_LARGEST, PG_PARTITIONS) + "\n\n" + new HttpIngestCommand().usage();
+                .formatted(PG_MAX_TENANTS, PG_LARGEST, PG_PARTITIONS, HttpTenants.DEFAULT_CHUNKS_PER_DOCUMENT) + "\n\n" + new HttpIngestCommand().usage();
     }
 
     @Override
@@ -108,7 +111,7 @@ public final class BenchCommand implements Command {
             return new HttpIngestCommand().run(args, out, err);
         }
         Options options = Options.parse(args, Set.of("profile", "dataset", "out", "cache", "plugins", "store", "jdbc-url", "pg-tenants",
-                "pg-largest", "pg-partitions", "http-liberty", "http-war", "http-port", "http-heap", "only", "ingest-texts", "ingest-writers"),
+                "pg-largest", "pg-partitions", "http-liberty", "http-war", "http-port", "http-heap", "http-chunks-per-document", "only", "ingest-texts", "ingest-writers"),
                 Set.of("quick", "http", "no-http", "http-keep"));
         Profile profile;
         try {
@@ -213,7 +216,8 @@ public final class BenchCommand implements Command {
             throw new UsageException("--http-heap must be a JVM size such as 2g, got '" + heap + "'");
         }
         return new HttpBench.Settings(options.path("http-liberty", BenchServer.DEFAULT_LIBERTY), options.path("http-war", BenchServer.DEFAULT_WAR),
-                options.integer("http-port", 0, 0, 65_535), heap, options.flag("http-keep"), devKey);
+                options.integer("http-port", 0, 0, 65_535), heap, options.flag("http-keep"), devKey,
+                options.integer("http-chunks-per-document", HttpTenants.DEFAULT_CHUNKS_PER_DOCUMENT, 1, HttpTenants.DEFAULT_CHUNKS_PER_DOCUMENT));
     }
 
     static List<Integer> ingestWriters(String list) {

@@ -105,7 +105,8 @@ final class BenchResults {
         serverTimes.put(tenant.bucket() + "|" + system + "|" + cell.client().clients(), cell);
     }
 
-    void httpBuild(long prefilled, double prefillSeconds, double startSeconds, HttpTenants.Ingested ingested, int writers, String heap) {
+    void httpBuild(long prefilled, double prefillSeconds, double startSeconds, HttpTenants.Ingested ingested, int chunksPerDocument, int writers,
+                   String heap) {
         row("http ingest", "-", (int) ingested.chunks(), "http ingest, " + writers + " writers", writers, "chunks_per_s",
                 ingested.chunks() / ingested.seconds());
         row("http ingest", "-", (int) ingested.chunks(), "document cache", writers, "hits", ingested.cacheHits());
@@ -116,7 +117,7 @@ final class BenchResults {
                 + " admin API and ingested through the data API as JSON Lines documents of %d records (%d writers) in %.0f s (%.0f chunks/s);"
                 + " their vectors are the in-process fleet's (synthetic), written into the server's document-embedding cache"
                 + " beforehand (%d in %.0f s) under the texts its ingest embeds: %d chunk texts read from the cache, %d embedded by the model%s",
-                ingested.chunks(), HttpTenants.CHUNKS_PER_DOCUMENT, writers, ingested.seconds(), ingested.chunks() / ingested.seconds(), prefilled,
+                ingested.chunks(), chunksPerDocument, writers, ingested.seconds(), ingested.chunks() / ingested.seconds(), prefilled,
                 prefillSeconds, ingested.cacheHits(), ingested.cacheMisses(), ingested.cacheMisses() == 0 ? "" : " (NOT all from the cache:"
                         + " those chunks hold the model's vectors of their texts, not the fleet's)"));
         notes.put("http texts", "each HTTP chunk is its in-process text cut to " + HttpTenants.TEXT_CHARS + " characters plus a unique marker"

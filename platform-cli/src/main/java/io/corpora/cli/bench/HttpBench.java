@@ -30,7 +30,7 @@ final class HttpBench {
      * @param heap    the server's -Xmx
      * @param keep    keep the server's data and document cache under the results folder
      */
-    record Settings(Path liberty, Path war, int port, String heap, boolean keep, Path devKey) {
+    record Settings(Path liberty, Path war, int port, String heap, boolean keep, Path devKey, int chunksPerDocument) {
         Settings {
             if (!Files.isRegularFile(devKey)) {
                 throw new UsageException("--http needs the development key " + devKey.toAbsolutePath() + " to mint tokens");
@@ -62,7 +62,7 @@ final class HttpBench {
     }
 
     void run(List<Fleet.Tenant> measured, BenchResults results) throws Exception {
-        HttpTenants tenants = new HttpTenants(corpus, measured);
+        HttpTenants tenants = new HttpTenants(corpus, measured, settings.chunksPerDocument());
         Path cache = home.resolve("embedding-cache");
         long start = System.nanoTime();
         long prefilled = tenants.prefill(cache, model, registry, work);
@@ -79,7 +79,7 @@ final class HttpBench {
             err.printf("bench: http: server ready on %s in %.0f s (log %s); creating and ingesting the tenants%n", server.baseUri(), startSeconds,
                     server.console());
             HttpTenants.Ingested ingested = tenants.ingest(http, tokens, WRITERS, err);
-            results.httpBuild(prefilled, prefillSeconds, startSeconds, ingested, WRITERS, settings.heap());
+            results.httpBuild(prefilled, prefillSeconds, startSeconds, ingested, tenants.chunksPerDocument(), WRITERS, settings.heap());
             HttpRetrieval retrieval = new HttpRetrieval(http, corpus, tokens);
             for (HttpTenants.Tenant tenant : tenants.tenants()) {
                 results.httpRecall(tenant.inProcess(), retrieval.recallAndWarm(tenant), corpus.queryTexts.size());

@@ -36,7 +36,9 @@ import java.util.regex.Pattern;
  * The measured tenants of a profile, built in a live server through its real APIs with the in-process fleet's
  * synthetic vectors. Each chunk's text is its in-process text cut to {@value #TEXT_CHARS} characters (so a record
  * stays one chunk under the server's 800-character window) plus a marker {@code [c<rank>x<chunk>]} that makes it
- * unique. Documents are JSON Lines of {@value #CHUNKS_PER_DOCUMENT} such records, one chunk each.
+ * unique. Documents are JSON Lines of {@value #DEFAULT_CHUNKS_PER_DOCUMENT} such records (or as many as asked), one chunk
+ * each: few large documents by default; many small ones put a tenant's control-plane rows, which every retrieval's
+ * active-version lookup reads, at the scale its chunks are.
  *
  * <p>Before the server starts, {@link #prefill} runs the server's own loader, chunker and contextualizer on every
  * document to learn the exact texts an ingest embeds, and writes each one's synthetic vector into the server's
@@ -47,7 +49,7 @@ import java.util.regex.Pattern;
 final class HttpTenants {
 
     static final int TEXT_CHARS = 700;
-    static final int CHUNKS_PER_DOCUMENT = 100;
+    static final int DEFAULT_CHUNKS_PER_DOCUMENT = 100;
     static final String MEDIA_TYPE = "application/x-ndjson"; // what the data API makes of "format": "jsonl"
     private static final Pattern MARKER = Pattern.compile("\\[c\\d+x(\\d+)]");
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -64,9 +66,14 @@ final class HttpTenants {
 
     private final BenchCorpus corpus;
     private final List<Tenant> tenants;
+    private final int chunksPerDocument;
 
-    HttpTenants(BenchCorpus corpus, List<Fleet.Tenant> measured) {
+    HttpTenants(BenchCorpus corpus, List<Fleet.Tenant> measured, int chunksPerDocument) {
+        if (chunksPerDocument < 1) {
+            throw new IllegalArgumentException("a document holds at least one chunk, got " + chunksPerDocument);
+        }
         this.corpus = corpus;
+        this.chunksPerDocument = chunksPerDocument;
         this.tenants = measured.stream().map(t -> new Tenant("bench-" + t.bucket(), t)).toList();
     }
 
@@ -85,8 +92,13 @@ final class HttpTenants {
         return m.find() ? Integer.parseInt(m.group(1)) : -1;
     }
 
-    private static int documents(Tenant tenant) {
-        return (tenant.size() + CHUNKS_PER_DOCUMENT - 1) / CHUNKS_PER_DOCUMENT;
+    int chunksPerDocument() {
+        return chunksPerDocument;
+    }
+
+    /** Documents of a tenant: all full but its last. */
+    int documents(Tenant tenant) {
+        return (tenant.size() + chunksPerDocument - 1) / chunksPerDocument;
     }
 
     private static String documentId(int document) {
@@ -96,7 +108,7 @@ final class HttpTenants {
     /** Document {@code d} of a tenant as JSON Lines: one JSON string per chunk. */
     private byte[] document(Tenant tenant, int d) {
         StringBuilder lines = new StringBuilder();
-        for (int j = d * CHUNKS_PER_DOCUMENT; j < Math.min(tenant.size(), (d + 1) * CHUNKS_PER_DOCUMENT); j++) {
+        for (int j = d * chunksPerDocument; j < Math.min(tenant.size(), (d + 1) * chunksPerDocument); j++) {
             try {
                 lines.append(JSON.writeValueAsString(text(tenant.inProcess(), j))).append('\n');
             } catch (IOException e) {
@@ -124,7 +136,7 @@ final class HttpTenants {
                     LoadedDocument loaded = IngestionService.withCallerMetadata(loader.load(new LoadRequest(request.content(), request.mediaType(),
                             request.charset(), request.fileName())), request.metadata(), request.source());
                     List<Chunk> chunks = new Chunkers(chunking).chunk(request.documentId(), loaded);
-                    int first = d * CHUNKS_PER_DOCUMENT;
+                    int first = d * chunksPerDocument;
                     for (int i = 0; i < chunks.size(); i++) {
                         if (chunkOf(chunks.get(i).text()) != first + i) {
                             throw new IllegalStateException("document " + d + " of " + tenant.id() + ": chunk " + i + " is not record " + (first + i)

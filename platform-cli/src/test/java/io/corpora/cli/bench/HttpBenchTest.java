@@ -22,6 +22,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The HTTP part's pieces that run without a server: the cache it fills, its options, what it reads from answers. */
@@ -32,9 +34,10 @@ class HttpBenchTest {
     @TempDir
     Path dir;
 
-    @Test
-    void aServersTenantEmbedderReadsThePrefilledVectorsOfTheRecordsItIngests() throws Exception {
-        int chunks = HttpTenants.CHUNKS_PER_DOCUMENT + 7; // two documents, the second short
+    @ParameterizedTest
+    @ValueSource(ints = {HttpTenants.DEFAULT_CHUNKS_PER_DOCUMENT, 4, 1})
+    void aServersTenantEmbedderReadsThePrefilledVectorsOfTheRecordsItIngests(int chunksPerDocument) throws Exception {
+        int chunks = chunksPerDocument + 7; // full documents, the last short
         List<String> passages = List.of("First passage\nabout vitamin D and fractures, with a title line.", "Second passage on hybrid retrieval.",
                 "A third passage that is much longer than the others: " + "words ".repeat(200));
         List<float[]> vectors = new ArrayList<>();
@@ -44,11 +47,12 @@ class HttpBenchTest {
         Fleet.Tenant inProcess = new Fleet.Tenant("median", 7, Namespace.of("t7"), IntStream.range(0, chunks).mapToObj(j -> "t7 " + j).toList(),
                 List.of(), vectors);
         BenchCorpus corpus = new BenchCorpus(passages, List.of(), List.of(), List.of());
-        HttpTenants tenants = new HttpTenants(corpus, List.of(inProcess));
+        HttpTenants tenants = new HttpTenants(corpus, List.of(inProcess), chunksPerDocument);
         TestEmbedder model = TestEmbedder.table("bench", 4).build();
         Path cache = dir.resolve("cache");
 
         assertEquals(chunks, tenants.prefill(cache, model, PluginManager.load(PLUGINS), dir.resolve("work")));
+        assertEquals((chunks + chunksPerDocument - 1) / chunksPerDocument, tenants.documents(tenants.tenants().get(0)));
 
         // What a JSON Lines record of one string becomes on the server: one chunk whose index text is the record's text.
         List<String> indexTexts = IntStream.range(0, chunks).mapToObj(j -> tenants.text(inProcess, j)).toList();
@@ -78,13 +82,17 @@ class HttpBenchTest {
         assertEquals("3g", settings(Profile.FULL, key, "--http-heap", "3g").heap());
         assertThrows(UsageException.class, () -> settings(Profile.FULL, key, "--http", "--no-http"));
         assertThrows(UsageException.class, () -> settings(Profile.FULL, key, "--http-heap", "lots"));
+        assertEquals(HttpTenants.DEFAULT_CHUNKS_PER_DOCUMENT, settings(Profile.FULL, key).chunksPerDocument());
+        assertEquals(4, settings(Profile.FULL, key, "--http-chunks-per-document", "4").chunksPerDocument());
+        assertThrows(UsageException.class, () -> settings(Profile.FULL, key, "--http-chunks-per-document", "0"));
+        assertThrows(UsageException.class, () -> settings(Profile.FULL, key, "--http-chunks-per-document", "101"));
         assertThrows(UsageException.class, () -> settings(Profile.FULL, dir.resolve("missing.pem")), "no key, no tokens");
         Options pgvectorOnly = Options.parse(List.of("--http"), Set.of(), Set.of("http", "no-http", "http-keep"));
         assertThrows(UsageException.class, () -> BenchCommand.httpSettings(pgvectorOnly, Profile.FULL, false, key));
     }
 
     private static HttpBench.Settings settings(Profile profile, Path key, String... args) {
-        Options options = Options.parse(List.of(args), Set.of("http-liberty", "http-war", "http-port", "http-heap"),
+        Options options = Options.parse(List.of(args), Set.of("http-liberty", "http-war", "http-port", "http-heap", "http-chunks-per-document"),
                 Set.of("http", "no-http", "http-keep"));
         return BenchCommand.httpSettings(options, profile, true, key);
     }

@@ -11,12 +11,14 @@ import io.corpora.spi.embed.Embedder;
 import io.corpora.spi.store.VectorStore;
 import io.corpora.spi.store.VectorStoreProvider;
 import io.corpora.tenancy.ReservedKeyStamper;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
@@ -26,6 +28,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class Fleet {
 
     private static final int WRITE_BATCH = 1_000;
+    /** How long a measured tenant's directory must hold only committed segments to count as settled. */
+    private static final Duration SETTLED_QUIET = Duration.ofSeconds(3);
+    private static final Duration SETTLE_DEADLINE = Duration.ofMinutes(10);
 
     /** A measured tenant: its rank in the Zipf order, and its chunks' ids, texts and vectors. */
     record Tenant(String bucket, int rank, Namespace namespace, List<String> ids, List<String> texts, List<float[]> vectors) {
@@ -142,6 +147,7 @@ final class Fleet {
                     profile.sizeOf(median), profile.sizeOf(profile.tenants()), seconds, written / seconds, WRITE_BATCH));
             results.note("store size on disk", String.format("%.1f MB", BenchCommand.sizeOf(work.resolve("lucene")) / 1e6));
 
+            settleMerges(store, measured, results);
             warmUp(store, measured);
             for (Tenant tenant : measured) {
                 measureTenant(store, tenant, results);
@@ -153,6 +159,30 @@ final class Fleet {
         coldTenant(measured.get(1), results);
         quantised(measured.get(measured.size() - 1), results);
         return measured;
+    }
+
+    /**
+     * Reopens each measured tenant and waits for the merges that opening starts to finish and be committed. Its release
+     * after writing closed its writer, which aborts a running merge (the store closes a writer without commit-on-close,
+     * which Lucene does by rolling back); opening restarts it. Measured before it ended, Corpora searched while
+     * merging, and switched to the merged segments mid-cell while raw Lucene stayed on the last commit: the largest
+     * tenant was measured over 3 segments in one run and 11 in the next, on the same code.
+     */
+    private void settleMerges(VectorStore store, List<Tenant> measured, BenchResults results) throws IOException, InterruptedException {
+        for (Tenant tenant : measured) {
+            Path indexDirectory = namespaceDirectory("lucene", tenant.namespace());
+            int before = Systems.segments(indexDirectory);
+            long start = System.nanoTime();
+            store.count(tenant.namespace(), MetadataFilter.all()); // opens it: its first reader asks the merge policy
+            boolean settled = Systems.awaitCommittedAndQuiet(indexDirectory, SETTLED_QUIET, SETTLE_DEADLINE);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            int after = Systems.segments(indexDirectory);
+            results.note("merges before measuring, " + tenant.bucket() + " tenant", String.format(Locale.ROOT,
+                    "%d segments as written, %d after reopening it and %s (%.0f s)", before, after,
+                    settled ? "waiting for its merges to be committed" : "NOT settled within " + SETTLE_DEADLINE.toMinutes() + " min", seconds));
+            err.printf("bench: %s tenant: %d segments as written, %d once its merges settled (%.0f s)%s%n", tenant.bucket(), before, after, seconds,
+                    settled ? "" : " - NOT settled, measuring anyway");
+        }
     }
 
     /**

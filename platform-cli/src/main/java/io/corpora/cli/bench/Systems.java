@@ -17,10 +17,13 @@ import io.corpora.tenancy.IsolationGuard;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.StoredFields;
@@ -118,6 +121,42 @@ final class Systems {
         try (FSDirectory directory = FSDirectory.open(namespaceDirectory)) {
             return SegmentInfos.readLatestCommit(directory).size();
         }
+    }
+
+    /**
+     * Waits until a namespace's directory holds no segment file its last commit does not name, for {@code quiet} in a
+     * row: no merge is writing, and what merges finished is committed (the store commits a merge-only change in the
+     * background) and its inputs deleted. False if that did not happen before {@code deadline}.
+     */
+    static boolean awaitCommittedAndQuiet(Path namespaceDirectory, Duration quiet, Duration deadline) throws IOException, InterruptedException {
+        long end = System.nanoTime() + deadline.toNanos();
+        long quietSince = -1;
+        try (FSDirectory directory = FSDirectory.open(namespaceDirectory)) {
+            while (System.nanoTime() < end) {
+                if (onlyCommittedSegmentFiles(directory)) {
+                    quietSince = quietSince < 0 ? System.nanoTime() : quietSince;
+                    if (System.nanoTime() - quietSince >= quiet.toNanos()) {
+                        return true;
+                    }
+                } else {
+                    quietSince = -1;
+                }
+                Thread.sleep(100); // the store tells no one when its merges end: polled
+            }
+        }
+        return false;
+    }
+
+    private static boolean onlyCommittedSegmentFiles(FSDirectory directory) throws IOException {
+        Set<String> committed = new HashSet<>(SegmentInfos.readLatestCommit(directory).files(true));
+        for (String file : directory.listAll()) {
+            // Segment files start with '_'; a commit being written is pending_segments_N. The store's translog and
+            // Lucene's write.lock are neither.
+            if ((file.startsWith("_") && !committed.contains(file)) || file.startsWith("pending_segments")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

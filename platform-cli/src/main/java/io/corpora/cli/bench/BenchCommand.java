@@ -111,7 +111,8 @@ public final class BenchCommand implements Command {
             return new HttpIngestCommand().run(args, out, err);
         }
         Options options = Options.parse(args, Set.of("profile", "dataset", "out", "cache", "plugins", "store", "jdbc-url", "pg-tenants",
-                "pg-largest", "pg-partitions", "http-liberty", "http-war", "http-port", "http-heap", "http-chunks-per-document", "only", "ingest-texts", "ingest-writers"),
+                "pg-largest", "pg-partitions", "http-liberty", "http-war", "http-port", "http-heap", "http-chunks-per-document", "only",
+                "ingest-texts", "ingest-writers"),
                 Set.of("quick", "http", "no-http", "http-keep"));
         Profile profile;
         try {

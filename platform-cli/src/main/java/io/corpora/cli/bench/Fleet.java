@@ -164,9 +164,10 @@ final class Fleet {
     /**
      * Reopens each measured tenant and waits for the merges that opening starts to finish and be committed. Its release
      * after writing closed its writer, which aborts a running merge (the store closes a writer without commit-on-close,
-     * which Lucene does by rolling back); opening restarts it. Measured before it ended, Corpora searched while
-     * merging, and switched to the merged segments mid-cell while raw Lucene stayed on the last commit: the largest
-     * tenant was measured over 3 segments in one run and 11 in the next, on the same code.
+     * which Lucene does by rolling back); opening restarts it. Measured before they ended, Corpora searched beside the
+     * merges and its searcher could move to merged segments mid-cell while raw Lucene kept the commit it opened: the
+     * full profile's largest tenant was measured over 3 segments in one run and 11 in the next (33 as written, 6 once
+     * settled, in the first run that waited).
      */
     private void settleMerges(VectorStore store, List<Tenant> measured, BenchResults results) throws IOException, InterruptedException {
         for (Tenant tenant : measured) {

@@ -43,6 +43,8 @@ final class PgVectorFleet {
     static final int EF_SEARCH = 100;
     static final String ITERATIVE_SCAN = "relaxed_order";
     static final int MAX_SCAN_TUPLES = 20_000;
+    /** The store runs every search on a plan made for its values; so does the raw SQL ({@link #rawSession}). */
+    static final String PLAN_CACHE_MODE = "force_custom_plan";
     /** Connections of the store's pool: one per client of the busiest cell, as the raw baseline has. */
     static final int POOL_SIZE = BenchCommand.CLIENTS[BenchCommand.CLIENTS.length - 1];
 
@@ -110,7 +112,7 @@ final class PgVectorFleet {
      */
     static Map<String, String> rawSession() {
         return Map.of("hnsw.ef_search", String.valueOf(EF_SEARCH), "hnsw.iterative_scan", ITERATIVE_SCAN,
-                "hnsw.max_scan_tuples", String.valueOf(MAX_SCAN_TUPLES), "plan_cache_mode", "force_custom_plan");
+                "hnsw.max_scan_tuples", String.valueOf(MAX_SCAN_TUPLES), "plan_cache_mode", PLAN_CACHE_MODE);
     }
 
     String describe() {
@@ -119,14 +121,14 @@ final class PgVectorFleet {
                         + " DEFAULT; store: exactSearchMaxRows=%d (exact below, HNSW %s iterative scan above), hnsw.efSearch=%d,"
                         + " maxScanTuples=%d, search breadth %d (the index scan explores that many rows and the nearest are chosen"
                         + " among them), m=16, ef_construction=64, indexes built while writing; raw SQL: %s, and at the store's breadth"
-                        + " %s; session hnsw.ef_search=%d, iterative_scan=%s, max_scan_tuples=%d, plan_cache_mode=force_custom_plan"
+                        + " %s; session hnsw.ef_search=%d, iterative_scan=%s, max_scan_tuples=%d, plan_cache_mode=%s"
                         + " on every tenant (the store instead searches"
                         + " a tenant of <= %d rows exactly, and also filters partition, embedder and non-null embedding)",
                 shape.tenants(), shape.totalChunks(), shape.sizeOf(1), shape.sizeOf(Fleet.medianRank(shape)), shape.sizeOf(shape.tenants()),
                 shape.zipf(), Math.min(partitions, shape.tenants()), EXACT_SEARCH_MAX_ROWS, ITERATIVE_SCAN, EF_SEARCH, MAX_SCAN_TUPLES,
                 Systems.CORPORA_CANDIDATES, String.format(RawPgVector.SQL, "<table>"),
                 String.format(RawPgVector.SQL_AT_BREADTH, "<table>", Systems.CORPORA_CANDIDATES), EF_SEARCH, ITERATIVE_SCAN,
-                MAX_SCAN_TUPLES, EXACT_SEARCH_MAX_ROWS);
+                MAX_SCAN_TUPLES, PLAN_CACHE_MODE, EXACT_SEARCH_MAX_ROWS);
     }
 
     void run(List<Layout> layouts, BenchResults results) throws Exception {

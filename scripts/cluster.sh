@@ -80,11 +80,13 @@ CONF
       psql_primary -d postgres -c "create database $db"
     fi
   done
-  # The pgvector store's schema, as production runs it (the Flyway migration of plugins/store-pgvector).
+  # The pgvector store's schema, as production runs it (the Flyway migrations of plugins/store-pgvector, in order).
   psql_primary -d "$DB" -c "create extension if not exists vector" >/dev/null
-  psql_primary -d "$DB" -f "$ROOT/migrations/store-pgvector/V1__pgvector_chunk_table.sql" >/dev/null 2>&1 \
-    || psql_primary -d "$DB" -tAc "select 1 from pg_tables where tablename='corpora_chunks'" | grep -q 1 \
-    || die "the pgvector schema could not be created (see migrations/store-pgvector)"
+  local migration
+  for migration in $(ls "$ROOT"/migrations/store-pgvector/V*__*.sql | sort -V); do
+    PGOPTIONS='-c client_min_messages=warning' psql_primary -d "$DB" -f "$migration" >/dev/null \
+      || die "the pgvector schema could not be brought up to date: $migration failed (see migrations/store-pgvector)"
+  done
   if ! psql_primary -d postgres -tAc "select 1 from pg_replication_slots where slot_name='corpora_replica1'" | grep -q 1; then
     psql_primary -d postgres -tAc "select pg_create_physical_replication_slot('corpora_replica1')" >/dev/null
   fi

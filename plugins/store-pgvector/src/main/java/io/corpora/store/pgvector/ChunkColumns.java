@@ -27,7 +27,9 @@ final class ChunkColumns {
         INDEX_TEXT("indexText", "index_text"),
         HEADINGS("headingPath", "heading_path"),
         METADATA("metadata", "metadata"),
-        EMBEDDING("embedding", "embedding");
+        EMBEDDING("embedding", "embedding"),
+        /** The keyword leg's tsvector of {@link #INDEX_TEXT}: a stored generated column, never written by the store. */
+        INDEX_VECTOR("indexVector", "index_tsv");
 
         final String key;
         final String defaultName;
@@ -96,10 +98,20 @@ final class ChunkColumns {
     String headings() { return names.get(Column.HEADINGS); }
     String metadata() { return names.get(Column.METADATA); }
     String embedding() { return names.get(Column.EMBEDDING); }
+    String indexVector() { return names.get(Column.INDEX_VECTOR); }
 
-    /** Every physical column, comma-separated, in {@link Column} order (the order rows are read in). */
-    String selectList() {
-        return String.join(", ", names.values());
+    /**
+     * The columns the store writes, comma-separated, in {@link Column} order; the generated {@link Column#INDEX_VECTOR}
+     * is not among them (it exists only where the keyword leg is on).
+     */
+    String writtenColumns() {
+        List<String> written = new ArrayList<>();
+        names.forEach((column, name) -> {
+            if (column != Column.INDEX_VECTOR) {
+                written.add(name);
+            }
+        });
+        return String.join(", ", written);
     }
 
     @Override

@@ -5,8 +5,9 @@ import java.util.List;
 
 /**
  * The DDL of the chunk table for given settings: the statements {@code ensureSchema} runs, the operator
- * prints with {@link PgVectorStore#schemaStatements()}, and the Flyway migration holds for the defaults.
- * Every statement is idempotent ({@code IF NOT EXISTS}).
+ * prints with {@link PgVectorStore#schemaStatements()}, and the Flyway migrations hold for the defaults.
+ * Every statement is idempotent ({@code IF NOT EXISTS}, {@code IF EXISTS}), so the same list creates a table and
+ * brings one made by an earlier version up to date.
  */
 final class ChunkSchema {
 
@@ -18,8 +19,8 @@ final class ChunkSchema {
         this.c = settings.columns();
     }
 
-    /** The text-search vector expression; queries must spell it exactly like the GIN index does. */
-    static String tsvector(PgVectorSettings settings) {
+    /** The text-search vector of a row's index text, as the stored column computes it. */
+    static String tsvectorExpression(PgVectorSettings settings) {
         return "to_tsvector('" + settings.fullTextLanguage() + "'::regconfig, " + settings.columns().indexText() + ")";
     }
 
@@ -29,18 +30,31 @@ final class ChunkSchema {
         return settings.mixedDimensions() ? "(" + column + "::vector(" + width + "))" : column;
     }
 
+    /**
+     * One statement and, where it has one, a query answering {@code true} when what the statement makes already exists.
+     * {@code ensureSchema} runs the query first: {@code IF NOT EXISTS} is checked only after the statement has taken its
+     * table lock (SHARE for an index, ACCESS EXCLUSIVE for a column), so a server starting on an up-to-date table would
+     * otherwise wait for open writes, or make every reader wait behind it.
+     */
+    record Ddl(String sql, String alreadyDone) {}
+
     List<String> statements(boolean concurrently) {
+        return ddl(concurrently).stream().map(Ddl::sql).toList();
+    }
+
+    List<Ddl> ddl(boolean concurrently) {
         if (concurrently && settings.partitionedByTenant()) {
             throw new IllegalStateException("PostgreSQL cannot CREATE INDEX CONCURRENTLY on a partitioned table ("
                     + PgVectorOptions.TENANT_PARTITIONS + " is set): create the indexes on each partition concurrently by hand");
         }
         String table = settings.table();
         String base = PgVectorSettings.bareTableName(table);
+        String schema = schemaPrefix(table);
         String create = concurrently ? "CREATE INDEX CONCURRENTLY IF NOT EXISTS " : "CREATE INDEX IF NOT EXISTS ";
         String embeddingType = settings.mixedDimensions() ? "vector" : "vector(" + settings.dimensions().get(0) + ")";
-        List<String> ddl = new ArrayList<>();
-        ddl.add("CREATE EXTENSION IF NOT EXISTS vector");
-        ddl.add("CREATE TABLE IF NOT EXISTS " + table + " (\n"
+        List<Ddl> ddl = new ArrayList<>();
+        ddl.add(new Ddl("CREATE EXTENSION IF NOT EXISTS vector", null));
+        ddl.add(new Ddl("CREATE TABLE IF NOT EXISTS " + table + " (\n"
                 + "  " + c.tenant() + " text NOT NULL,\n"
                 + "  " + c.partition() + " text NOT NULL,\n"
                 + "  " + c.id() + " text COLLATE \"C\" NOT NULL,\n"
@@ -53,48 +67,80 @@ final class ChunkSchema {
                 + "  " + c.metadata() + " jsonb NOT NULL DEFAULT '{}',\n"
                 + "  " + c.embedding() + " " + embeddingType + ",\n"
                 + "  PRIMARY KEY (" + c.tenant() + ", " + c.partition() + ", " + c.id() + ")\n"
-                + ")" + (settings.partitionedByTenant() ? " PARTITION BY LIST (" + c.tenant() + ")" : ""));
+                + ")" + (settings.partitionedByTenant() ? " PARTITION BY LIST (" + c.tenant() + ")" : ""), exists(table)));
         ddl.addAll(tenantPartitions());
-        ddl.add(create + base + "_document_idx ON " + table + " (" + c.tenant() + ", " + c.partition() + ", " + c.document() + ")");
-        ddl.add(create + base + "_embedder_idx ON " + table + " (" + c.tenant() + ", " + c.partition() + ", " + c.embedder() + ")");
-        ddl.add(create + base + "_metadata_idx ON " + table + " USING gin (" + c.metadata() + " jsonb_path_ops)");
+        // pgvector declares vector EXTERNAL: once a row outgrows ~2 KB (text, index text and metadata beside a 384-wide
+        // vector do) the vector is what moves to TOAST, and an exact search then fetches every row's vector from there
+        // (2.2x slower on SciFact's text). MAIN keeps it in the row while the row fits a page and moves the text out.
+        ddl.add(new Ddl("ALTER TABLE " + table + " ALTER COLUMN " + c.embedding() + " SET STORAGE MAIN",
+                "SELECT attstorage = 'm' FROM pg_attribute WHERE attrelid = to_regclass(" + literal(table) + ") AND attname = "
+                        + literal(c.embedding())));
+        if (settings.fullText()) {
+            // Stored, so the keyword leg ranks rows without parsing their text again (it parsed it once per query word).
+            ddl.add(new Ddl("ALTER TABLE " + table + " ADD COLUMN IF NOT EXISTS " + c.indexVector() + " tsvector GENERATED ALWAYS AS ("
+                    + tsvectorExpression(settings) + ") STORED", "SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass("
+                    + literal(table) + ") AND attname = " + literal(c.indexVector()) + " AND NOT attisdropped)"));
+        }
+        List<String[]> indexes = new ArrayList<>();
+        indexes.add(new String[] {base + "_document_idx", " (" + c.tenant() + ", " + c.partition() + ", " + c.document() + ")"});
+        indexes.add(new String[] {base + "_embedder_idx", " (" + c.tenant() + ", " + c.partition() + ", " + c.embedder() + ")"});
+        indexes.add(new String[] {base + "_metadata_idx", " USING gin (" + c.metadata() + " jsonb_path_ops)"});
         String with = " WITH (m = " + settings.hnswM() + ", ef_construction = " + settings.hnswEfConstruction() + ")";
         String metric = settings.metric().optionValue;
         if (settings.mixedDimensions()) {
             for (int width : settings.dimensions()) {
-                ddl.add(create + base + "_embedding_" + width + "_" + metric + "_idx ON " + table + " USING hnsw ("
+                indexes.add(new String[] {base + "_embedding_" + width + "_" + metric + "_idx", " USING hnsw ("
                         + indexedEmbedding(settings, width) + " " + settings.metric().opclass + ")" + with
-                        + " WHERE vector_dims(" + c.embedding() + ") = " + width);
+                        + " WHERE vector_dims(" + c.embedding() + ") = " + width});
             }
         } else {
-            ddl.add(create + base + "_embedding_" + metric + "_idx ON " + table + " USING hnsw (" + c.embedding() + " "
-                    + settings.metric().opclass + ")" + with);
+            indexes.add(new String[] {base + "_embedding_" + metric + "_idx", " USING hnsw (" + c.embedding() + " "
+                    + settings.metric().opclass + ")" + with});
         }
         if (settings.fullText()) {
-            ddl.add(create + base + "_fts_" + settings.fullTextLanguage() + "_idx ON " + table + " USING gin (" + tsvector(settings) + ")");
+            indexes.add(new String[] {base + "_" + c.indexVector() + "_idx", " USING gin (" + c.indexVector() + ")"});
+        }
+        for (String[] index : indexes) {
+            ddl.add(new Ddl(create + index[0] + " ON " + table + index[1], exists(schema + index[0])));
+        }
+        if (settings.fullText()) {
+            // The expression index of earlier versions, superseded by the stored column's.
+            String superseded = schema + base + "_fts_" + settings.fullTextLanguage() + "_idx";
+            ddl.add(new Ddl((concurrently ? "DROP INDEX CONCURRENTLY IF EXISTS " : "DROP INDEX IF EXISTS ") + superseded,
+                    "SELECT to_regclass(" + literal(superseded) + ") IS NULL"));
         }
         return List.copyOf(ddl);
+    }
+
+    /** The probe of a table or index: {@code true} once the relation exists. */
+    private static String exists(String relation) {
+        return "SELECT to_regclass(" + literal(relation) + ") IS NOT NULL";
     }
 
     /**
      * One partition per listed tenant and a DEFAULT one for the rest (pgvector's guidance for many tenants with some large
      * ones): indexes created on the parent are created on every partition, so each listed tenant searches its own HNSW graph.
      */
-    private List<String> tenantPartitions() {
+    private List<Ddl> tenantPartitions() {
         if (!settings.partitionedByTenant()) {
             return List.of();
         }
         String table = settings.table();
-        List<String> ddl = new ArrayList<>();
+        List<Ddl> ddl = new ArrayList<>();
         for (int i = 0; i < settings.tenantPartitions().size(); i++) {
-            ddl.add("CREATE TABLE IF NOT EXISTS " + table + "_tenant_" + i + " PARTITION OF " + table + " FOR VALUES IN ("
-                    + literal(settings.tenantPartitions().get(i)) + ")");
+            ddl.add(new Ddl("CREATE TABLE IF NOT EXISTS " + table + "_tenant_" + i + " PARTITION OF " + table + " FOR VALUES IN ("
+                    + literal(settings.tenantPartitions().get(i)) + ")", exists(table + "_tenant_" + i)));
         }
-        ddl.add("CREATE TABLE IF NOT EXISTS " + table + "_default PARTITION OF " + table + " DEFAULT");
+        ddl.add(new Ddl("CREATE TABLE IF NOT EXISTS " + table + "_default PARTITION OF " + table + " DEFAULT", exists(table + "_default")));
         return ddl;
     }
 
-    /** A tenant id as an SQL string literal (DDL takes no bind parameters; standard_conforming_strings is on since 9.1). */
+    /** {@code schema.} of a schema-qualified table name, or nothing: indexes live in their table's schema. */
+    private static String schemaPrefix(String table) {
+        return table.substring(0, table.length() - PgVectorSettings.bareTableName(table).length());
+    }
+
+    /** A tenant id or a name as an SQL string literal (DDL takes no bind parameters; standard_conforming_strings is on since 9.1). */
     static String literal(String value) {
         return "'" + value.replace("'", "''") + "'";
     }

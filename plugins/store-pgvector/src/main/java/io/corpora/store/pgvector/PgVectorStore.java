@@ -80,6 +80,9 @@ public final class PgVectorStore implements VectorStore {
                 ensureSchema();
             }
             String version = extensionVersion();
+            if (settings.fullText()) {
+                checkIndexVectorColumn();
+            }
             this.iterativeScanSupported = versionAtLeast(version, 0, 8);
             if (!iterativeScanSupported && settings.iterativeScan() != PgVectorSettings.IterativeScan.OFF) {
                 logger.info("pgvector " + version + " has no iterative index scans (needs 0.8); iterativeScan="
@@ -497,7 +500,7 @@ public final class PgVectorStore implements VectorStore {
      */
     SqlFragment keywordSql(Namespace namespace, SearchRequest request, KeywordQuery query) {
         String cfg = "'" + settings.fullTextLanguage() + "'::regconfig";
-        String tsv = ChunkSchema.tsvector(settings);
+        String tsv = c.indexVector();
         List<String> scored = query.scoredWords();
 
         SqlFragment sql = new SqlFragment().sql("WITH terms(q) AS (VALUES ");
@@ -692,12 +695,23 @@ public final class PgVectorStore implements VectorStore {
             try (Statement statement = connection.createStatement()) {
                 // Serialise concurrent starters: CREATE ... IF NOT EXISTS races on the catalog otherwise.
                 statement.execute("SELECT pg_advisory_xact_lock(hashtext('corpora-pgvector-schema'))");
-                for (String ddl : schemaStatements()) {
-                    statement.execute(ddl);
+                for (ChunkSchema.Ddl ddl : new ChunkSchema(settings).ddl(false)) {
+                    if (!alreadyDone(statement, ddl)) {
+                        statement.execute(ddl.sql());
+                    }
                 }
             }
             return null;
         });
+    }
+
+    private static boolean alreadyDone(Statement statement, ChunkSchema.Ddl ddl) throws SQLException {
+        if (ddl.alreadyDone() == null) {
+            return false;
+        }
+        try (ResultSet rows = statement.executeQuery(ddl.alreadyDone())) {
+            return rows.next() && rows.getBoolean(1);
+        }
     }
 
     private String extensionVersion() {
@@ -721,9 +735,36 @@ public final class PgVectorStore implements VectorStore {
         }
     }
 
+    /**
+     * The keyword leg reads the stored tsvector column: refuses to open on a table without it, or with one computed for
+     * another language (the searches would match words stemmed one way against text stemmed another).
+     */
+    private void checkIndexVectorColumn() {
+        String expected = ChunkSchema.tsvectorExpression(settings);
+        String column = c.indexVector();
+        String[] found = query("read the keyword column's definition", new SqlFragment()
+                .sql("SELECT a.attgenerated::text, pg_get_expr(d.adbin, d.adrelid) FROM pg_attribute a LEFT JOIN pg_attrdef d"
+                        + " ON d.adrelid = a.attrelid AND d.adnum = a.attnum WHERE a.attrelid = to_regclass(").bind(settings.table())
+                .sql(") AND a.attname = ").bind(column).sql(" AND NOT a.attisdropped"),
+                rows -> rows.next() ? new String[] {rows.getString(1), rows.getString(2)} : null);
+        String fix = "; or set " + PgVectorOptions.FULL_TEXT + "=false to serve no keyword leg";
+        if (found == null) {
+            throw new PgVectorStoreException("table " + settings.table() + " has no column " + column + " (the keyword leg's stored "
+                    + expected + "): apply migrations/store-pgvector/V2__inline_vectors_and_stored_tsvector.sql (or the DDL of "
+                    + "PgVectorStore.schemaStatements()), or start once with ensureSchema=true" + fix, null);
+        }
+        if (!"s".equals(found[0]) || !expected.equals(found[1])) {
+            throw new PgVectorStoreException("column " + column + " of table " + settings.table() + " must be GENERATED ALWAYS AS ("
+                    + expected + ") STORED, found " + (found[1] == null ? "a plain column" : found[1]) + " (fullTextLanguage is "
+                    + settings.fullTextLanguage() + "): ALTER TABLE " + settings.table() + " DROP COLUMN " + column
+                    + ", then start once with ensureSchema=true (it rewrites the table)" + fix, null);
+        }
+    }
+
     @Override
     public void checkHealth() {
-        query("check the table and its columns", new SqlFragment().sql("SELECT " + c.selectList() + " FROM " + settings.table() + " LIMIT 0"),
+        String columns = settings.fullText() ? c.writtenColumns() + ", " + c.indexVector() : c.writtenColumns();
+        query("check the table and its columns", new SqlFragment().sql("SELECT " + columns + " FROM " + settings.table() + " LIMIT 0"),
                 rows -> null);
     }
 

@@ -6,14 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** The DDL operators print, the Flyway migration that ships, and the two agreeing. */
 class SchemaStatementsTest {
 
-    private static final Path MIGRATION = Path.of("..", "..", "migrations", "store-pgvector", "V1__pgvector_chunk_table.sql");
+    private static final Path MIGRATIONS = Path.of("..", "..", "migrations", "store-pgvector");
 
     private static List<String> statements(Map<String, String> options) {
         Map<String, String> all = new java.util.HashMap<>(Map.of(PgVectorOptions.JDBC_URL, "jdbc:postgresql://127.0.0.1:1/none"));
@@ -21,10 +25,27 @@ class SchemaStatementsTest {
         return new ChunkSchema(PgVectorStoreProvider.settings(TestDatabase.config(all))).statements(false);
     }
 
-    /** The migration's statements: comments dropped, split at semicolons, whitespace normalised. */
+    /** The shipped migrations, {@code V1__…} first, as Flyway orders them. */
+    static List<Path> migrations() throws Exception {
+        try (Stream<Path> files = Files.list(MIGRATIONS)) {
+            return files.filter(f -> f.getFileName().toString().matches("V\\d+__.*\\.sql"))
+                    .sorted(Comparator.comparingInt(f -> Integer.parseInt(f.getFileName().toString().replaceAll("^V(\\d+)__.*", "$1"))))
+                    .toList();
+        }
+    }
+
+    /** Every migration's statements in order: comments dropped, split at semicolons, whitespace normalised. */
     static List<String> migrationStatements() throws Exception {
+        List<String> statements = new ArrayList<>();
+        for (Path migration : migrations()) {
+            statements.addAll(statements(migration));
+        }
+        return statements;
+    }
+
+    static List<String> statements(Path migration) throws Exception {
         StringBuilder sql = new StringBuilder();
-        for (String line : Files.readAllLines(MIGRATION)) {
+        for (String line : Files.readAllLines(migration)) {
             if (!line.startsWith("--")) {
                 sql.append(line).append('\n');
             }
@@ -42,10 +63,42 @@ class SchemaStatementsTest {
         return sql.trim().replaceAll("\\s+", " ");
     }
 
+    /**
+     * The migrations, applied in order, leave what the DDL of the default settings makes: the same statements, but for
+     * an index an earlier migration created and a later one drops (the DDL only drops it). {@code MigrationIT} compares
+     * the two tables' catalogs in the database.
+     */
     @Test
-    void theShippedMigrationIsTheDdlOfTheDefaultSettings() throws Exception {
-        assertTrue(Files.exists(MIGRATION), "migration at " + MIGRATION.toAbsolutePath());
-        assertEquals(statements(Map.of()).stream().map(SchemaStatementsTest::normalise).toList(), migrationStatements());
+    void theShippedMigrationsAreTheDdlOfTheDefaultSettings() throws Exception {
+        assertEquals(List.of("V1__pgvector_chunk_table.sql", "V2__inline_vectors_and_stored_tsvector.sql"),
+                migrations().stream().map(f -> f.getFileName().toString()).toList());
+        List<String> migrated = migrationStatements();
+        Set<String> expected = new HashSet<>(migrated);
+        for (String statement : migrated) {
+            if (statement.startsWith("DROP INDEX IF EXISTS ")) {
+                String index = statement.substring("DROP INDEX IF EXISTS ".length());
+                assertTrue(expected.removeIf(s -> s.startsWith("CREATE INDEX IF NOT EXISTS " + index + " ON ")), statement);
+            }
+        }
+        List<String> ddl = statements(Map.of()).stream().map(SchemaStatementsTest::normalise).toList();
+        assertEquals(ddl.size(), Set.copyOf(ddl).size(), "no statement twice: " + ddl);
+        assertEquals(expected, Set.copyOf(ddl));
+    }
+
+    @Test
+    void theVectorStaysInTheRowAndTheKeywordVectorIsStoredForTheLanguage() {
+        List<String> ddl = statements(Map.of(PgVectorOptions.FULL_TEXT_LANGUAGE, "portuguese", PgVectorOptions.TABLE, "rag.chunks",
+                PgVectorOptions.COLUMNS, "indexVector=tsv_pt, indexText=body_index"));
+        assertTrue(ddl.contains("ALTER TABLE rag.chunks ALTER COLUMN embedding SET STORAGE MAIN"), ddl.toString());
+        assertTrue(ddl.contains("ALTER TABLE rag.chunks ADD COLUMN IF NOT EXISTS tsv_pt tsvector GENERATED ALWAYS AS "
+                + "(to_tsvector('portuguese'::regconfig, body_index)) STORED"), ddl.toString());
+        assertTrue(ddl.contains("CREATE INDEX IF NOT EXISTS chunks_tsv_pt_idx ON rag.chunks USING gin (tsv_pt)"), ddl.toString());
+        // the superseded expression index lives in the table's schema
+        assertTrue(ddl.contains("DROP INDEX IF EXISTS rag.chunks_fts_portuguese_idx"), ddl.toString());
+        // the column is added before its index, and after the table and its partitions
+        assertTrue(ddl.indexOf("CREATE INDEX IF NOT EXISTS chunks_tsv_pt_idx ON rag.chunks USING gin (tsv_pt)")
+                > ddl.indexOf("ALTER TABLE rag.chunks ADD COLUMN IF NOT EXISTS tsv_pt tsvector GENERATED ALWAYS AS "
+                + "(to_tsvector('portuguese'::regconfig, body_index)) STORED"));
     }
 
     @Test
@@ -56,7 +109,7 @@ class SchemaStatementsTest {
         assertTrue(ddl.contains("vec vector(768)"), ddl);
         assertTrue(ddl.contains("CREATE INDEX IF NOT EXISTS chunks_embedding_inner_idx ON rag.chunks USING hnsw (vec vector_ip_ops) "
                 + "WITH (m = 24, ef_construction = 100)"), ddl);
-        assertTrue(ddl.contains("USING gin (to_tsvector('portuguese'::regconfig, index_text))"), ddl);
+        assertTrue(ddl.contains("GENERATED ALWAYS AS (to_tsvector('portuguese'::regconfig, index_text)) STORED"), ddl);
     }
 
     @Test
@@ -71,7 +124,9 @@ class SchemaStatementsTest {
 
     @Test
     void withoutFullTextThereIsNoGinTextIndex() {
-        assertTrue(statements(Map.of(PgVectorOptions.FULL_TEXT, "false")).stream().noneMatch(s -> s.contains("to_tsvector")));
+        List<String> ddl = statements(Map.of(PgVectorOptions.FULL_TEXT, "false"));
+        assertTrue(ddl.stream().noneMatch(s -> s.contains("tsvector") || s.contains("index_tsv") || s.contains("_fts_")), ddl.toString());
+        assertTrue(ddl.contains("ALTER TABLE corpora_chunks ALTER COLUMN embedding SET STORAGE MAIN"), ddl.toString());
     }
 
     @Test
@@ -82,7 +137,9 @@ class SchemaStatementsTest {
         String printed = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
         assertEquals(statements(Map.of(PgVectorOptions.DIMENSION, "768", PgVectorOptions.METRIC, "l2")), ddl);
         assertTrue(printed.contains("embedding vector(768),") && printed.contains("vector_l2_ops") && printed.endsWith(";\n\n"), printed);
-        assertTrue(PrintSchema.statements(Map.of(), true).get(2).startsWith("CREATE INDEX CONCURRENTLY"));
+        List<String> concurrently = PrintSchema.statements(Map.of(), true);
+        assertTrue(concurrently.stream().filter(s -> s.startsWith("CREATE INDEX")).allMatch(s -> s.startsWith("CREATE INDEX CONCURRENTLY")), concurrently.toString());
+        assertTrue(concurrently.contains("DROP INDEX CONCURRENTLY IF EXISTS corpora_chunks_fts_english_idx"), concurrently.toString());
     }
 
     @Test
@@ -99,8 +156,9 @@ class SchemaStatementsTest {
         assertEquals(List.of("CREATE TABLE IF NOT EXISTS rag.chunks_tenant_0 PARTITION OF rag.chunks FOR VALUES IN ('big')",
                 "CREATE TABLE IF NOT EXISTS rag.chunks_tenant_1 PARTITION OF rag.chunks FOR VALUES IN ('o''brien')",
                 "CREATE TABLE IF NOT EXISTS rag.chunks_default PARTITION OF rag.chunks DEFAULT"), ddl.subList(2, 5));
-        // the indexes follow the partitions, on the parent, so PostgreSQL creates them on every partition
-        assertTrue(ddl.subList(5, ddl.size()).stream().allMatch(s -> s.startsWith("CREATE INDEX IF NOT EXISTS ") && s.contains(" ON rag.chunks ")), ddl.toString());
+        // the column changes and the indexes follow the partitions, on the parent, so PostgreSQL makes them on every partition
+        assertTrue(ddl.subList(5, ddl.size()).stream().allMatch(s -> (s.startsWith("CREATE INDEX IF NOT EXISTS ") && s.contains(" ON rag.chunks "))
+                || s.startsWith("ALTER TABLE rag.chunks ") || s.equals("DROP INDEX IF EXISTS rag.chunks_fts_english_idx")), ddl.toString());
         assertTrue(statements(Map.of()).stream().noneMatch(s -> s.contains("PARTITION")));
     }
 

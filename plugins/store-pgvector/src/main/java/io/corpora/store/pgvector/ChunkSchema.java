@@ -38,6 +38,9 @@ final class ChunkSchema {
      */
     record Ddl(String sql, String alreadyDone) {}
 
+    /** An index of the chunk table: its name, and what follows {@code ON <table>} in its definition. */
+    private record Index(String name, String definition) {}
+
     List<String> statements(boolean concurrently) {
         return ddl(concurrently).stream().map(Ddl::sql).toList();
     }
@@ -81,27 +84,27 @@ final class ChunkSchema {
                     + tsvectorExpression(settings) + ") STORED", "SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass("
                     + literal(table) + ") AND attname = " + literal(c.indexVector()) + " AND NOT attisdropped)"));
         }
-        List<String[]> indexes = new ArrayList<>();
-        indexes.add(new String[] {base + "_document_idx", " (" + c.tenant() + ", " + c.partition() + ", " + c.document() + ")"});
-        indexes.add(new String[] {base + "_embedder_idx", " (" + c.tenant() + ", " + c.partition() + ", " + c.embedder() + ")"});
-        indexes.add(new String[] {base + "_metadata_idx", " USING gin (" + c.metadata() + " jsonb_path_ops)"});
+        List<Index> indexes = new ArrayList<>();
+        indexes.add(new Index(base + "_document_idx", " (" + c.tenant() + ", " + c.partition() + ", " + c.document() + ")"));
+        indexes.add(new Index(base + "_embedder_idx", " (" + c.tenant() + ", " + c.partition() + ", " + c.embedder() + ")"));
+        indexes.add(new Index(base + "_metadata_idx", " USING gin (" + c.metadata() + " jsonb_path_ops)"));
         String with = " WITH (m = " + settings.hnswM() + ", ef_construction = " + settings.hnswEfConstruction() + ")";
         String metric = settings.metric().optionValue;
         if (settings.mixedDimensions()) {
             for (int width : settings.dimensions()) {
-                indexes.add(new String[] {base + "_embedding_" + width + "_" + metric + "_idx", " USING hnsw ("
+                indexes.add(new Index(base + "_embedding_" + width + "_" + metric + "_idx", " USING hnsw ("
                         + indexedEmbedding(settings, width) + " " + settings.metric().opclass + ")" + with
-                        + " WHERE vector_dims(" + c.embedding() + ") = " + width});
+                        + " WHERE vector_dims(" + c.embedding() + ") = " + width));
             }
         } else {
-            indexes.add(new String[] {base + "_embedding_" + metric + "_idx", " USING hnsw (" + c.embedding() + " "
-                    + settings.metric().opclass + ")" + with});
+            indexes.add(new Index(base + "_embedding_" + metric + "_idx", " USING hnsw (" + c.embedding() + " "
+                    + settings.metric().opclass + ")" + with));
         }
         if (settings.fullText()) {
-            indexes.add(new String[] {base + "_" + c.indexVector() + "_idx", " USING gin (" + c.indexVector() + ")"});
+            indexes.add(new Index(base + "_" + c.indexVector() + "_idx", " USING gin (" + c.indexVector() + ")"));
         }
-        for (String[] index : indexes) {
-            ddl.add(new Ddl(create + index[0] + " ON " + table + index[1], exists(schema + index[0])));
+        for (Index index : indexes) {
+            ddl.add(new Ddl(create + index.name() + " ON " + table + index.definition(), exists(schema + index.name())));
         }
         if (settings.fullText()) {
             // The expression index of earlier versions, superseded by the stored column's.

@@ -42,7 +42,10 @@ public final class RankFusion {
         if (weights != null && weights.length != rankings.size()) {
             throw new IllegalArgumentException(weights.length + " weights for " + rankings.size() + " rankings");
         }
-        Map<String, Double> scores = new LinkedHashMap<>();
+        // Each id's terms are summed in ascending order, not in the rankings' order: floating-point addition is not
+        // associative, and two ids with the same terms in other orders would differ in the last bit, which the tie
+        // on id then could not break the same way for every order of the legs.
+        Map<String, List<Double>> terms = new LinkedHashMap<>();
         for (int r = 0; r < rankings.size(); r++) {
             double weight = weights == null ? 1 : weights[r];
             if (!(weight >= 0) || !Double.isFinite(weight)) {
@@ -53,13 +56,24 @@ public final class RankFusion {
             for (String id : rankings.get(r)) {
                 rank++;
                 if (seen.add(id)) {
-                    scores.merge(id, weight / (k + rank), Double::sum);
+                    terms.computeIfAbsent(id, unused -> new ArrayList<>(rankings.size())).add(weight / (k + rank));
                 }
             }
         }
-        List<Fused> fused = new ArrayList<>(scores.size());
-        scores.forEach((id, score) -> fused.add(new Fused(id, score)));
+        List<Fused> fused = new ArrayList<>(terms.size());
+        terms.forEach((id, idTerms) -> fused.add(new Fused(id, ascendingSum(idTerms))));
         fused.sort(Comparator.comparingDouble(Fused::score).reversed().thenComparing(Fused::id));
         return fused;
+    }
+
+    private static double ascendingSum(List<Double> terms) {
+        if (terms.size() > 1) {
+            terms.sort(null);
+        }
+        double sum = 0;
+        for (double term : terms) {
+            sum += term;
+        }
+        return sum;
     }
 }

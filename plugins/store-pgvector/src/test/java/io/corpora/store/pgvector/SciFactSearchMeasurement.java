@@ -1,5 +1,7 @@
 package io.corpora.store.pgvector;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
 import io.corpora.spi.MetadataFilter;
@@ -12,8 +14,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The store's keyword and vector legs on real text, measured by hand (not a unit test): BEIR SciFact's abstracts cut
@@ -37,7 +37,7 @@ public final class SciFactSearchMeasurement {
     private static final int SMALLER_TENANT = 9_000;
     private static final int KEYWORD_QUERIES = 100;
     private static final int VECTOR_QUERIES = 200;
-    private static final Pattern FIELD = Pattern.compile("\"(_id|title|text)\": \"((?:[^\"\\\\]++|\\\\.)*+)\"");
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private SciFactSearchMeasurement() {}
 
@@ -126,19 +126,10 @@ public final class SciFactSearchMeasurement {
         return pieces;
     }
 
-    /** {_id, title, text} of one JSON line (SciFact's lines hold only strings at the top level we read). */
-    private static String[] fields(String line) {
-        String[] out = {"", "", ""};
-        Matcher m = FIELD.matcher(line);
-        while (m.find()) {
-            String value = m.group(2).replace("\\\"", "\"").replace("\\\\", "\\");
-            switch (m.group(1)) {
-                case "_id" -> out[0] = value;
-                case "title" -> out[1] = value;
-                default -> out[2] = value;
-            }
-        }
-        return out;
+    /** {_id, title, text} of one JSON line of a BEIR file (a query has no title: ""). */
+    private static String[] fields(String line) throws Exception {
+        JsonNode row = JSON.readTree(line);
+        return new String[] {row.path("_id").asText(), row.path("title").asText(), row.path("text").asText()};
     }
 
     private static float[] unit(Random random) {

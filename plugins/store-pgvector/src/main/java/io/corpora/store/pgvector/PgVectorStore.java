@@ -493,12 +493,66 @@ public final class PgVectorStore implements VectorStore {
     }
 
     /**
-     * The keyword query: BM25-style summed IDF of the terms a row holds, ts_rank_cd as tie-breaker. {@code total} and
-     * {@code idf} are MATERIALIZED: inlined (PostgreSQL's default for a CTE used once) the document-frequency counts ran
-     * again for every matching row, quadratic in the tenant's chunks whenever the planner filters by tenant instead of
-     * the GIN index, as it does on a table not yet analyzed (a relocation's fresh target: 10 s per query at 350 chunks).
+     * The keyword query: BM25-style summed IDF of the query words a row holds, {@code ts_rank_cd} (normalization 32, so
+     * in [0, 1)) times 10⁻⁴ as tie-breaker, then ties by id. Two statements give that one ranking:
+     * <ul>
+     *   <li>plain terms matched as any of them (the default): {@link #keywordSqlFromPostings}, which reads the GIN
+     *       index's answer per term and no row's tsvector but the few that can reach the top;</li>
+     *   <li>phrases, exclusions or {@code anyTermFallback=false}: {@link #keywordSqlPerRow}, which tests the match
+     *       against every candidate row's tsvector.</li>
+     * </ul>
      */
     SqlFragment keywordSql(Namespace namespace, SearchRequest request, KeywordQuery query) {
+        return settings.anyTermFallback() && !query.hasConstraints()
+                ? keywordSqlFromPostings(namespace, request, query)
+                : keywordSqlPerRow(namespace, request, query);
+    }
+
+    /**
+     * Plain terms, rows holding any of them. A row's IDF sum is added up from the (term, row) pairs the GIN index
+     * returns for each term — the same pairs give each term's document frequency — so no tsvector is read for it.
+     * Only rows whose sum is within 2·10⁻⁴ of the k-th best sum are then read for the tie-break: any other row's score,
+     * below its sum plus 10⁻⁴, is under k rows' scores, so it cannot be returned (the 10⁻⁴ more covers rounding).
+     * The weights are {@code numeric}, whose sums are exact in any order, so both statements give every row the same score.
+     * CTE columns are quoted mixed-case names, which no physical column ({@link SqlIdentifier}: lower case) can take.
+     */
+    SqlFragment keywordSqlFromPostings(Namespace namespace, SearchRequest request, KeywordQuery query) {
+        String cfg = "'" + settings.fullTextLanguage() + "'::regconfig";
+        String tsv = c.indexVector();
+        List<String> terms = query.terms();
+        SqlFragment sql = new SqlFragment().sql("WITH terms(\"Term\", \"Query\") AS (VALUES ");
+        for (int i = 0; i < terms.size(); i++) {
+            sql.sql((i == 0 ? "(" : ", (") + i + ", plainto_tsquery(" + cfg + ", ").bind(terms.get(i)).sql("))");
+        }
+        // Every row of the namespace holding a term counts for its document frequency; only eligible ones are ranked.
+        SqlFragment conditions = hitConditions(request);
+        SqlFragment eligible = conditions.isEmpty() ? new SqlFragment().sql("true") : new SqlFragment().sql("(").append(conditions).sql(")");
+        sql.sql("), total AS MATERIALIZED (").append(namespaceCount(namespace))
+                .sql("), pairs AS MATERIALIZED (SELECT terms.\"Term\", hit.\"Row\", hit.\"Eligible\" FROM terms CROSS JOIN LATERAL"
+                        + " (SELECT " + c.id() + " AS \"Row\", ").append(eligible)
+                .sql(" AS \"Eligible\" FROM " + settings.table() + " WHERE ").append(inNamespace(namespace))
+                .sql(" AND " + tsv + " @@ terms.\"Query\") hit)"
+                        + ", idf AS MATERIALIZED (SELECT terms.\"Term\", " + idf("total.n", "count(pairs.\"Row\")") + " AS \"Weight\""
+                        + " FROM terms CROSS JOIN total LEFT JOIN pairs ON pairs.\"Term\" = terms.\"Term\" GROUP BY terms.\"Term\", total.n)"
+                        + ", sums AS MATERIALIZED (SELECT pairs.\"Row\", sum(idf.\"Weight\") AS \"Sum\""
+                        + " FROM pairs JOIN idf ON idf.\"Term\" = pairs.\"Term\" WHERE pairs.\"Eligible\" GROUP BY pairs.\"Row\")"
+                        + ", cut AS MATERIALIZED (SELECT min(best.\"Sum\") - 0.0002 AS \"Sum\" FROM (SELECT sums.\"Sum\" FROM sums"
+                        + " ORDER BY sums.\"Sum\" DESC LIMIT ").bind(request.topK()).sql(") best)");
+        SqlFragment match = anyTermMatch(cfg, terms);
+        sql.sql(", hits AS (SELECT " + selectColumns + ", sums.\"Sum\" + 0.0001 * ts_rank_cd(" + tsv + ", ").append(match)
+                .sql(", 32) AS score FROM sums JOIN " + settings.table() + " ON ").append(inNamespace(namespace))
+                .sql(" AND " + c.id() + " = sums.\"Row\" WHERE sums.\"Sum\" >= (SELECT cut.\"Sum\" FROM cut))");
+        return ranked(sql, request);
+    }
+
+    /**
+     * Phrases, exclusions or every term required: the match is tested on each candidate row's tsvector, and each
+     * matching row's IDF sum by testing it against each scored word. {@code total}, {@code df} and {@code idf} are
+     * MATERIALIZED: inlined (PostgreSQL's default for a CTE used once) the document-frequency counts ran again for
+     * every matching row, quadratic in the tenant's chunks whenever the planner filters by tenant instead of the GIN
+     * index, as it does on a table not yet analyzed (a relocation's fresh target: 10 s per query at 350 chunks).
+     */
+    SqlFragment keywordSqlPerRow(Namespace namespace, SearchRequest request, KeywordQuery query) {
         String cfg = "'" + settings.fullTextLanguage() + "'::regconfig";
         String tsv = c.indexVector();
         List<String> scored = query.scoredWords();
@@ -507,10 +561,10 @@ public final class PgVectorStore implements VectorStore {
         for (int i = 0; i < scored.size(); i++) {
             sql.sql(i == 0 ? "(" : ", (").sql("plainto_tsquery(" + cfg + ", ").bind(scored.get(i)).sql("))");
         }
-        sql.sql("), total AS MATERIALIZED (SELECT count(*) AS n FROM " + settings.table() + " WHERE ").append(inNamespace(namespace))
-                .sql("), idf AS MATERIALIZED (SELECT t.q, ln(1 + (total.n - t.df + 0.5) / (t.df + 0.5)) AS w FROM total, "
-                        + "(SELECT q, (SELECT count(*) FROM " + settings.table() + " WHERE ").append(inNamespace(namespace))
-                .sql(" AND " + tsv + " @@ terms.q) AS df FROM terms) t)");
+        sql.sql("), total AS MATERIALIZED (").append(namespaceCount(namespace))
+                .sql("), df AS MATERIALIZED (SELECT terms.q, (SELECT count(*) FROM " + settings.table() + " WHERE ").append(inNamespace(namespace))
+                .sql(" AND " + tsv + " @@ terms.q) AS n FROM terms), idf AS MATERIALIZED (SELECT df.q, " + idf("total.n", "df.n")
+                        + " AS w FROM total, df)");
 
         // The match: any plain term (or all of them, strictly), and always the phrases and exclusions.
         SqlFragment match = new SqlFragment();
@@ -518,11 +572,7 @@ public final class PgVectorStore implements VectorStore {
             match.sql("websearch_to_tsquery(" + cfg + ", ").bind(query.strictText()).sql(")");
         } else {
             if (!query.terms().isEmpty()) {
-                match.sql("(");
-                for (int i = 0; i < query.terms().size(); i++) {
-                    match.sql(i == 0 ? "" : " || ").sql("plainto_tsquery(" + cfg + ", ").bind(query.terms().get(i)).sql(")");
-                }
-                match.sql(")");
+                match.append(anyTermMatch(cfg, query.terms()));
             }
             if (query.hasConstraints()) {
                 match.sql(match.isEmpty() ? "" : " && ").sql("websearch_to_tsquery(" + cfg + ", ").bind(query.constraintText()).sql(")");
@@ -532,18 +582,51 @@ public final class PgVectorStore implements VectorStore {
         sql.sql(", hits AS (SELECT " + selectColumns + ", (SELECT coalesce(sum(idf.w), 0) FROM idf WHERE " + tsv
                         + " @@ idf.q) + 0.0001 * ts_rank_cd(" + tsv + ", ").append(match).sql(", 32) AS score FROM " + settings.table()
                         + " WHERE ").append(inNamespace(namespace)).sql(" AND " + tsv + " @@ (").append(match).sql(")");
+        SqlFragment conditions = hitConditions(request);
+        if (!conditions.isEmpty()) {
+            sql.sql(" AND ").append(conditions);
+        }
+        sql.sql(")");
+        return ranked(sql, request);
+    }
+
+    /** BM25's IDF, {@code ln(1 + (N − df + 0.5) / (df + 0.5))}, of two SQL expressions. */
+    private static String idf(String total, String df) {
+        return "ln(1 + (" + total + " - " + df + " + 0.5) / (" + df + " + 0.5))";
+    }
+
+    private SqlFragment namespaceCount(Namespace namespace) {
+        return new SqlFragment().sql("SELECT count(*) AS n FROM " + settings.table() + " WHERE ").append(inNamespace(namespace));
+    }
+
+    /** Any of the terms, as one tsquery. */
+    private static SqlFragment anyTermMatch(String cfg, List<String> terms) {
+        SqlFragment match = new SqlFragment().sql("(");
+        for (int i = 0; i < terms.size(); i++) {
+            match.sql(i == 0 ? "" : " || ").sql("plainto_tsquery(" + cfg + ", ").bind(terms.get(i)).sql(")");
+        }
+        return match.sql(")");
+    }
+
+    /** What a keyword hit must satisfy beyond its namespace and the match: the embedder and the filter; empty if nothing. */
+    private SqlFragment hitConditions(SearchRequest request) {
+        SqlFragment conditions = new SqlFragment();
         if (request.embedderId() != null) {
-            sql.sql(" AND " + c.embedder() + " = ").bind(request.embedderId());
+            conditions.sql(c.embedder() + " = ").bind(request.embedderId());
         }
         if (!request.filter().isMatchAll()) {
-            sql.sql(" AND ").append(filters.compile(request.filter()));
+            conditions.sql(conditions.isEmpty() ? "" : " AND ").append(filters.compile(request.filter()));
         }
-        sql.sql(") SELECT * FROM hits");
+        return conditions;
+    }
+
+    /** The {@code hits} CTE's rows above the minimum score, best first, ties by id, the top k. */
+    private SqlFragment ranked(SqlFragment withHits, SearchRequest request) {
+        withHits.sql(" SELECT * FROM hits");
         if (request.minScore() != null) {
-            sql.sql(" WHERE score >= ").bind(request.minScore());
+            withHits.sql(" WHERE score >= ").bind(request.minScore());
         }
-        sql.sql(" ORDER BY score DESC, " + c.id() + " COLLATE \"C\" LIMIT ").bind(request.topK());
-        return sql;
+        return withHits.sql(" ORDER BY score DESC, " + c.id() + " COLLATE \"C\" LIMIT ").bind(request.topK());
     }
 
     // ---------------------------------------------------------------------------------------- plumbing

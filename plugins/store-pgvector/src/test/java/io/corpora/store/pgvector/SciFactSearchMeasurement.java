@@ -21,14 +21,15 @@ import java.util.Random;
  * second (searched exactly: below {@code exactSearchMaxRows}). The keyword leg runs the first 100 of SciFact's test queries; the vector
  * leg runs stored vectors as queries. The vectors are seeded random (the text is what the keyword leg and the row
  * layout need; the vector legs' cost does not depend on what the vectors mean). Prints the table's heap and TOAST
- * sizes and p50 / mean per leg.
+ * sizes and p50 / mean per leg. An optional third argument, N, adds a third tenant holding N copies of the pieces
+ * (7: 97,685 rows, the issue's largest tenant), each copy's ids suffixed, so the keyword leg's cost at scale shows.
  *
  * <pre>
  * cd plugins/store-pgvector
  * mvn -q -o test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/measure.classpath
  * CORPORA_TEST_PG_URL=jdbc:postgresql://127.0.0.1:5432/corpora_test?user=postgres \
  *   java -cp "target/test-classes:target/classes:$(cat target/measure.classpath)" \
- *   io.corpora.store.pgvector.SciFactSearchMeasurement ../../../shared/datasets/scifact m_scifact
+ *   io.corpora.store.pgvector.SciFactSearchMeasurement ../../../shared/datasets/scifact m_scifact [copies]
  * </pre>
  */
 public final class SciFactSearchMeasurement {
@@ -44,6 +45,7 @@ public final class SciFactSearchMeasurement {
     public static void main(String[] args) throws Exception {
         Path dataset = Path.of(args[0]);
         String table = args.length > 1 ? args[1] : "m_scifact";
+        int copies = args.length > 2 ? Integer.parseInt(args[2]) : 0;
         List<String[]> pieces = pieces(dataset.resolve("corpus.jsonl"));
         List<String> queries = new ArrayList<>();
         for (String line : Files.readAllLines(dataset.resolve("queries.jsonl"))) {
@@ -69,7 +71,22 @@ public final class SciFactSearchMeasurement {
             for (int from = 0; from < SMALLER_TENANT; from += 500) {
                 store.upsert(smaller, chunks.subList(from, Math.min(SMALLER_TENANT, from + 500)));
             }
-            System.out.printf("rows %d + %d written in %.1f s%n", pieces.size(), SMALLER_TENANT, (System.nanoTime() - writeStart) / 1e9);
+            Namespace copied = Namespace.of("scifact-x" + copies);
+            for (int copy = 1; copy <= copies; copy++) {
+                List<EmbeddedChunk> batch = new ArrayList<>();
+                for (EmbeddedChunk chunk : chunks) {
+                    Chunk c = chunk.chunk();
+                    batch.add(new EmbeddedChunk(new Chunk(c.id() + "~" + copy, c.documentId() + "~" + copy, c.index(), c.text(),
+                            c.headingPath(), c.metadata()), chunk.embedding()));
+                    if (batch.size() == 500) {
+                        store.upsert(copied, batch);
+                        batch.clear();
+                    }
+                }
+                store.upsert(copied, batch);
+            }
+            System.out.printf("rows %d + %d + %d written in %.1f s%n", pieces.size(), SMALLER_TENANT, copies * pieces.size(),
+                    (System.nanoTime() - writeStart) / 1e9);
             try (var connection = TestDatabase.connect(); var statement = connection.createStatement()) {
                 statement.execute("VACUUM ANALYZE " + table);
                 try (var rows = statement.executeQuery("SELECT pg_size_pretty(pg_relation_size(oid)), pg_size_pretty(pg_relation_size(reltoastrelid)), "
@@ -87,6 +104,10 @@ public final class SciFactSearchMeasurement {
                         SearchRequest.keyword(queries.get(q), 10, MetadataFilter.all(), null, null)));
                 report(label + "keyword, " + SMALLER_TENANT + " rows", keywordQueries, q -> store.search(smaller,
                         SearchRequest.keyword(queries.get(q), 10, MetadataFilter.all(), null, null)));
+                if (copies > 0) {
+                    report(label + "keyword, " + copies * pieces.size() + " rows", keywordQueries, q -> store.search(copied,
+                            SearchRequest.keyword(queries.get(q), 10, MetadataFilter.all(), null, null)));
+                }
                 report(label + "vector exact, " + SMALLER_TENANT + " rows", vectorQueries, q -> store.search(smaller,
                         SearchRequest.vector(vectors.get(q * 37 % SMALLER_TENANT), 10, MetadataFilter.all(), null, null)));
                 report(label + "vector HNSW, " + pieces.size() + " rows", vectorQueries, q -> store.search(all,

@@ -81,20 +81,28 @@ class FullTextSearchIT {
         // an inlined idf CTE then ran once per matching row. Materialized, they are one CTE scan, whatever the statistics.
         try (PgVectorStore store = open(Map.of()); var connection = TestDatabase.connect()) {
             SearchRequest request = SearchRequest.keyword("lodging policy", 10, MetadataFilter.all(), null, null);
-            SqlFragment sql = store.keywordSql(NS, request, KeywordQuery.parse(request.text(), StopWords.of(List.of("english"))));
-            StringBuilder plan = new StringBuilder();
-            try (var explain = connection.prepareStatement("EXPLAIN (ANALYZE, COSTS OFF) " + sql.text())) {
-                sql.bindTo(explain, 1);
-                try (var rows = explain.executeQuery()) {
-                    while (rows.next()) {
-                        plan.append(rows.getString(1)).append('\n');
-                    }
-                }
-            }
-            assertTrue(plan.toString().contains("CTE idf") && plan.toString().contains("CTE total"),
-                    "the document-frequency CTEs are evaluated once, not inlined per row:\n" + plan);
+            KeywordQuery query = KeywordQuery.parse(request.text(), StopWords.of(List.of("english")));
+            String fromPostings = plan(connection, store.keywordSqlFromPostings(NS, request, query));
+            assertTrue(fromPostings.contains("CTE pairs") && fromPostings.contains("CTE idf") && fromPostings.contains("CTE total"),
+                    "the postings, document frequencies and namespace size are evaluated once:\n" + fromPostings);
+            String perRow = plan(connection, store.keywordSqlPerRow(NS, request, query));
+            assertTrue(perRow.contains("CTE df") && perRow.contains("CTE idf") && perRow.contains("CTE total"),
+                    "the document-frequency CTEs are evaluated once, not inlined per row:\n" + perRow);
             assertEquals(List.of("t0", "t2", "t3", "t1"), search(store, "lodging policy"), "same ranking as before");
         }
+    }
+
+    private static String plan(java.sql.Connection connection, SqlFragment sql) throws Exception {
+        StringBuilder plan = new StringBuilder();
+        try (var explain = connection.prepareStatement("EXPLAIN (ANALYZE, COSTS OFF) " + sql.text())) {
+            sql.bindTo(explain, 1);
+            try (var rows = explain.executeQuery()) {
+                while (rows.next()) {
+                    plan.append(rows.getString(1)).append('\n');
+                }
+            }
+        }
+        return plan.toString();
     }
 
     @Test

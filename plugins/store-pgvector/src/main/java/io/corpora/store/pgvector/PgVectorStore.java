@@ -520,10 +520,7 @@ public final class PgVectorStore implements VectorStore {
         String cfg = "'" + settings.fullTextLanguage() + "'::regconfig";
         String tsv = c.indexVector();
         List<String> terms = query.terms();
-        SqlFragment sql = new SqlFragment().sql("WITH terms(\"Term\", \"Query\") AS (VALUES ");
-        for (int i = 0; i < terms.size(); i++) {
-            sql.sql((i == 0 ? "(" : ", (") + i + ", plainto_tsquery(" + cfg + ", ").bind(terms.get(i)).sql("))");
-        }
+        SqlFragment sql = termsCte(cfg, terms);
         // Every row of the namespace holding a term counts for its document frequency; only eligible ones are ranked.
         SqlFragment conditions = hitConditions(request);
         SqlFragment eligible = conditions.isEmpty() ? new SqlFragment().sql("true") : new SqlFragment().sql("(").append(conditions).sql(")");
@@ -555,16 +552,11 @@ public final class PgVectorStore implements VectorStore {
     SqlFragment keywordSqlPerRow(Namespace namespace, SearchRequest request, KeywordQuery query) {
         String cfg = "'" + settings.fullTextLanguage() + "'::regconfig";
         String tsv = c.indexVector();
-        List<String> scored = query.scoredWords();
-
-        SqlFragment sql = new SqlFragment().sql("WITH terms(q) AS (VALUES ");
-        for (int i = 0; i < scored.size(); i++) {
-            sql.sql(i == 0 ? "(" : ", (").sql("plainto_tsquery(" + cfg + ", ").bind(scored.get(i)).sql("))");
-        }
+        SqlFragment sql = termsCte(cfg, query.scoredWords());
         sql.sql("), total AS MATERIALIZED (").append(namespaceCount(namespace))
-                .sql("), df AS MATERIALIZED (SELECT terms.q, (SELECT count(*) FROM " + settings.table() + " WHERE ").append(inNamespace(namespace))
-                .sql(" AND " + tsv + " @@ terms.q) AS n FROM terms), idf AS MATERIALIZED (SELECT df.q, " + idf("total.n", "df.n")
-                        + " AS w FROM total, df)");
+                .sql("), df AS MATERIALIZED (SELECT terms.\"Query\", (SELECT count(*) FROM " + settings.table() + " WHERE ").append(inNamespace(namespace))
+                .sql(" AND " + tsv + " @@ terms.\"Query\") AS n FROM terms), idf AS MATERIALIZED (SELECT df.\"Query\", " + idf("total.n", "df.n")
+                        + " AS \"Weight\" FROM total, df)");
 
         // The match: any plain term (or all of them, strictly), and always the phrases and exclusions.
         SqlFragment match = new SqlFragment();
@@ -579,8 +571,8 @@ public final class PgVectorStore implements VectorStore {
             }
         }
 
-        sql.sql(", hits AS (SELECT " + selectColumns + ", (SELECT coalesce(sum(idf.w), 0) FROM idf WHERE " + tsv
-                        + " @@ idf.q) + 0.0001 * ts_rank_cd(" + tsv + ", ").append(match).sql(", 32) AS score FROM " + settings.table()
+        sql.sql(", hits AS (SELECT " + selectColumns + ", (SELECT coalesce(sum(idf.\"Weight\"), 0) FROM idf WHERE " + tsv
+                        + " @@ idf.\"Query\") + 0.0001 * ts_rank_cd(" + tsv + ", ").append(match).sql(", 32) AS score FROM " + settings.table()
                         + " WHERE ").append(inNamespace(namespace)).sql(" AND " + tsv + " @@ (").append(match).sql(")");
         SqlFragment conditions = hitConditions(request);
         if (!conditions.isEmpty()) {
@@ -588,6 +580,15 @@ public final class PgVectorStore implements VectorStore {
         }
         sql.sql(")");
         return ranked(sql, request);
+    }
+
+    /** {@code WITH terms("Term", "Query") AS (VALUES (0, plainto_tsquery(…)), …}, left open for the next CTE. */
+    private static SqlFragment termsCte(String cfg, List<String> words) {
+        SqlFragment sql = new SqlFragment().sql("WITH terms(\"Term\", \"Query\") AS (VALUES ");
+        for (int i = 0; i < words.size(); i++) {
+            sql.sql((i == 0 ? "(" : ", (") + i + ", plainto_tsquery(" + cfg + ", ").bind(words.get(i)).sql("))");
+        }
+        return sql;
     }
 
     /** BM25's IDF, {@code ln(1 + (N − df + 0.5) / (df + 0.5))}, of two SQL expressions. */

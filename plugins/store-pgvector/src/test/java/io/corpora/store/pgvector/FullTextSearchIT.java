@@ -13,15 +13,15 @@ import io.corpora.spi.store.StoreCapability;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The full-text leg on the real database: stop words, summed-IDF ranking, phrases, exclusions, strict mode. */
 class FullTextSearchIT {
 
-    private static final String TABLE = "it_fulltext";
+    @RegisterExtension
+    static final ItTable TABLE = new ItTable("it_fulltext");
     private static final Namespace NS = Namespace.of("fulltext");
     private static final List<String> TEXTS = List.of(
             /* t0 */ "The hotel lodging policy allows three nights per trip.",
@@ -38,7 +38,7 @@ class FullTextSearchIT {
         if (!TestDatabase.configured()) {
             return;
         }
-        TestDatabase.dropTable(TABLE);
+        TestDatabase.dropTable(TABLE.name);
         try (PgVectorStore store = open(Map.of())) {
             List<EmbeddedChunk> rows = new ArrayList<>();
             for (int i = 0; i < TEXTS.size(); i++) {
@@ -49,22 +49,10 @@ class FullTextSearchIT {
         }
     }
 
-    @AfterAll
-    static void drop() throws Exception {
-        if (TestDatabase.configured()) {
-            TestDatabase.dropTable(TABLE);
-        }
-    }
-
-    @BeforeEach
-    void requireDatabase() {
-        TestDatabase.url();
-    }
-
     private static PgVectorStore open(Map<String, String> more) {
         Map<String, String> options = new java.util.HashMap<>(Map.of(PgVectorOptions.DIMENSION, "4", PgVectorOptions.NULLABLE_EMBEDDINGS, "true"));
         options.putAll(more);
-        return TestDatabase.open(TABLE, options);
+        return TestDatabase.open(TABLE.name, options);
     }
 
     private static List<String> search(PgVectorStore store, String query) {

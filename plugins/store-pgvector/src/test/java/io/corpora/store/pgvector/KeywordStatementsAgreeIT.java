@@ -17,10 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The keyword leg's two statements give one ranking: the one that sums IDF from the GIN index's postings and reads
@@ -31,7 +30,8 @@ import org.junit.jupiter.api.Test;
  */
 class KeywordStatementsAgreeIT {
 
-    private static final String TABLE = "it_keyword_agree";
+    @RegisterExtension
+    static final ItTable TABLE = new ItTable("it_keyword_agree");
     private static final Namespace NS = Namespace.of("agree");
     private static final Namespace OTHER = Namespace.of("agree-other");
     private static final Namespace NEAR_TIE = Namespace.of("agree-near-tie");
@@ -47,25 +47,13 @@ class KeywordStatementsAgreeIT {
         if (!TestDatabase.configured()) {
             return;
         }
-        TestDatabase.dropTable(TABLE);
+        TestDatabase.dropTable(TABLE.name);
         Random random = new Random(SEED);
         try (PgVectorStore store = open()) {
             store.upsert(NS, rows("a", 800, random));
             store.upsert(OTHER, rows("b", 400, random));
             store.upsert(NEAR_TIE, nearTie());
         }
-    }
-
-    @AfterAll
-    static void drop() throws Exception {
-        if (TestDatabase.configured()) {
-            TestDatabase.dropTable(TABLE);
-        }
-    }
-
-    @BeforeEach
-    void requireDatabase() {
-        TestDatabase.url();
     }
 
     /** Rows of one to six vocabulary words (repeats allowed, so ts_rank_cd differs), metadata n in 0..2, two embedders. */
@@ -109,7 +97,7 @@ class KeywordStatementsAgreeIT {
     }
 
     private static PgVectorStore open() {
-        return TestDatabase.open(TABLE, Map.of(PgVectorOptions.DIMENSION, "4", PgVectorOptions.NULLABLE_EMBEDDINGS, "true"));
+        return TestDatabase.open(TABLE.name, Map.of(PgVectorOptions.DIMENSION, "4", PgVectorOptions.NULLABLE_EMBEDDINGS, "true"));
     }
 
     @Test

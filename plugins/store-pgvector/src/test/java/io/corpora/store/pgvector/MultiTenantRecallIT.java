@@ -12,10 +12,9 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Logger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 7's recall bar on a real database: 20k random 32-d vectors in 20 tenants of very different sizes in one
@@ -25,7 +24,9 @@ import org.junit.jupiter.api.Test;
 class MultiTenantRecallIT {
 
     private static final Logger LOG = Logger.getLogger(MultiTenantRecallIT.class.getName());
-    private static final String TABLE = "it_recall_tenants";
+    @RegisterExtension
+    static final ItTable IT_TABLE = new ItTable("it_recall_tenants");
+    private static final String TABLE = IT_TABLE.name;
     private static final String HNSW_INDEX = TABLE + "_embedding_cosine_idx";
     /** Sorting penalised, so the planner serves ORDER BY distance from the HNSW index even for a tiny tenant. */
     private static final String FORCE_INDEX = "options=-c%20enable_sort%3Doff";
@@ -58,18 +59,6 @@ class MultiTenantRecallIT {
             statement.execute("ANALYZE " + TABLE);
             LOG.info("loaded 20000 vectors in " + (loaded - start) / 1_000_000 + " ms, built the HNSW index in "
                     + (System.nanoTime() - loaded) / 1_000_000 + " ms");
-        }
-    }
-
-    @BeforeEach
-    void requireDatabase() {
-        TestDatabase.url();
-    }
-
-    @AfterAll
-    static void dropTable() throws Exception {
-        if (TestDatabase.configured()) {
-            TestDatabase.dropTable(TABLE);
         }
     }
 

@@ -21,7 +21,7 @@ final class ChunkSchema {
 
     /** The text-search vector of a row's index text, as the stored column computes it. */
     static String tsvectorExpression(PgVectorSettings settings) {
-        return "to_tsvector('" + settings.fullTextLanguage() + "'::regconfig, " + settings.columns().indexText() + ")";
+        return "to_tsvector(" + settings.textSearchConfig() + ", " + settings.columns().indexText() + ")";
     }
 
     /** The embedding as the HNSW index of this width sees it (a cast for mixed-width tables). */

@@ -105,6 +105,11 @@ record PgVectorSettings(
         }
     }
 
+    /** The text-search configuration as SQL, e.g. {@code 'english'::regconfig}: safe to splice, being one of {@link #TEXT_SEARCH_CONFIGS}. */
+    String textSearchConfig() {
+        return "'" + fullTextLanguage + "'::regconfig";
+    }
+
     boolean partitionedByTenant() {
         return !tenantPartitions.isEmpty();
     }

@@ -517,7 +517,7 @@ public final class PgVectorStore implements VectorStore {
      * CTE columns are quoted mixed-case names, which no physical column ({@link SqlIdentifier}: lower case) can take.
      */
     SqlFragment keywordSqlFromPostings(Namespace namespace, SearchRequest request, KeywordQuery query) {
-        String cfg = "'" + settings.fullTextLanguage() + "'::regconfig";
+        String cfg = settings.textSearchConfig();
         String tsv = c.indexVector();
         List<String> terms = query.terms();
         SqlFragment sql = termsCte(cfg, terms);
@@ -550,7 +550,7 @@ public final class PgVectorStore implements VectorStore {
      * index, as it does on a table not yet analyzed (a relocation's fresh target: 10 s per query at 350 chunks).
      */
     SqlFragment keywordSqlPerRow(Namespace namespace, SearchRequest request, KeywordQuery query) {
-        String cfg = "'" + settings.fullTextLanguage() + "'::regconfig";
+        String cfg = settings.textSearchConfig();
         String tsv = c.indexVector();
         SqlFragment sql = termsCte(cfg, query.scoredWords());
         sql.sql("), total AS MATERIALIZED (").append(namespaceCount(namespace))

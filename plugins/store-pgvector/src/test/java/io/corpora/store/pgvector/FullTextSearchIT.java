@@ -81,16 +81,8 @@ class FullTextSearchIT {
     }
 
     private static String plan(java.sql.Connection connection, SqlFragment sql) throws Exception {
-        StringBuilder plan = new StringBuilder();
-        try (var explain = connection.prepareStatement("EXPLAIN (ANALYZE, COSTS OFF) " + sql.text())) {
-            sql.bindTo(explain, 1);
-            try (var rows = explain.executeQuery()) {
-                while (rows.next()) {
-                    plan.append(rows.getString(1)).append('\n');
-                }
-            }
-        }
-        return plan.toString();
+        SqlFragment explain = new SqlFragment().sql("EXPLAIN (ANALYZE, COSTS OFF) ").append(sql);
+        return String.join("\n", TestDatabase.rows(connection, explain, row -> row.getString(1)));
     }
 
     @Test

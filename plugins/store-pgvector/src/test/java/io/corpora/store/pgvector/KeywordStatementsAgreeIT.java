@@ -11,8 +11,6 @@ import io.corpora.spi.Namespace;
 import io.corpora.spi.ReservedKeys;
 import io.corpora.spi.store.SearchRequest;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -171,15 +169,6 @@ class KeywordStatementsAgreeIT {
 
     /** The statement's ids and scores, in order. */
     private static List<String> run(Connection connection, SqlFragment sql) throws Exception {
-        List<String> hits = new ArrayList<>();
-        try (PreparedStatement statement = connection.prepareStatement(sql.text())) {
-            sql.bindTo(statement, 1);
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    hits.add(rows.getString(1) + " " + rows.getDouble("score"));
-                }
-            }
-        }
-        return hits;
+        return TestDatabase.rows(connection, sql, row -> row.getString(1) + " " + row.getDouble("score"));
     }
 }

@@ -25,9 +25,8 @@ class MultiTenantRecallIT {
 
     private static final Logger LOG = Logger.getLogger(MultiTenantRecallIT.class.getName());
     @RegisterExtension
-    static final ItTable IT_TABLE = new ItTable("it_recall_tenants");
-    private static final String TABLE = IT_TABLE.name;
-    private static final String HNSW_INDEX = TABLE + "_embedding_cosine_idx";
+    static final ItTable TABLE = new ItTable("it_recall_tenants");
+    private static final String HNSW_INDEX = TABLE.name + "_embedding_cosine_idx";
     /** Sorting penalised, so the planner serves ORDER BY distance from the HNSW index even for a tiny tenant. */
     private static final String FORCE_INDEX = "options=-c%20enable_sort%3Doff";
     private static final int DIMENSION = 32;
@@ -39,11 +38,11 @@ class MultiTenantRecallIT {
         if (!TestDatabase.configured()) {
             return; // each test is then skipped by requireDatabase, with the reason
         }
-        TestDatabase.dropTable(TABLE);
+        TestDatabase.dropTable(TABLE.name);
         corpus = new SkewedTenants("recall", DIMENSION, 7);
         // A lighter graph (m 8, ef_construction 32) builds ~3x faster on the shared CI cores and makes the
         // recall bar harder to meet, not easier.
-        try (PgVectorStore store = TestDatabase.open(TABLE, Map.of(PgVectorOptions.DIMENSION, Integer.toString(DIMENSION),
+        try (PgVectorStore store = TestDatabase.open(TABLE.name, Map.of(PgVectorOptions.DIMENSION, Integer.toString(DIMENSION),
                 PgVectorOptions.HNSW_M, "8", PgVectorOptions.HNSW_EF_CONSTRUCTION, "32"));
              Connection connection = TestDatabase.connect();
              Statement statement = connection.createStatement()) {
@@ -56,7 +55,7 @@ class MultiTenantRecallIT {
             for (String ddl : store.schemaStatements()) {
                 statement.execute(ddl);
             }
-            statement.execute("ANALYZE " + TABLE);
+            statement.execute("ANALYZE " + TABLE.name);
             LOG.info("loaded 20000 vectors in " + (loaded - start) / 1_000_000 + " ms, built the HNSW index in "
                     + (System.nanoTime() - loaded) / 1_000_000 + " ms");
         }
@@ -76,7 +75,7 @@ class MultiTenantRecallIT {
                 PgVectorOptions.EXACT_SEARCH_MAX_ROWS, "0",
                 PgVectorOptions.ENSURE_SCHEMA, "false"));
         config.putAll(options);
-        return TestDatabase.open(TABLE, config);
+        return TestDatabase.open(TABLE.name, config);
     }
 
     @Test
@@ -114,7 +113,7 @@ class MultiTenantRecallIT {
     @Test
     void theSmallestTenantGetsExactResultsThroughTheDefaultExactPath() {
         List<float[]> queries = corpus.queries(50, 12);
-        try (PgVectorStore store = TestDatabase.open(TABLE, Map.of(
+        try (PgVectorStore store = TestDatabase.open(TABLE.name, Map.of(
                 PgVectorOptions.DIMENSION, Integer.toString(DIMENSION), PgVectorOptions.ENSURE_SCHEMA, "false"))) {
             double recall = corpus.recall(store, VectorSimilarity.COSINE, corpus.smallest(), queries, K);
             assertEquals(1.0, recall, 1e-9, "a namespace below exactSearchMaxRows is searched exactly");
@@ -162,7 +161,7 @@ class MultiTenantRecallIT {
                 vector.append(i == 0 ? "" : ",").append(query[i]);
             }
             vector.append(']');
-            String sql = "EXPLAIN SELECT chunk_id FROM " + TABLE + " WHERE tenant = '" + ns.tenant() + "' AND partition_key = '_default'"
+            String sql = "EXPLAIN SELECT chunk_id FROM " + TABLE.name + " WHERE tenant = '" + ns.tenant() + "' AND partition_key = '_default'"
                     + " AND embedding IS NOT NULL ORDER BY (embedding <=> '" + vector + "'::vector) LIMIT 20";
             StringBuilder plan = new StringBuilder();
             try (ResultSet rows = statement.executeQuery(sql)) {

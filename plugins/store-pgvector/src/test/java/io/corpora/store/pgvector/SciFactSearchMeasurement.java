@@ -65,25 +65,11 @@ public final class SciFactSearchMeasurement {
                         List.of(piece[3]), Map.of("source", "scifact/" + piece[0] + ".md", "title", piece[3])), vector));
             }
             long writeStart = System.nanoTime();
-            for (int from = 0; from < chunks.size(); from += 500) {
-                store.upsert(all, chunks.subList(from, Math.min(chunks.size(), from + 500)));
-            }
-            for (int from = 0; from < SMALLER_TENANT; from += 500) {
-                store.upsert(smaller, chunks.subList(from, Math.min(SMALLER_TENANT, from + 500)));
-            }
+            upsertInBatches(store, all, chunks);
+            upsertInBatches(store, smaller, chunks.subList(0, SMALLER_TENANT));
             Namespace copied = Namespace.of("scifact-x" + copies);
             for (int copy = 1; copy <= copies; copy++) {
-                List<EmbeddedChunk> batch = new ArrayList<>();
-                for (EmbeddedChunk chunk : chunks) {
-                    Chunk c = chunk.chunk();
-                    batch.add(new EmbeddedChunk(new Chunk(c.id() + "~" + copy, c.documentId() + "~" + copy, c.index(), c.text(),
-                            c.headingPath(), c.metadata()), chunk.embedding()));
-                    if (batch.size() == 500) {
-                        store.upsert(copied, batch);
-                        batch.clear();
-                    }
-                }
-                store.upsert(copied, batch);
+                upsertInBatches(store, copied, copy(chunks, copy));
             }
             System.out.printf("rows %d + %d + %d written in %.1f s%n", pieces.size(), SMALLER_TENANT, copies * pieces.size(),
                     (System.nanoTime() - writeStart) / 1e9);
@@ -114,6 +100,21 @@ public final class SciFactSearchMeasurement {
                         SearchRequest.vector(vectors.get(q * 41 % vectors.size()), 10, MetadataFilter.all(), null, null)));
             }
         }
+    }
+
+    private static void upsertInBatches(PgVectorStore store, Namespace namespace, List<EmbeddedChunk> chunks) {
+        for (int from = 0; from < chunks.size(); from += 500) {
+            store.upsert(namespace, chunks.subList(from, Math.min(chunks.size(), from + 500)));
+        }
+    }
+
+    /** The chunks with ids and document ids suffixed {@code ~copy}: same texts, metadata and vectors. */
+    private static List<EmbeddedChunk> copy(List<EmbeddedChunk> chunks, int copy) {
+        return chunks.stream().map(chunk -> {
+            Chunk c = chunk.chunk();
+            return new EmbeddedChunk(new Chunk(c.id() + "~" + copy, c.documentId() + "~" + copy, c.index(), c.text(), c.headingPath(),
+                    c.metadata()), chunk.embedding());
+        }).toList();
     }
 
     private interface Search {

@@ -6,9 +6,13 @@ import io.corpora.testkit.TestBackend;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.testcontainers.containers.PostgreSQLContainer;
 import org.testcontainers.utility.DockerImageName;
@@ -64,6 +68,26 @@ final class TestDatabase {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS " + SqlIdentifier.requireTable(table));
         }
+    }
+
+    /** What one row of an answer is read into. */
+    @FunctionalInterface
+    interface RowReader<T> {
+        T read(ResultSet row) throws SQLException;
+    }
+
+    /** Runs one of the store's statements with its values bound and reads every row of the answer, in order. */
+    static <T> List<T> rows(Connection connection, SqlFragment sql, RowReader<T> reader) throws SQLException {
+        List<T> read = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement(sql.text())) {
+            sql.bindTo(statement, 1);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    read.add(reader.read(rows));
+                }
+            }
+        }
+        return read;
     }
 
     /** Store options for the test database with the given table; more options override or add. */

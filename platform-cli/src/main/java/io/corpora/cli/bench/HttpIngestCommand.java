@@ -16,6 +16,7 @@ import io.corpora.spi.embed.Embedder;
 import io.corpora.spi.embed.EmbedderProvider;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -33,6 +34,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code corpora bench ingest-http}: the whole ingest as a user runs it — {@code corpora ingest} of a folder into a
@@ -47,6 +51,8 @@ final class HttpIngestCommand implements Command {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The bundled embedder's worker threads, as {@link ThreadCpu} groups them. */
     private static final String EMBEDDER_THREADS = "embedder-onnx";
+    /** How often the server's threads are read during the ingest. */
+    private static final long SAMPLE_MILLIS = 250;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     @Override
@@ -68,7 +74,7 @@ final class HttpIngestCommand implements Command {
                   --limit N            with --from-dataset: the first N documents only
                   --tenant T           the tenant to ingest into (it should start empty: documents already stored are skipped)
                   --server URL         default http://localhost:9080/
-                  --pid PID            the server's JVM: its CPU time during the ingest, from /proc/PID/stat
+                  --pid PID            the server's JVM: its CPU time during the ingest by kind of thread, read from /proc/PID every 250 ms
                   --callers N          threads calling the raw embedder; default 2 (the bundled embedder's workers)
                   --ahead N            the ingest's batches uploaded ahead (corpora ingest --ahead); default 2, as corpora ingest
                   --batch N            files per upload job (corpora ingest --batch); default as corpora ingest
@@ -110,17 +116,42 @@ final class HttpIngestCommand implements Command {
         // 1. The whole ingest, as `corpora ingest` runs it.
         com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         ThreadCpu serverBefore = pid == null ? null : ThreadCpu.of(pid);
+        ThreadCpu.Tracker serverThreads = pid == null ? null : new ThreadCpu.Tracker(serverBefore);
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "bench-thread-cpu");
+            thread.setDaemon(true);
+            return thread;
+        });
+        if (pid != null) {
+            // Liberty retires idle request threads and Lucene ends a merge thread per merge: sampled often, their time
+            // stays under their own names instead of the unnamed remainder.
+            sampler.scheduleAtFixedRate(() -> {
+                try {
+                    serverThreads.observe(ThreadCpu.of(pid));
+                } catch (IOException | UncheckedIOException missed) {
+                    // one sample fewer: that time is reported as the remainder (ThreadCpu.ENDED)
+                }
+            }, SAMPLE_MILLIS, SAMPLE_MILLIS, TimeUnit.MILLISECONDS);
+        }
         Machine.CpuTimes machineBefore = Machine.CpuTimes.now();
         double clientCpuBefore = os.getProcessCpuTime() / 1e9;
         long start = System.nanoTime();
         List<String> ingestArgs = new ArrayList<>(List.of(files.toString(), "--tenant", tenant, "--server", server, "--key", key.toString(),
                 "--ahead", String.valueOf(ahead), "--state", Files.createTempFile("corpora-ingest-http-", ".tsv").toString()));
         batch.ifPresent(n -> ingestArgs.addAll(List.of("--batch", n)));
-        int status = new IngestCommand().run(ingestArgs, out, err);
+        int status;
+        try {
+            status = new IngestCommand().run(ingestArgs, out, err);
+        } finally {
+            sampler.shutdownNow();
+        }
         double ingestSeconds = (System.nanoTime() - start) / 1e9;
         double clientCpu = os.getProcessCpuTime() / 1e9 - clientCpuBefore;
         double ingestCoresBusy = Machine.CpuTimes.now().coresBusySince(machineBefore);
         ThreadCpu serverAfter = pid == null ? null : ThreadCpu.of(pid);
+        if (serverThreads != null) {
+            serverThreads.observe(serverAfter);
+        }
         double serverCpu = pid == null ? Double.NaN : serverAfter.processSeconds() - serverBefore.processSeconds();
         notes.put("load after the ingest", Machine.load());
         if (status != 0) {
@@ -177,7 +208,7 @@ final class HttpIngestCommand implements Command {
             summary.append(String.format(Locale.ROOT, "cores busy (of %d): %.2f during the ingest (the server %.2f, this client %.2f, anything"
                     + " else %.2f), %.2f during the raw embedder's fastest pass%n", Runtime.getRuntime().availableProcessors(), ingestCoresBusy,
                     serverCpu / ingestSeconds, clientCpu / ingestSeconds, ingestCoresBusy - (serverCpu + clientCpu) / ingestSeconds, rawCoresBusy));
-            Map<String, Double> byKind = serverAfter.since(serverBefore);
+            Map<String, Double> byKind = serverThreads.spentByKind();
             // The bundled embedder's workers, measured in the ingest itself: the pipeline's cost against the embedder's
             // own time under the same conditions, whatever the machine's speed did between the ingest and the raw pass.
             double embedderThreads = byKind.getOrDefault(EMBEDDER_THREADS, Double.NaN);

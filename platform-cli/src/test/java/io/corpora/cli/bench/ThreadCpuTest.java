@@ -8,7 +8,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
+/** This JVM's own threads (names within the kernel's 15 characters) burning CPU, read back from {@code /proc}. */
 class ThreadCpuTest {
+
+    private static final long PID = ProcessHandle.current().pid();
 
     @Test
     void threadsOfOneKindShareOneName() {
@@ -18,40 +21,65 @@ class ThreadCpuTest {
         assertEquals("GC Thread", ThreadCpu.kind("GC Thread#1"));
     }
 
-    /** This JVM's own threads (names within the kernel's 15 characters): a thread that burns CPU shows under its kind, and one that ended shows as ended. */
+    /** A thread alive at the last snapshot shows under its kind; threads no snapshot saw alive show as ended. */
     @Test
-    void cpuIsCountedByKindAndThatOfEndedThreadsIsKept() throws Exception {
-        long pid = ProcessHandle.current().pid();
-        ThreadCpu before = ThreadCpu.of(pid);
+    void cpuIsCountedByKindAndThatOfUnseenEndedThreadsIsKeptAsEnded() throws Exception {
+        ThreadCpu.Tracker tracker = new ThreadCpu.Tracker(ThreadCpu.of(PID));
         for (String name : new String[] {"burn-ended-1", "burn-ended-2"}) {
             Thread ended = new Thread(ThreadCpuTest::burn, name);
             ended.start();
             ended.join();
         }
-        // A third one burns and stays alive until the snapshot is taken.
-        CountDownLatch snapshotTaken = new CountDownLatch(1);
-        Thread running = new Thread(() -> {
-            burn();
-            try {
-                snapshotTaken.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "burn-running-1");
-        running.start();
         Map<String, Double> spent;
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        try {
-            while (ThreadCpu.of(pid).secondsByKind().getOrDefault("burn-running", 0.0) < 0.2 && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            spent = ThreadCpu.of(pid).since(before);
-        } finally {
-            snapshotTaken.countDown();
-            running.join();
+        try (BurningThread running = BurningThread.start("burn-running-1")) {
+            running.burned.await(30, TimeUnit.SECONDS);
+            tracker.observe(ThreadCpu.of(PID));
+            spent = tracker.spentByKind();
         }
-        assertTrue(spent.getOrDefault("burn-running", 0.0) >= 0.2, spent.toString());
-        assertTrue(spent.get(ThreadCpu.ENDED) >= 0.4, "the two burners that ended took ~0.5 s each with them: " + spent);
+        assertTrue(spent.getOrDefault("burn-running", 0.0) >= 0.4, spent.toString());
+        assertTrue(spent.get(ThreadCpu.ENDED) >= 0.8, "the two burners that ended unseen took ~0.5 s each with them: " + spent);
+        assertEquals(0.0, spent.getOrDefault("burn-ended", 0.0), spent.toString());
+    }
+
+    /** What the sampler in `bench ingest-http` relies on: a thread seen alive keeps its time under its kind after it ends. */
+    @Test
+    void aThreadSeenAliveKeepsItsKindAfterItEnds() throws Exception {
+        ThreadCpu.Tracker tracker = new ThreadCpu.Tracker(ThreadCpu.of(PID));
+        try (BurningThread sampled = BurningThread.start("burn-sampled-1")) {
+            sampled.burned.await(30, TimeUnit.SECONDS);
+            tracker.observe(ThreadCpu.of(PID));
+        } // ended here, before the last snapshot
+        ThreadCpu last = ThreadCpu.of(PID);
+        assertEquals(0.0, last.secondsByKind().getOrDefault("burn-sampled", 0.0), "the thread is gone from /proc");
+        tracker.observe(last);
+        Map<String, Double> spent = tracker.spentByKind();
+        assertTrue(spent.getOrDefault("burn-sampled", 0.0) >= 0.4, spent.toString());
+        assertTrue(spent.get(ThreadCpu.ENDED) < 0.4, "its time is not left unnamed: " + spent);
+    }
+
+    /** A thread that burns ~0.5 s of CPU, then waits until closed, and is joined on close. */
+    private record BurningThread(Thread thread, CountDownLatch burned, CountDownLatch release) implements AutoCloseable {
+        static BurningThread start(String name) {
+            CountDownLatch burned = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            Thread thread = new Thread(() -> {
+                burn();
+                burned.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, name);
+            thread.start();
+            return new BurningThread(thread, burned, release);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            release.countDown();
+            thread.join();
+        }
     }
 
     /** About 0.5 s of CPU on this thread. */

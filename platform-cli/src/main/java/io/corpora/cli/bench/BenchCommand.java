@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ThreadFactory;
 import java.util.stream.Stream;
 
 /**
@@ -76,7 +77,8 @@ public final class BenchCommand implements Command {
                   --cache DIR          embedding cache (default ~/.cache/corpora/embeddings)
                   --plugins DIR        plugin bundles (default platform-cli/target/plugins)
                   --store NAME         lucene (default) | pgvector | all: pgvector builds its own, smaller fleet in two layouts
-                                       (one shared table; LIST-partitioned by tenant) and measures Corpora against raw SQL
+                                       (one shared table; LIST-partitioned by tenant) and measures Corpora against raw SQL,
+                                       and Corpora's hybrid retrieval (the default mode) beside its vector retrieval
                   --jdbc-url URL       the pgvector database (default: env CORPORA_TEST_PG_URL); tables bench_* made and dropped
                   --pg-tenants N       tenants of the pgvector fleet (default: the profile's, at most %d)
                   --pg-largest N       chunks of its largest tenant (default %d: just above the store's exact-search bound,
@@ -252,6 +254,15 @@ public final class BenchCommand implements Command {
 
     static PluginContext context(Path work, String role) throws IOException {
         return PluginContext.of(Files.createDirectories(work.resolve(role + "-data")), "io.corpora.cli.bench." + role);
+    }
+
+    /** Threads of the bench's own pools: they never keep the JVM alive after its results are written. */
+    static ThreadFactory daemonThreads(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     static void deleteRecursively(Path root) throws IOException {

@@ -203,11 +203,14 @@ final class BenchResults {
                     LatencyRow corpora = find(bucket, "corpora pgvector " + layout, clients);
                     LatencyRow raw = find(bucket, "raw pgvector " + layout, clients);
                     LatencyRow rawSameBreadth = find(bucket, "raw pgvector " + layout + ", corpora's breadth", clients);
+                    LatencyRow hybrid = find(bucket, "corpora pgvector " + layout + ", hybrid", clients);
                     if (corpora != null && raw != null && rawSameBreadth != null) {
                         out.add(String.format(Locale.ROOT, "pgvector %-11s %-8s %6d chunks, %2d clients: corpora/raw p50 %.2fx (raw at corpora's"
-                                + " breadth %.2fx), throughput %.2fx", layout, bucket, corpora.chunks(), clients,
+                                + " breadth %.2fx), throughput %.2fx%s", layout, bucket, corpora.chunks(), clients,
                                 corpora.result().p50Ms() / raw.result().p50Ms(), corpora.result().p50Ms() / rawSameBreadth.result().p50Ms(),
-                                corpora.result().perSecond() / raw.result().perSecond()));
+                                corpora.result().perSecond() / raw.result().perSecond(), hybrid == null ? ""
+                                        : String.format(Locale.ROOT, "; hybrid (the default mode) p50 %.2f ms, %.2fx the vector retrieval's",
+                                        hybrid.result().p50Ms(), hybrid.result().p50Ms() / corpora.result().p50Ms())));
                     }
                 }
             }

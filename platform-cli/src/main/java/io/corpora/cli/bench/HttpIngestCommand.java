@@ -117,11 +117,7 @@ final class HttpIngestCommand implements Command {
         com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         ThreadCpu serverBefore = pid == null ? null : ThreadCpu.of(pid);
         ThreadCpu.Tracker serverThreads = pid == null ? null : new ThreadCpu.Tracker(serverBefore);
-        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "bench-thread-cpu");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(BenchCommand.daemonThreads("bench-thread-cpu"));
         if (pid != null) {
             // Liberty retires idle request threads and Lucene ends a merge thread per merge: sampled often, their time
             // stays under their own names instead of the unnamed remainder.

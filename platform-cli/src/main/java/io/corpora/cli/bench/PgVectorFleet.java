@@ -17,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Issue 19's fleet on the pgvector store, in two layouts each written through the real store plugin: one shared table
@@ -123,12 +125,14 @@ final class PgVectorFleet {
                         + " among them), m=16, ef_construction=64, indexes built while writing; raw SQL: %s, and at the store's breadth"
                         + " %s; session hnsw.ef_search=%d, iterative_scan=%s, max_scan_tuples=%d, plan_cache_mode=%s"
                         + " on every tenant (the store instead searches"
-                        + " a tenant of <= %d rows exactly, and also filters partition, embedder and non-null embedding)",
+                        + " a tenant of <= %d rows exactly, and also filters partition, embedder and non-null embedding); beside them"
+                        + " Corpora's hybrid retrieval (the default mode: the vector leg in the background while the store's full-text"
+                        + " keyword leg runs, both at depth %d, fused by the shipped fusion, the fleet's real texts and queries)",
                 shape.tenants(), shape.totalChunks(), shape.sizeOf(1), shape.sizeOf(Fleet.medianRank(shape)), shape.sizeOf(shape.tenants()),
                 shape.zipf(), Math.min(partitions, shape.tenants()), EXACT_SEARCH_MAX_ROWS, ITERATIVE_SCAN, EF_SEARCH, MAX_SCAN_TUPLES,
                 Systems.CORPORA_CANDIDATES, String.format(RawPgVector.SQL, "<table>"),
                 String.format(RawPgVector.SQL_AT_BREADTH, "<table>", Systems.CORPORA_CANDIDATES), EF_SEARCH, ITERATIVE_SCAN,
-                MAX_SCAN_TUPLES, PLAN_CACHE_MODE, EXACT_SEARCH_MAX_ROWS);
+                MAX_SCAN_TUPLES, PLAN_CACHE_MODE, EXACT_SEARCH_MAX_ROWS, io.corpora.engine.retriever.HybridRetriever.DEFAULT_FETCH_TOP_K);
     }
 
     void run(List<Layout> layouts, BenchResults results) throws Exception {
@@ -165,10 +169,13 @@ final class PgVectorFleet {
         String corporaName = "corpora pgvector " + layout.label();
         String rawName = "raw pgvector " + layout.label();
         List<float[]> queries = corpus.queryVectors;
+        ExecutorService legThreads = Executors.newCachedThreadPool(BenchCommand.daemonThreads("bench-hybrid-leg"));
         try (VectorStore store = open(layout, table)) {
             for (Fleet.Tenant tenant : fleet.measured()) {
                 err.printf("bench: pgvector %s: measuring the %s tenant (%d chunks)%n", layout.label(), tenant.bucket(), tenant.size());
                 Systems.Search corpora = Systems.corpora(store, tenant.namespace(), model, corpus.queryTexts, queries, false);
+                Systems.Search hybrid = Systems.corporaHybrid(store, tenant.namespace(), model, corpus.queryTexts, queries, legThreads);
+                requireKeywordMatches(Systems.corporaKeyword(store, tenant.namespace(), model, corpus.queryTexts), corpus.queryTexts.size(), tenant);
                 try (RawPgVector raw = new RawPgVector(jdbcUrl, table, tenant.namespace().tenant(), rawSession(), queries, Systems.TOP_K);
                      RawPgVector rawSameBreadth = new RawPgVector(jdbcUrl, table, tenant.namespace().tenant(), rawSession(), queries,
                              Systems.CORPORA_CANDIDATES)) {
@@ -190,25 +197,42 @@ final class PgVectorFleet {
                         results.latency(tenant, rawName, Latency.measure(clients, window, warmup, q -> raw.top(q, null)));
                         results.latency(tenant, rawName + ", corpora's breadth",
                                 Latency.measure(clients, window, warmup, q -> rawSameBreadth.top(q, null)));
+                        results.latency(tenant, corporaName + ", hybrid", Latency.measure(clients, window, warmup, q -> hybrid.top(q, null)));
                     }
                 }
             }
+        } finally {
+            legThreads.shutdownNow();
         }
+    }
+
+    /**
+     * The hybrid's figures mean something only if its keyword leg finds passages too (the vector leg alone would fill
+     * its top 10): the fleet's texts and queries are real (BenchCorpus), so some query must match in every tenant.
+     */
+    static void requireKeywordMatches(Systems.Search keyword, int queries, Fleet.Tenant tenant) {
+        for (int q = 0; q < queries; q++) {
+            if (!keyword.top(q, null).isEmpty()) {
+                return;
+            }
+        }
+        throw new IllegalStateException("no query matched a word of the " + tenant.bucket() + " tenant (" + tenant.size()
+                + " chunks) in the keyword leg: a hybrid measured there would be the vector leg alone");
     }
 
     private Connection connect() throws SQLException {
         return connect(jdbcUrl);
     }
 
-    /**
-     * A connection through the driver on the bench's own class path: DriverManager may have registered the store
-     * plugin's copy of the driver first (a class of the plugin's loader), which it then refuses to the bench.
-     */
     /** A JDBC URL fit for a message: the value of a {@code password=} parameter hidden. */
     static String redacted(String jdbcUrl) {
         return jdbcUrl.replaceAll("password=[^&]*", "password=******");
     }
 
+    /**
+     * A connection through the driver on the bench's own class path: DriverManager may have registered the store
+     * plugin's copy of the driver first (a class of the plugin's loader), which it then refuses to the bench.
+     */
     static Connection connect(String jdbcUrl) throws SQLException {
         org.postgresql.ds.PGSimpleDataSource source = new org.postgresql.ds.PGSimpleDataSource();
         source.setURL(jdbcUrl);

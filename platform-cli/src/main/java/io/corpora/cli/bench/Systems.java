@@ -5,7 +5,11 @@ import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.store.embedding.EmbeddingSearchRequest;
 import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
 import io.corpora.engine.embed.ForwardingEmbedder;
+import io.corpora.engine.retriever.FusionSpec;
+import io.corpora.engine.retriever.HybridRetriever;
+import io.corpora.engine.retriever.KeywordRetriever;
 import io.corpora.engine.retriever.RetrievalResult;
+import io.corpora.engine.retriever.Retriever;
 import io.corpora.engine.retriever.VectorRetriever;
 import io.corpora.spi.MetadataFilter;
 import io.corpora.spi.Namespace;
@@ -24,6 +28,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.StoredFields;
@@ -63,16 +69,44 @@ final class Systems {
      */
     static Search corpora(VectorStore store, Namespace namespace, Embedder model, List<String> queryTexts, List<float[]> queryVectors,
                           boolean embed) {
+        Embedder precomputed = queryVectors(model, byText(queryTexts, queryVectors), embed);
+        return rendered(store, namespace, queryTexts, guard -> new VectorRetriever(guard, namespace, precomputed));
+    }
+
+    /**
+     * Corpora's default retrieval, hybrid, composed as the server composes it ({@code RetrievalService}): the vector leg
+     * (its query vector precomputed, as a query-cache hit gives it) in the background on {@code legThreads} while the
+     * keyword leg runs, both at the hybrid's fetch depth, fused by the shipped fusion; then shaped and rendered as above.
+     */
+    static Search corporaHybrid(VectorStore store, Namespace namespace, Embedder model, List<String> queryTexts, List<float[]> queryVectors,
+                                Executor legThreads) {
+        Embedder precomputed = queryVectors(model, byText(queryTexts, queryVectors), false);
+        String embedderId = model.fingerprint().id();
+        return rendered(store, namespace, queryTexts, guard -> HybridRetriever.of(FusionSpec.STANDARD,
+                new VectorRetriever(guard, namespace, precomputed, embedderId, legThreads), new KeywordRetriever(guard, namespace, embedderId),
+                HybridRetriever.DEFAULT_FETCH_TOP_K));
+    }
+
+    /** Corpora's keyword retrieval alone (the hybrid's second leg), shaped and rendered as above. */
+    static Search corporaKeyword(VectorStore store, Namespace namespace, Embedder model, List<String> queryTexts) {
+        String embedderId = model.fingerprint().id();
+        return rendered(store, namespace, queryTexts, guard -> new KeywordRetriever(guard, namespace, embedderId));
+    }
+
+    private static Map<String, float[]> byText(List<String> queryTexts, List<float[]> queryVectors) {
         Map<String, float[]> vectors = new java.util.HashMap<>();
         for (int i = 0; i < queryTexts.size(); i++) {
             vectors.put(queryTexts.get(i), queryVectors.get(i));
         }
-        Embedder precomputed = queryVectors(model, vectors, embed);
+        return vectors;
+    }
+
+    /** Each search through a new guard (one per request, as the server makes), its passages rendered to JSON. */
+    private static Search rendered(VectorStore store, Namespace namespace, List<String> queryTexts, Function<IsolationGuard, Retriever> retriever) {
         com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
         return (query, filter) -> {
             IsolationGuard guard = new IsolationGuard(store, namespace, IsolationGuard.DEFAULT_OVER_FETCH, ids -> versionOne(ids));
-            VectorRetriever retriever = new VectorRetriever(guard, namespace, precomputed);
-            RetrievalResult result = retriever.retrieve(queryTexts.get(query % queryTexts.size()), new RetrieveOptions(TOP_K, filter, null, null));
+            RetrievalResult result = retriever.apply(guard).retrieve(queryTexts.get(query % queryTexts.size()), new RetrieveOptions(TOP_K, filter, null, null));
             List<Map<String, Object>> rendered = new ArrayList<>();
             for (Passage p : result.passages()) {
                 Map<String, Object> one = new LinkedHashMap<>();

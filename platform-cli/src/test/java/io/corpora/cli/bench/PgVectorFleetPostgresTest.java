@@ -2,6 +2,7 @@ package io.corpora.cli.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -24,6 +25,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +38,8 @@ class PgVectorFleetPostgresTest {
 
     private static final Path PLUGINS = Path.of(System.getProperty("corpora.plugins.dir", "target/plugins"));
     private static final int DIMENSION = 8;
+    /** Every chunk's text holds this word ("passage i"). */
+    private static final List<String> QUERIES = List.of("passage");
 
     @TempDir
     Path work;
@@ -46,7 +51,9 @@ class PgVectorFleetPostgresTest {
         String url = System.getenv(BenchCommand.PG_URL_VARIABLE);
         PluginRegistry registry = PluginManager.load(PLUGINS);
         Profile shape = Profile.QUICK.resized(6, 40); // 40, 20, 13, 10, 8, 7 chunks
-        PgVectorFleet fleet = new PgVectorFleet(shape, 2, url, corpus(), TestEmbedder.ofDimension(DIMENSION), registry, work, System.err);
+        TestEmbedder model = TestEmbedder.ofDimension(DIMENSION);
+        PgVectorFleet fleet = new PgVectorFleet(shape, 2, url, corpus(), model, registry, work, System.err);
+        ExecutorService legThreads = Executors.newCachedThreadPool();
         String table = PgVectorFleet.tableName(PgVectorFleet.Layout.PARTITIONED, "t" + Long.toString(System.nanoTime(), 36));
         try {
             Fleet.Written written = fleet.build(PgVectorFleet.Layout.PARTITIONED, table);
@@ -67,6 +74,16 @@ class PgVectorFleetPostgresTest {
                     for (ScoredChunk hit : hits) {
                         assertEquals(tenant.namespace().tenant(), hit.chunk().metadata().get(ReservedKeys.TENANT), "a chunk of another tenant");
                     }
+                    // The bench's hybrid cell: Corpora's default retrieval through this store, both legs; the keyword
+                    // leg matches the query's word in every chunk, and a query matching none fails the run's check.
+                    Systems.Search hybrid = Systems.corporaHybrid(store, tenant.namespace(), model, QUERIES, List.of(tenant.vectors().get(0)), legThreads);
+                    assertEquals(Math.min(10, tenant.size()), hybrid.top(0, null).size(), tenant.bucket());
+                    Systems.Search keyword = Systems.corporaKeyword(store, tenant.namespace(), model, QUERIES);
+                    assertEquals(Math.min(10, tenant.size()), keyword.top(0, null).size(), "every chunk holds the word 'passage'");
+                    PgVectorFleet.requireKeywordMatches(keyword, 1, tenant);
+                    Systems.Search unmatched = Systems.corporaKeyword(store, tenant.namespace(), model, List.of("zyzzyva"));
+                    assertTrue(unmatched.top(0, null).isEmpty());
+                    assertThrows(IllegalStateException.class, () -> PgVectorFleet.requireKeywordMatches(unmatched, 1, tenant));
                     for (int breadth : List.of(Systems.TOP_K, Systems.CORPORA_CANDIDATES)) {
                         try (RawPgVector raw = new RawPgVector(url, table, tenant.namespace().tenant(), PgVectorFleet.rawSession(),
                                 List.of(tenant.vectors().get(0)), breadth)) {
@@ -77,6 +94,7 @@ class PgVectorFleetPostgresTest {
                 }
             }
         } finally {
+            legThreads.shutdownNow();
             fleet.drop(table);
         }
         try (Connection connection = PgVectorFleet.connect(url)) {
@@ -96,7 +114,7 @@ class PgVectorFleetPostgresTest {
             texts.add("passage " + i);
             vectors.add(VectorMath.l2Normalize(v));
         }
-        return new BenchCorpus(texts, vectors, List.of("query"), List.of(vectors.get(0)));
+        return new BenchCorpus(texts, vectors, QUERIES, List.of(vectors.get(0)));
     }
 
     private static boolean exists(Connection connection, String sql, String value) throws Exception {

@@ -9,9 +9,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Remembers, per namespace and embedder, whether it is small enough for an exact search, so that a search does not count
- * up to {@code exactSearchMaxRows + 1} rows first (the largest cost of a search on a big tenant). This store's own writes
- * forget a namespace at once; another writer's (another server, a replica's replay) are seen after at most {@code ttlMillis}.
+ * Remembers, per namespace and embedder, whether it is within one bound of rows — one instance per bound: small enough for
+ * an exact search ({@code exactSearchMaxRows}), or for the keyword leg to read every row once — so that a search does not
+ * count up to the bound + 1 rows first (the largest cost of a search on a big tenant). This store's own writes forget a
+ * namespace at once; another writer's (another server, a replica's replay) are seen after at most {@code ttlMillis}.
  *
  * <p>Staleness is asymmetric: a stale "small" (the namespace grew elsewhere) searches exactly, correct and only slower; a stale
  * "large" (it shrank elsewhere) searches through HNSW, where a small tenant of a shared table may lose recall. Both last at

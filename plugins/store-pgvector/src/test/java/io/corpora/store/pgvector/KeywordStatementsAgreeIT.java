@@ -20,11 +20,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The keyword leg's two statements give one ranking: the one that sums IDF from the GIN index's postings and reads
- * only the rows that can reach the top ({@link PgVectorStore#keywordSqlFromPostings}) returns exactly the ids and
- * scores of the one that tests every matching row ({@link PgVectorStore#keywordSqlPerRow}), for random queries over a
- * corpus of a small vocabulary (so rows share terms and tie), with filters, an embedder, a minimum score and several k,
- * beside another namespace whose rows must count for neither.
+ * The keyword leg's three statements give one ranking: the ones that sum IDF from (term, row) pairs — taken from the GIN
+ * index's postings ({@link PgVectorStore#keywordSqlFromPostings}) or from the namespace's rows, each tsvector read once
+ * ({@link PgVectorStore#keywordSqlFromNamespace}) — and read only the rows that can reach the top return exactly the ids
+ * and scores of the one that tests every matching row ({@link PgVectorStore#keywordSqlPerRow}), for random queries over
+ * a corpus of a small vocabulary (so rows share terms and tie), with filters, an embedder, a minimum score and several
+ * k, beside other namespaces whose rows must count for none.
  */
 class KeywordStatementsAgreeIT {
 
@@ -33,6 +34,8 @@ class KeywordStatementsAgreeIT {
     private static final Namespace NS = Namespace.of("agree");
     private static final Namespace OTHER = Namespace.of("agree-other");
     private static final Namespace NEAR_TIE = Namespace.of("agree-near-tie");
+    /** Above {@link PgVectorStore#KEYWORD_SCAN_MAX_ROWS}: its searches take the postings statement. */
+    private static final Namespace LARGE = Namespace.of("agree-large");
     private static final List<String> WORDS = List.of("lodging", "policy", "travel", "expense", "receipt", "manager",
             "approval", "hotel", "flight", "meal", "budget", "invoice", "audit", "limit", "night", "trip");
     /** Query words no row holds: their document frequency is 0 and they must change no score. */
@@ -51,6 +54,7 @@ class KeywordStatementsAgreeIT {
             store.upsert(NS, rows("a", 800, random));
             store.upsert(OTHER, rows("b", 400, random));
             store.upsert(NEAR_TIE, nearTie());
+            store.upsert(LARGE, rows("c", PgVectorStore.KEYWORD_SCAN_MAX_ROWS + 100, random));
         }
     }
 
@@ -94,12 +98,14 @@ class KeywordStatementsAgreeIT {
         return new EmbeddedChunk(new Chunk(id, "doc-" + id, 0, text, List.of(), Map.of()), null);
     }
 
+    /** Sizes remembered for an hour: a loaded machine must not forget the verdicts a test reads back. */
     private static PgVectorStore open() {
-        return TestDatabase.open(TABLE.name, Map.of(PgVectorOptions.DIMENSION, "4", PgVectorOptions.NULLABLE_EMBEDDINGS, "true"));
+        return TestDatabase.open(TABLE.name, Map.of(PgVectorOptions.DIMENSION, "4", PgVectorOptions.NULLABLE_EMBEDDINGS, "true",
+                PgVectorOptions.EXACT_SEARCH_RECHECK_MILLIS, "3600000"));
     }
 
     @Test
-    void bothStatementsRankEveryQueryAlike() throws Exception {
+    void everyStatementRanksEveryQueryAlike() throws Exception {
         Random random = new Random(SEED + 1);
         int compared = 0;
         int nonEmpty = 0;
@@ -109,9 +115,12 @@ class KeywordStatementsAgreeIT {
                 KeywordQuery query = KeywordQuery.parse(request.text(), StopWords.of(List.of("english")));
                 assertFalse(query.hasConstraints());
                 List<String> fromPostings = run(connection, store.keywordSqlFromPostings(NS, request, query));
+                List<String> fromNamespace = run(connection, store.keywordSqlFromNamespace(NS, request, query));
                 List<String> perRow = run(connection, store.keywordSqlPerRow(NS, request, query));
-                assertEquals(perRow, fromPostings, "query '" + request.text() + "', k " + request.topK() + ", filter "
-                        + request.filter() + ", embedder " + request.embedderId() + ", minScore " + request.minScore());
+                String described = "query '" + request.text() + "', k " + request.topK() + ", filter " + request.filter() + ", embedder "
+                        + request.embedderId() + ", minScore " + request.minScore();
+                assertEquals(perRow, fromPostings, "from postings, " + described);
+                assertEquals(perRow, fromNamespace, "from the namespace's rows, " + described);
                 compared++;
                 nonEmpty += perRow.isEmpty() ? 0 : 1;
             }
@@ -120,15 +129,25 @@ class KeywordStatementsAgreeIT {
         assertTrue(nonEmpty > 100, "most queries find rows, so the comparison compares rankings: " + nonEmpty);
     }
 
+    /** A plain-term search reads a small namespace's rows, and a larger one's postings; both return the ranking. */
     @Test
-    void theDefaultSearchTakesThePostingsStatementAndReturnsItsRanking() throws Exception {
+    void theDefaultSearchChoosesItsStatementByTheNamespaceSize() throws Exception {
         SearchRequest request = SearchRequest.keyword("hotel policy audit", 5, MetadataFilter.all(), null, null);
         KeywordQuery query = KeywordQuery.parse(request.text(), StopWords.of(List.of("english")));
         try (PgVectorStore store = open(); Connection connection = TestDatabase.connect()) {
-            assertEquals(store.keywordSqlFromPostings(NS, request, query).text(), store.keywordSql(NS, request, query).text());
-            List<String> expected = run(connection, store.keywordSqlPerRow(NS, request, query));
-            List<String> searched = store.search(NS, request).stream().map(h -> h.chunk().id() + " " + h.score()).toList();
-            assertEquals(expected, searched);
+            assertEquals(store.keywordSqlFromNamespace(NS, request, query).text(), store.keywordSql(NS, request, query, true).text());
+            assertEquals(store.keywordSqlFromPostings(NS, request, query).text(), store.keywordSql(NS, request, query, false).text());
+            KeywordQuery phrase = KeywordQuery.parse("\"hotel policy\" audit", StopWords.of(List.of("english")));
+            assertEquals(store.keywordSqlPerRow(NS, request, phrase).text(), store.keywordSql(NS, request, phrase, true).text(),
+                    "a phrase is tested row by row whatever the size");
+            for (Namespace namespace : List.of(NS, LARGE)) {
+                List<String> expected = run(connection, store.keywordSqlPerRow(namespace, request, query));
+                List<String> searched = store.search(namespace, request).stream().map(h -> h.chunk().id() + " " + h.score()).toList();
+                assertEquals(expected, searched, namespace.toString());
+                assertFalse(searched.isEmpty());
+            }
+            assertEquals(Boolean.TRUE, store.keywordScanSizesForTest().isSmall(NS, null), "800 rows: read once each");
+            assertEquals(Boolean.FALSE, store.keywordScanSizesForTest().isSmall(LARGE, null), "2,100 rows: from the postings");
         }
     }
 
@@ -146,6 +165,7 @@ class KeywordStatementsAgreeIT {
             assertTrue(perRow.get(0).startsWith("b "), "the reference ranks b first: " + perRow);
             assertEquals(perRow, run(connection, store.keywordSqlFromPostings(NEAR_TIE, request, query)),
                     "a row whose sum is under the k-th best is still read for the tie-break when it is within 10⁻⁴ of it");
+            assertEquals(perRow, run(connection, store.keywordSqlFromNamespace(NEAR_TIE, request, query)), "the same, from the namespace's rows");
         }
     }
 

@@ -507,7 +507,7 @@ public final class PgVectorStore implements VectorStore {
     /**
      * Below this many rows a namespace's plain-term keyword query reads each row's tsvector once
      * ({@link #keywordSqlFromNamespace}) instead of each term's GIN postings: measured 1.5–2.5× faster at 220–1,571
-     * rows of a shared table, 3× slower at 5,500 (README, "the keyword leg of a small tenant in a shared table").
+     * rows of a shared table, 3× slower at 5,500 (store README, "The keyword leg of a small tenant").
      */
     static final int KEYWORD_SCAN_MAX_ROWS = 2000;
 

@@ -9,10 +9,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Remembers, per namespace and embedder, whether it is within one bound of rows — one instance per bound: small enough for
- * an exact search ({@code exactSearchMaxRows}), or for the keyword leg to read every row once — so that a search does not
- * count up to the bound + 1 rows first (the largest cost of a search on a big tenant). This store's own writes forget a
- * namespace at once; another writer's (another server, a replica's replay) are seen after at most {@code ttlMillis}.
+ * Remembers whether a namespace's rows (of one embedder, or all of them) are within a bound — small enough for an exact
+ * search ({@code exactSearchMaxRows}), or for the keyword leg to read every row once — so that a search does not count up
+ * to the bound + 1 rows first (the largest cost of a search on a big tenant). Every bound's verdicts live here, so this
+ * store's own writes forget all of a namespace's at once; another writer's (another server, a replica's replay) are seen
+ * after at most {@code ttlMillis}.
  *
  * <p>Staleness is asymmetric: a stale "small" (the namespace grew elsewhere) searches exactly, correct and only slower; a stale
  * "large" (it shrank elsewhere) searches through HNSW, where a small tenant of a shared table may lose recall. Both last at
@@ -25,15 +26,18 @@ final class NamespaceSizes {
 
     private record NamespaceKey(String tenant, String partition) {}
 
-    private record Verdict(boolean small, long expiresAtNanos) {}
+    /** What was counted: the rows of one embedder (null: all rows) against one bound. */
+    private record Count(String embedderId, int maxRows) {}
+
+    private record Verdict(boolean within, long expiresAtNanos) {}
 
     private final long ttlNanos;
     private final LongSupplier nanoClock;
     /**
-     * Verdicts by namespace, then by embedder id (null: any embedder), so a write forgets its namespace in one removal
-     * instead of a scan of every verdict. An inner map is never changed once published: {@link #remember} replaces it.
+     * Verdicts by namespace, then by what was counted, so a write forgets its namespace in one removal instead of a scan
+     * of every verdict. An inner map is never changed once published: {@link #remember} replaces it.
      */
-    private final Map<NamespaceKey, Map<String, Verdict>> verdicts = new ConcurrentHashMap<>();
+    private final Map<NamespaceKey, Map<Count, Verdict>> verdicts = new ConcurrentHashMap<>();
     /** How many verdicts the inner maps hold together, for {@link #MAX_ENTRIES}. */
     private final AtomicInteger entries = new AtomicInteger();
     /** This store's finished writes: a verdict is kept only if none finished while it was counted. */
@@ -49,14 +53,17 @@ final class NamespaceSizes {
         return writes.get();
     }
 
-    /** The remembered verdict, or null when unknown or expired (the caller counts). */
-    Boolean isSmall(Namespace namespace, String embedderId) {
-        Map<String, Verdict> byEmbedder = verdicts.get(key(namespace));
-        Verdict verdict = byEmbedder == null ? null : byEmbedder.get(embedderId);
-        return verdict == null || nanoClock.getAsLong() - verdict.expiresAtNanos() >= 0 ? null : verdict.small();
+    /**
+     * Whether the namespace's rows of {@code embedderId} (all rows for null) are at most {@code maxRows}, as remembered;
+     * null when unknown or expired (the caller counts).
+     */
+    Boolean isWithin(Namespace namespace, String embedderId, int maxRows) {
+        Map<Count, Verdict> byCount = verdicts.get(key(namespace));
+        Verdict verdict = byCount == null ? null : byCount.get(new Count(embedderId, maxRows));
+        return verdict == null || nanoClock.getAsLong() - verdict.expiresAtNanos() >= 0 ? null : verdict.within();
     }
 
-    void remember(Namespace namespace, String embedderId, boolean small, long writesBeforeCount) {
+    void remember(Namespace namespace, String embedderId, int maxRows, boolean within, long writesBeforeCount) {
         if (ttlNanos <= 0 || writes.get() != writesBeforeCount) {
             return;
         }
@@ -64,10 +71,10 @@ final class NamespaceSizes {
             verdicts.clear();
             entries.set(0);
         }
-        Verdict verdict = new Verdict(small, nanoClock.getAsLong() + ttlNanos);
-        verdicts.compute(key(namespace), (key, byEmbedder) -> {
-            Map<String, Verdict> next = byEmbedder == null ? new HashMap<>() : new HashMap<>(byEmbedder);
-            if (next.put(embedderId, verdict) == null) {
+        Verdict verdict = new Verdict(within, nanoClock.getAsLong() + ttlNanos);
+        verdicts.compute(key(namespace), (key, byCount) -> {
+            Map<Count, Verdict> next = byCount == null ? new HashMap<>() : new HashMap<>(byCount);
+            if (next.put(new Count(embedderId, maxRows), verdict) == null) {
                 entries.incrementAndGet();
             }
             return next;
@@ -91,7 +98,7 @@ final class NamespaceSizes {
     }
 
     private void drop(NamespaceKey key) {
-        Map<String, Verdict> dropped = verdicts.remove(key);
+        Map<Count, Verdict> dropped = verdicts.remove(key);
         if (dropped != null) {
             entries.addAndGet(-dropped.size());
         }

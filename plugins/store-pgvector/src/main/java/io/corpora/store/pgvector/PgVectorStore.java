@@ -58,10 +58,11 @@ public final class PgVectorStore implements VectorStore {
     private final StopWords stopWords;
     private final boolean iterativeScanSupported;
     private final String selectColumns;
-    /** Whether a namespace is within {@code exactSearchMaxRows} (its rows of one embedder): the vector path's choice. */
+    /**
+     * Whether a namespace is within {@code exactSearchMaxRows} (its rows of one embedder: the vector path's choice) or
+     * {@link #KEYWORD_SCAN_MAX_ROWS} (all its rows: the keyword path's), as last counted.
+     */
     private final NamespaceSizes sizes;
-    /** Whether a namespace (all its rows) is within {@link #KEYWORD_SCAN_MAX_ROWS}: the keyword path's choice. */
-    private final NamespaceSizes keywordScanSizes;
 
     PgVectorStore(PgVectorSettings settings, ConnectionSource connections, Logger logger) {
         this(settings, connections, ReplicaRouting.none(), logger);
@@ -76,7 +77,6 @@ public final class PgVectorStore implements VectorStore {
         this.filters = new FilterSql(c.metadata());
         this.stopWords = StopWords.of(settings.stopWordLanguages());
         this.sizes = new NamespaceSizes(settings.exactSearchRecheckMillis(), System::nanoTime);
-        this.keywordScanSizes = new NamespaceSizes(settings.exactSearchRecheckMillis(), System::nanoTime);
         this.selectColumns = String.join(", ", c.id(), c.document(), c.chunkIndex(), c.text(), c.headings(), c.metadata(),
                 VectorBytes.select(c.embedding()));
         try {
@@ -259,7 +259,6 @@ public final class PgVectorStore implements VectorStore {
             inTransaction("delete tenant " + tenantId, connection -> executeUpdate(connection, sql));
         } finally {
             sizes.forgetTenant(tenantId);
-            keywordScanSizes.forgetTenant(tenantId);
         }
         return true;
     }
@@ -441,22 +440,22 @@ public final class PgVectorStore implements VectorStore {
 
     /** Whether the namespace is within {@code exactSearchMaxRows}: remembered for a while, else counted. */
     private boolean searchExactly(Connection connection, Namespace namespace, String embedderId) throws SQLException {
-        return settings.exactSearchMaxRows() > 0 && within(connection, namespace, embedderId, settings.exactSearchMaxRows(), sizes);
+        return settings.exactSearchMaxRows() > 0 && within(connection, namespace, embedderId, settings.exactSearchMaxRows());
     }
 
     /**
      * Whether the namespace's rows (of {@code embedderId}; all of them for null) are at most {@code maxRows}: remembered
-     * in {@code verdicts}, else counted.
+     * in {@link #sizes}, else counted.
      */
-    private boolean within(Connection connection, Namespace namespace, String embedderId, int maxRows, NamespaceSizes verdicts) throws SQLException {
-        Boolean known = verdicts.isSmall(namespace, embedderId);
+    private boolean within(Connection connection, Namespace namespace, String embedderId, int maxRows) throws SQLException {
+        Boolean known = sizes.isWithin(namespace, embedderId, maxRows);
         if (known != null) {
             return known;
         }
-        long writes = verdicts.writesSoFar();
-        boolean small = countsAtMost(connection, namespace, embedderId, maxRows);
-        verdicts.remember(namespace, embedderId, small, writes);
-        return small;
+        long writes = sizes.writesSoFar();
+        boolean within = countsAtMost(connection, namespace, embedderId, maxRows);
+        sizes.remember(namespace, embedderId, maxRows, within, writes);
+        return within;
     }
 
     private boolean countsAtMost(Connection connection, Namespace namespace, String embedderId, int maxRows) throws SQLException {
@@ -492,7 +491,7 @@ public final class PgVectorStore implements VectorStore {
             return List.of();
         }
         return read("keyword search in " + namespace, request.consistencyToken(), connection -> {
-            boolean small = keywordPlain(query) && within(connection, namespace, null, KEYWORD_SCAN_MAX_ROWS, keywordScanSizes);
+            boolean small = keywordPlain(query) && within(connection, namespace, null, KEYWORD_SCAN_MAX_ROWS);
             return search(connection, new SqlFragment(), keywordSql(namespace, request, query, small), rows -> {
                 List<ScoredChunk> hits = new ArrayList<>();
                 while (rows.next()) {
@@ -797,7 +796,6 @@ public final class PgVectorStore implements VectorStore {
             return inTransaction(what, work);
         } finally {
             sizes.forget(namespace);
-            keywordScanSizes.forget(namespace);
         }
     }
 
@@ -910,11 +908,6 @@ public final class PgVectorStore implements VectorStore {
     /** The store's remembered namespace sizes, for tests that check which path a search takes. */
     NamespaceSizes sizesForTest() {
         return sizes;
-    }
-
-    /** The keyword path's remembered namespace sizes (within {@link #KEYWORD_SCAN_MAX_ROWS}), for tests. */
-    NamespaceSizes keywordScanSizesForTest() {
-        return keywordScanSizes;
     }
 
     /** The store's connection source, for tests that inspect a pooled session. */

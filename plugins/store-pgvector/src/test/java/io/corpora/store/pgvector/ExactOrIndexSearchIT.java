@@ -28,6 +28,7 @@ class ExactOrIndexSearchIT {
 
     private static final String TABLE = "it_exact_or_index";
     private static final float[] QUERY = {1, 0.25f, -0.5f};
+    private static final int EXACT_SEARCH_MAX_ROWS = 5;
 
     @BeforeEach
     void freshTable() throws Exception {
@@ -36,7 +37,7 @@ class ExactOrIndexSearchIT {
     }
 
     private static PgVectorStore open(int recheckMillis) {
-        return TestDatabase.open(TABLE, Map.of(PgVectorOptions.DIMENSION, "3", PgVectorOptions.EXACT_SEARCH_MAX_ROWS, "5",
+        return TestDatabase.open(TABLE, Map.of(PgVectorOptions.DIMENSION, "3", PgVectorOptions.EXACT_SEARCH_MAX_ROWS, Integer.toString(EXACT_SEARCH_MAX_ROWS),
                 PgVectorOptions.EXACT_SEARCH_RECHECK_MILLIS, Integer.toString(recheckMillis)));
     }
 
@@ -56,13 +57,13 @@ class ExactOrIndexSearchIT {
         try (PgVectorStore store = open(3_600_000)) {
             store.upsert(ns, rows(0, 4));
             search(store, ns, false);
-            assertEquals(Boolean.TRUE, store.sizesForTest().isSmall(ns, null), "4 rows: exact");
+            assertEquals(Boolean.TRUE, store.sizesForTest().isWithin(ns, null, EXACT_SEARCH_MAX_ROWS), "4 rows: exact");
             store.upsert(ns, rows(4, 8));
-            assertNull(store.sizesForTest().isSmall(ns, null), "the write forgot the size");
+            assertNull(store.sizesForTest().isWithin(ns, null, EXACT_SEARCH_MAX_ROWS), "the write forgot the size");
             assertEquals(4, search(store, ns, false).size(), "the top 4 through the index");
-            assertEquals(Boolean.FALSE, store.sizesForTest().isSmall(ns, null), "8 rows: HNSW");
+            assertEquals(Boolean.FALSE, store.sizesForTest().isWithin(ns, null, EXACT_SEARCH_MAX_ROWS), "8 rows: HNSW");
             store.deleteDocument(ns, "doc");
-            assertNull(store.sizesForTest().isSmall(ns, null), "deletes forget it too");
+            assertNull(store.sizesForTest().isWithin(ns, null, EXACT_SEARCH_MAX_ROWS), "deletes forget it too");
         }
     }
 
@@ -75,15 +76,15 @@ class ExactOrIndexSearchIT {
             search(searcher, ns, false);
             writer.upsert(ns, rows(4, 8));
             search(searcher, ns, false);
-            assertEquals(Boolean.TRUE, searcher.sizesForTest().isSmall(ns, null), "the other writer's rows are not counted yet");
+            assertEquals(Boolean.TRUE, searcher.sizesForTest().isWithin(ns, null, EXACT_SEARCH_MAX_ROWS), "the other writer's rows are not counted yet");
             // Search until the verdict changes, within a deadline far beyond the interval (a loaded CI machine is slow),
             // and check it changed no sooner than the interval allows.
             long deadline = beforeCount + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-            while (!Boolean.FALSE.equals(searcher.sizesForTest().isSmall(ns, null)) && System.nanoTime() < deadline) {
+            while (!Boolean.FALSE.equals(searcher.sizesForTest().isWithin(ns, null, EXACT_SEARCH_MAX_ROWS)) && System.nanoTime() < deadline) {
                 java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(20));
                 search(searcher, ns, false);
             }
-            assertEquals(Boolean.FALSE, searcher.sizesForTest().isSmall(ns, null), "counted again after the interval");
+            assertEquals(Boolean.FALSE, searcher.sizesForTest().isWithin(ns, null, EXACT_SEARCH_MAX_ROWS), "counted again after the interval");
             assertTrue(System.nanoTime() - beforeCount >= java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1500),
                     "not counted again before the interval");
         }
@@ -114,8 +115,8 @@ class ExactOrIndexSearchIT {
                 }
                 assertEquals(expected.stream().sorted((a, b) -> Double.compare(b, a)).toList(), expected, "best first");
             }
-            assertEquals(Boolean.TRUE, store.sizesForTest().isSmall(small, null));
-            assertEquals(Boolean.FALSE, store.sizesForTest().isSmall(large, null));
+            assertEquals(Boolean.TRUE, store.sizesForTest().isWithin(small, null, EXACT_SEARCH_MAX_ROWS));
+            assertEquals(Boolean.FALSE, store.sizesForTest().isWithin(large, null, EXACT_SEARCH_MAX_ROWS));
         }
     }
 }

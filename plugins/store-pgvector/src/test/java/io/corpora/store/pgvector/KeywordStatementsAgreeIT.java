@@ -146,8 +146,12 @@ class KeywordStatementsAgreeIT {
                 assertEquals(expected, searched, namespace.toString());
                 assertFalse(searched.isEmpty());
             }
-            assertEquals(Boolean.TRUE, store.keywordScanSizesForTest().isSmall(NS, null), "800 rows: read once each");
-            assertEquals(Boolean.FALSE, store.keywordScanSizesForTest().isSmall(LARGE, null), "2,100 rows: from the postings");
+            assertEquals(Boolean.TRUE, store.sizesForTest().isWithin(NS, null, PgVectorStore.KEYWORD_SCAN_MAX_ROWS), "800 rows: read once each");
+            assertEquals(Boolean.FALSE, store.sizesForTest().isWithin(LARGE, null, PgVectorStore.KEYWORD_SCAN_MAX_ROWS), "2,100 rows: from the postings");
+            assertEquals(0, store.deleteDocument(NS, "no-such-document"));
+            assertEquals(null, store.sizesForTest().isWithin(NS, null, PgVectorStore.KEYWORD_SCAN_MAX_ROWS),
+                    "a write to the namespace, even one that changes nothing, makes the next search count again");
+            assertEquals(Boolean.FALSE, store.sizesForTest().isWithin(LARGE, null, PgVectorStore.KEYWORD_SCAN_MAX_ROWS));
         }
     }
 

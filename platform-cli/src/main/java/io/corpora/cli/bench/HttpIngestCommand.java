@@ -117,8 +117,8 @@ final class HttpIngestCommand implements Command {
         com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         ThreadCpu serverBefore = pid == null ? null : ThreadCpu.of(pid);
         ThreadCpu.Tracker serverThreads = pid == null ? null : new ThreadCpu.Tracker(serverBefore);
-        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(BenchCommand.daemonThreads("bench-thread-cpu"));
-        if (pid != null) {
+        ScheduledExecutorService sampler = pid == null ? null : Executors.newSingleThreadScheduledExecutor(BenchCommand.daemonThreads("bench-thread-cpu"));
+        if (sampler != null) {
             // Liberty retires idle request threads and Lucene ends a merge thread per merge: sampled often, their time
             // stays under their own names instead of the unnamed remainder.
             sampler.scheduleAtFixedRate(() -> {
@@ -139,7 +139,9 @@ final class HttpIngestCommand implements Command {
         try {
             status = new IngestCommand().run(ingestArgs, out, err);
         } finally {
-            sampler.shutdownNow();
+            if (sampler != null) {
+                sampler.shutdownNow();
+            }
         }
         double ingestSeconds = (System.nanoTime() - start) / 1e9;
         double clientCpu = os.getProcessCpuTime() / 1e9 - clientCpuBefore;

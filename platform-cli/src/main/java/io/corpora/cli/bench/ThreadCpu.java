@@ -49,13 +49,6 @@ record ThreadCpu(double processSeconds, Map<Task, Double> secondsByThread) {
         return new ThreadCpu(seconds(Files.readString(process.resolve("stat"))), byThread);
     }
 
-    /** CPU seconds per kind of the threads alive in this snapshot. */
-    Map<String, Double> secondsByKind() {
-        Map<String, Double> byKind = new TreeMap<>();
-        secondsByThread.forEach((task, seconds) -> byKind.merge(task.kind(), seconds, Double::sum));
-        return byKind;
-    }
-
     /**
      * The CPU time spent since a first snapshot, per kind of thread, from every snapshot {@link #observe observed} since:
      * a thread that ended between two snapshots keeps, under its own kind, what it had spent when last seen.

@@ -22,7 +22,11 @@ import java.util.Random;
  * leg runs stored vectors as queries. The vectors are seeded random (the text is what the keyword leg and the row
  * layout need; the vector legs' cost does not depend on what the vectors mean). Prints the table's heap and TOAST
  * sizes and p50 / mean per leg. An optional third argument, N, adds a third tenant holding N copies of the pieces
- * (7: 97,685 rows, the issue's largest tenant), each copy's ids suffixed, so the keyword leg's cost at scale shows.
+ * (7: 97,685 rows, the issue's largest tenant), each copy's ids suffixed, so the keyword leg's cost at scale shows. Two
+ * small tenants (the first 220 and 1,500 pieces) show the keyword leg of namespaces within
+ * {@link PgVectorStore#KEYWORD_SCAN_MAX_ROWS}. {@code -Dalter="…"} runs {@code ALTER TABLE <table> …} (';' between several)
+ * after the store made the table and before any row is written, to compare row layouts, e.g.
+ * {@code -Dalter="ALTER COLUMN index_tsv SET STORAGE MAIN; SET (toast_tuple_target = 4080)"}.
  *
  * <pre>
  * cd plugins/store-pgvector
@@ -36,6 +40,8 @@ public final class SciFactSearchMeasurement {
 
     private static final int DIMENSION = 384;
     private static final int SMALLER_TENANT = 9_000;
+    /** Tenants whose keyword leg reads their rows ({@link PgVectorStore#KEYWORD_SCAN_MAX_ROWS}): the bench's smallest, and one near the bound. */
+    private static final List<Integer> SMALL_TENANTS = List.of(220, 1_500);
     private static final int KEYWORD_QUERIES = 100;
     private static final int VECTOR_QUERIES = 200;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -55,6 +61,15 @@ public final class SciFactSearchMeasurement {
         Random random = new Random(19);
         List<float[]> vectors = new ArrayList<>();
         try (PgVectorStore store = TestDatabase.open(table, Map.of())) {
+            String alter = System.getProperty("alter", "").trim();
+            if (!alter.isEmpty()) {
+                try (var connection = TestDatabase.connect(); var statement = connection.createStatement()) {
+                    for (String change : alter.split(";")) {
+                        statement.execute("ALTER TABLE " + table + " " + change.trim());
+                        System.out.println("ALTER TABLE " + table + " " + change.trim());
+                    }
+                }
+            }
             Namespace all = Namespace.of("scifact");
             Namespace smaller = Namespace.of("scifact-9k");
             List<EmbeddedChunk> chunks = new ArrayList<>();
@@ -67,11 +82,14 @@ public final class SciFactSearchMeasurement {
             long writeStart = System.nanoTime();
             upsertInBatches(store, all, chunks);
             upsertInBatches(store, smaller, chunks.subList(0, SMALLER_TENANT));
+            for (int rows : SMALL_TENANTS) {
+                upsertInBatches(store, Namespace.of("scifact-" + rows), chunks.subList(0, rows));
+            }
             Namespace copied = Namespace.of("scifact-x" + copies);
             for (int copy = 1; copy <= copies; copy++) {
                 upsertInBatches(store, copied, copy(chunks, copy));
             }
-            System.out.printf("rows %d + %d + %d written in %.1f s%n", pieces.size(), SMALLER_TENANT, copies * pieces.size(),
+            System.out.printf("rows %d + %d + %s + %d written in %.1f s%n", pieces.size(), SMALLER_TENANT, SMALL_TENANTS, copies * pieces.size(),
                     (System.nanoTime() - writeStart) / 1e9);
             try (var connection = TestDatabase.connect(); var statement = connection.createStatement()) {
                 statement.execute("VACUUM ANALYZE " + table);
@@ -90,6 +108,10 @@ public final class SciFactSearchMeasurement {
                         SearchRequest.keyword(queries.get(q), 10, MetadataFilter.all(), null, null)));
                 report(label + "keyword, " + SMALLER_TENANT + " rows", keywordQueries, q -> store.search(smaller,
                         SearchRequest.keyword(queries.get(q), 10, MetadataFilter.all(), null, null)));
+                for (int rows : SMALL_TENANTS) {
+                    report(label + "keyword, " + rows + " rows", keywordQueries, q -> store.search(Namespace.of("scifact-" + rows),
+                            SearchRequest.keyword(queries.get(q), 10, MetadataFilter.all(), null, null)));
+                }
                 if (copies > 0) {
                     report(label + "keyword, " + copies * pieces.size() + " rows", keywordQueries, q -> store.search(copied,
                             SearchRequest.keyword(queries.get(q), 10, MetadataFilter.all(), null, null)));

@@ -547,13 +547,14 @@ public final class PgVectorStore implements VectorStore {
                         + " CROSS JOIN LATERAL (SELECT " + c.id() + " AS \"Row\", ").append(eligible(request))
                 .sql(" AS \"Eligible\" FROM " + settings.table() + " WHERE ").append(inNamespace(namespace))
                 .sql(" AND " + c.indexVector() + " @@ terms.\"Query\") hit)");
-        return keywordSqlFromPairs(namespace, request, query, pairs);
+        return keywordSqlFromPairs(namespace, request, query, pairs, namespaceCount(namespace));
     }
 
     /**
      * As {@link #keywordSqlFromPostings}, but the pairs come from the namespace's rows, each tsvector read once (the
      * concatenation makes a detoasted copy the terms are tested against): in a small namespace of a shared table the
      * planner filters the tenant's rows anyway, and tested each term against the row's tsvector fetched out of TOAST again.
+     * The rows read for the pairs are every row of the namespace, so they give its total too.
      */
     SqlFragment keywordSqlFromNamespace(Namespace namespace, SearchRequest request, KeywordQuery query) {
         SqlFragment pairs = new SqlFragment().sql("namespace_rows AS MATERIALIZED (SELECT " + c.id() + " AS \"Row\", ").append(eligible(request))
@@ -561,7 +562,7 @@ public final class PgVectorStore implements VectorStore {
                 .append(inNamespace(namespace))
                 .sql("), pairs AS MATERIALIZED (SELECT terms.\"Term\", namespace_rows.\"Row\", namespace_rows.\"Eligible\""
                         + " FROM namespace_rows JOIN terms ON namespace_rows.\"Vector\" @@ terms.\"Query\")");
-        return keywordSqlFromPairs(namespace, request, query, pairs);
+        return keywordSqlFromPairs(namespace, request, query, pairs, new SqlFragment().sql("SELECT count(*) AS n FROM namespace_rows"));
     }
 
     /** Every row of the namespace holding a term counts for its document frequency; only eligible ones are ranked. */
@@ -570,14 +571,18 @@ public final class PgVectorStore implements VectorStore {
         return conditions.isEmpty() ? new SqlFragment().sql("true") : new SqlFragment().sql("(").append(conditions).sql(")");
     }
 
-    /** The ranking of {@link #keywordSqlFromPostings} from a {@code pairs("Term", "Row", "Eligible")} CTE. */
-    private SqlFragment keywordSqlFromPairs(Namespace namespace, SearchRequest request, KeywordQuery query, SqlFragment pairs) {
+    /**
+     * The ranking of {@link #keywordSqlFromPostings} from a {@code pairs("Term", "Row", "Eligible")} CTE (with any CTE it
+     * needs before it) and {@code total}, a query of the namespace's row count as {@code n}.
+     */
+    private SqlFragment keywordSqlFromPairs(Namespace namespace, SearchRequest request, KeywordQuery query, SqlFragment pairs,
+                                            SqlFragment total) {
         String cfg = settings.textSearchConfig();
         String tsv = c.indexVector();
         List<String> terms = query.terms();
         SqlFragment sql = termsCte(cfg, terms);
-        sql.sql("), total AS MATERIALIZED (").append(namespaceCount(namespace)).sql("), ").append(pairs)
-                .sql(", idf AS MATERIALIZED (SELECT terms.\"Term\", " + idf("total.n", "count(pairs.\"Row\")") + " AS \"Weight\""
+        sql.sql("), ").append(pairs).sql(", total AS MATERIALIZED (").append(total)
+                .sql("), idf AS MATERIALIZED (SELECT terms.\"Term\", " + idf("total.n", "count(pairs.\"Row\")") + " AS \"Weight\""
                         + " FROM terms CROSS JOIN total LEFT JOIN pairs ON pairs.\"Term\" = terms.\"Term\" GROUP BY terms.\"Term\", total.n)"
                         + ", sums AS MATERIALIZED (SELECT pairs.\"Row\", sum(idf.\"Weight\") AS \"Sum\""
                         + " FROM pairs JOIN idf ON idf.\"Term\" = pairs.\"Term\" WHERE pairs.\"Eligible\" GROUP BY pairs.\"Row\")"

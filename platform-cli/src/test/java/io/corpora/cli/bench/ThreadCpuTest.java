@@ -30,6 +30,7 @@ class ThreadCpuTest {
             ended.start();
             ended.join();
         }
+        snapshotWithout("burn-ended");
         Map<String, Double> spent;
         try (BurningThread running = BurningThread.start("burn-running-1")) {
             running.burned.await(30, TimeUnit.SECONDS);
@@ -49,13 +50,26 @@ class ThreadCpuTest {
             sampled.burned.await(30, TimeUnit.SECONDS);
             tracker.observe(ThreadCpu.of(PID));
         } // ended here, before the last snapshot
-        ThreadCpu last = ThreadCpu.of(PID);
-        assertTrue(last.secondsByThread().keySet().stream().noneMatch(task -> task.kind().equals("burn-sampled")),
-                "the thread is gone from /proc");
-        tracker.observe(last);
+        tracker.observe(snapshotWithout("burn-sampled"));
         Map<String, Double> spent = tracker.spentByKind();
         assertTrue(spent.getOrDefault("burn-sampled", 0.0) >= 0.4, spent.toString());
         assertTrue(spent.get(ThreadCpu.ENDED) < 0.4, "its time is not left unnamed: " + spent);
+    }
+
+    /**
+     * A snapshot in which no thread of this kind is left. {@link Thread#join} returns when the Java thread is done,
+     * which can be a moment before the kernel removes its task from {@code /proc}.
+     */
+    private static ThreadCpu snapshotWithout(String kind) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            ThreadCpu snapshot = ThreadCpu.of(PID);
+            if (snapshot.secondsByThread().keySet().stream().noneMatch(task -> task.kind().equals(kind))) {
+                return snapshot;
+            }
+            assertTrue(System.nanoTime() < deadline, "a joined " + kind + " thread is still in /proc after 10 s");
+            Thread.sleep(10);
+        }
     }
 
     /** A thread that burns ~0.5 s of CPU, then waits until closed, and is joined on close. */

@@ -147,13 +147,13 @@ public final class RetrievalService {
 
     private Retriever compose(String mode, boolean rerank, RetrieveCommand command, TenantRuntime runtime, IsolationGuard guard,
                               Namespace namespace, String embedderId, FusionSpec fusion) {
-        VectorRetriever vector = new VectorRetriever(guard, namespace, runtime.embedder(), embedderId, legThreads);
         Retriever retriever = switch (mode) {
-            case "vector" -> command.mmrLambda() != null
-                    ? new MmrRetriever(vector, command.mmrLambda(), RerankingRetriever.DEFAULT_FETCH_TOP_K) : vector;
+            case "vector" -> {
+                VectorRetriever vector = new VectorRetriever(guard, namespace, runtime.embedder(), embedderId, legThreads);
+                yield command.mmrLambda() != null ? new MmrRetriever(vector, command.mmrLambda(), RerankingRetriever.DEFAULT_FETCH_TOP_K) : vector;
+            }
             case "keyword" -> new KeywordRetriever(guard, namespace, embedderId);
-            case "hybrid" -> HybridRetriever.of(fusion, vector, new KeywordRetriever(guard, namespace, embedderId),
-                    HybridRetriever.DEFAULT_FETCH_TOP_K);
+            case "hybrid" -> HybridRetriever.overStore(fusion, guard, namespace, runtime.embedder(), embedderId, legThreads);
             default -> throw new IllegalArgumentException("mode must be vector, keyword or hybrid, got '" + mode + "'");
         };
         if (command.mmrLambda() != null && !mode.equals("vector")) {

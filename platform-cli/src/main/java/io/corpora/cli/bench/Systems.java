@@ -74,17 +74,16 @@ final class Systems {
     }
 
     /**
-     * Corpora's default retrieval, hybrid, composed as the server composes it ({@code RetrievalService}): the vector leg
-     * (its query vector precomputed, as a query-cache hit gives it) in the background on {@code legThreads} while the
-     * keyword leg runs, both at the hybrid's fetch depth, fused by the shipped fusion; then shaped and rendered as above.
+     * Corpora's default retrieval, hybrid, composed by the server's own {@link HybridRetriever#overStore} (its query
+     * vector precomputed, as a query-cache hit gives it; the vector leg on {@code legThreads}), fused by the shipped
+     * default fusion; then shaped and rendered as above.
      */
     static Search corporaHybrid(VectorStore store, Namespace namespace, Embedder model, List<String> queryTexts, List<float[]> queryVectors,
                                 Executor legThreads) {
         Embedder precomputed = queryVectors(model, byText(queryTexts, queryVectors), false);
         String embedderId = model.fingerprint().id();
-        return rendered(store, namespace, queryTexts, guard -> HybridRetriever.of(FusionSpec.STANDARD,
-                new VectorRetriever(guard, namespace, precomputed, embedderId, legThreads), new KeywordRetriever(guard, namespace, embedderId),
-                HybridRetriever.DEFAULT_FETCH_TOP_K));
+        return rendered(store, namespace, queryTexts,
+                guard -> HybridRetriever.overStore(FusionSpec.STANDARD, guard, namespace, precomputed, embedderId, legThreads));
     }
 
     /** Corpora's keyword retrieval alone (the hybrid's second leg), shaped and rendered as above. */

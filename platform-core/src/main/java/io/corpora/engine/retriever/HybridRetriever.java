@@ -1,11 +1,15 @@
 package io.corpora.engine.retriever;
 
+import io.corpora.spi.Namespace;
 import io.corpora.spi.Passage;
 import io.corpora.spi.RankFusion;
 import io.corpora.spi.RetrieveOptions;
+import io.corpora.spi.embed.Embedder;
+import io.corpora.spi.store.VectorStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 
 /**
  * Fusion over any number of retrievers: each leg fetches its own {@code fetchTopK}, and the legs' rankings are merged
@@ -66,6 +70,17 @@ public final class HybridRetriever implements Retriever {
     public static HybridRetriever of(FusionSpec spec, Retriever vector, Retriever keyword, int fetchTopK) {
         return new HybridRetriever(List.of(new Leg(VectorRetriever.LEG, vector, spec.weight(VectorRetriever.LEG), fetchTopK),
                 new Leg(KeywordRetriever.LEG, keyword, spec.weight(KeywordRetriever.LEG), fetchTopK)), spec.fusion());
+    }
+
+    /**
+     * A tenant's hybrid retrieval over one store, as the server composes it: the vector leg (its query embedding and
+     * search started on {@code background}) beside the store's keyword leg, both over {@code embedderId}'s chunks and
+     * {@link #DEFAULT_FETCH_TOP_K} deep, fused as {@code spec} says. The bench measures this same composition.
+     */
+    public static HybridRetriever overStore(FusionSpec spec, VectorStore store, Namespace namespace, Embedder embedder, String embedderId,
+                                            Executor background) {
+        return of(spec, new VectorRetriever(store, namespace, embedder, embedderId, background),
+                new KeywordRetriever(store, namespace, embedderId), DEFAULT_FETCH_TOP_K);
     }
 
     public HybridRetriever(List<Leg> legs) {

@@ -1,6 +1,5 @@
 package io.corpora.spi;
 
-import java.math.BigDecimal;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -50,7 +49,7 @@ final class FilterValues {
 
     static boolean scalarEquals(Object a, Object b) {
         if (a instanceof Number x && b instanceof Number y) {
-            return decimal(x).compareTo(decimal(y)) == 0;
+            return MetadataFilter.decimal(x).compareTo(MetadataFilter.decimal(y)) == 0;
         }
         return a.equals(b);
     }
@@ -58,21 +57,11 @@ final class FilterValues {
     /** Compares like types (numbers numerically, strings lexicographically); null for incomparable types. */
     static Integer compare(Object value, Object bound) {
         if (value instanceof Number x && bound instanceof Number y) {
-            return decimal(x).compareTo(decimal(y));
+            return MetadataFilter.decimal(x).compareTo(MetadataFilter.decimal(y));
         }
         if (value instanceof String x && bound instanceof String y) {
             return x.compareTo(y);
         }
         return null;
-    }
-
-    private static BigDecimal decimal(Number n) {
-        if (n instanceof BigDecimal d) {
-            return d;
-        }
-        if (n instanceof Double || n instanceof Float) {
-            return BigDecimal.valueOf(n.doubleValue());
-        }
-        return new BigDecimal(n.toString());
     }
 }

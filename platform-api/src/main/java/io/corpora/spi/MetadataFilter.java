@@ -1,5 +1,6 @@
 package io.corpora.spi;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -29,6 +30,21 @@ import java.util.Set;
 public sealed interface MetadataFilter {
 
     boolean matches(Map<String, ?> metadata);
+
+    /**
+     * The exact value by which filters compare a number: a {@code double} or {@code float} as its shortest decimal
+     * ({@code 0.1} is 0.1, not its binary expansion), any other number as its decimal string. A store that compares
+     * numbers itself (in SQL, say) converts with this, so it agrees with {@link #matches}.
+     */
+    static BigDecimal decimal(Number n) {
+        if (n instanceof BigDecimal d) {
+            return d;
+        }
+        if (n instanceof Double || n instanceof Float) {
+            return BigDecimal.valueOf(n.doubleValue());
+        }
+        return new BigDecimal(n.toString());
+    }
 
     static MetadataFilter all() {
         return And.ALL;

@@ -1,7 +1,6 @@
 package io.corpora.store.pgvector;
 
 import io.corpora.spi.MetadataFilter;
-import java.math.BigDecimal;
 import java.util.List;
 
 /**
@@ -116,20 +115,10 @@ final class FilterSql {
         } else if (value instanceof Boolean b) {
             out.sql("to_jsonb(").bind(b, "boolean").sql(")");
         } else if (value instanceof Number n) {
-            out.sql("to_jsonb(").bind(decimal(n), "numeric").sql(")");
+            out.sql("to_jsonb(").bind(MetadataFilter.decimal(n), "numeric").sql(")");
         } else {
             throw new IllegalArgumentException("filter value must be a string, number or boolean, got "
                     + (value == null ? "null" : value.getClass().getSimpleName()));
         }
-    }
-
-    private static BigDecimal decimal(Number n) {
-        if (n instanceof BigDecimal d) {
-            return d;
-        }
-        if (n instanceof Double || n instanceof Float) {
-            return BigDecimal.valueOf(n.doubleValue());
-        }
-        return new BigDecimal(n.toString());
     }
 }

@@ -18,7 +18,6 @@ import io.corpora.spi.loader.LoadRequest;
 import io.corpora.spi.loader.LoadedDocument;
 import io.corpora.spi.loader.Section;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -93,14 +92,14 @@ public abstract class DocumentLoaderContract {
     }
 
     protected final DocumentLoaderProvider provider() {
-        return Providers.find(DocumentLoaderProvider.class, providerName());
+        return Loaders.provider(providerName());
     }
 
     /** A loader with {@link #config()} and {@code overrides}. */
     protected final DocumentLoader loader(Map<String, String> overrides) {
         Map<String, String> options = new HashMap<>(config());
         options.putAll(overrides);
-        return Providers.create(DocumentLoaderProvider.class, providerName(), options, Path.of("target"));
+        return Loaders.create(providerName(), options);
     }
 
     protected static LoadRequest request(Sample sample) {

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
-import io.corpora.spi.config.PluginConfig;
-import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.loader.ContentFormat;
 import io.corpora.spi.loader.DocumentLoadException;
 import io.corpora.spi.loader.DocumentLoadException.Reason;
@@ -15,14 +13,13 @@ import io.corpora.spi.loader.DocumentLoader;
 import io.corpora.spi.loader.DocumentLoaderProvider;
 import io.corpora.spi.loader.LoadRequest;
 import io.corpora.spi.loader.LoadedDocument;
+import io.corpora.testkit.Loaders;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -30,13 +27,11 @@ import org.junit.jupiter.api.Test;
 class HtmlLoaderTest {
 
     private static DocumentLoaderProvider provider() {
-        return ServiceLoader.load(DocumentLoaderProvider.class).stream().map(ServiceLoader.Provider::get)
-                .filter(p -> p.name().equals("html")).findFirst().orElseThrow();
+        return Loaders.provider("html");
     }
 
     private static DocumentLoader loader(Map<String, String> options) {
-        return provider().create(PluginContext.of(Path.of("target"), "test"),
-                PluginConfig.validate("html", provider().configOptions(), options));
+        return Loaders.create("html", options);
     }
 
     private final DocumentLoader loader = loader(Map.of());

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.corpora.spi.config.PluginConfig;
-import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.loader.ContentFormat;
 import io.corpora.spi.loader.DocumentLoadException;
 import io.corpora.spi.loader.DocumentLoadException.Reason;
@@ -14,13 +12,12 @@ import io.corpora.spi.loader.DocumentLoader;
 import io.corpora.spi.loader.DocumentLoaderProvider;
 import io.corpora.spi.loader.LoadRequest;
 import io.corpora.spi.loader.LoadedDocument;
+import io.corpora.testkit.Loaders;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -31,14 +28,11 @@ import org.junit.jupiter.api.Test;
 class PdfLoaderTest {
 
     private static DocumentLoaderProvider provider() {
-        return ServiceLoader.load(DocumentLoaderProvider.class).stream().map(ServiceLoader.Provider::get)
-                .filter(p -> p.name().equals("pdf")).findFirst().orElseThrow();
+        return Loaders.provider("pdf");
     }
 
     private static DocumentLoader loader(Map<String, String> options) {
-        DocumentLoaderProvider provider = provider();
-        return provider.create(PluginContext.of(Path.of("target"), "test"),
-                PluginConfig.validate("pdf", provider.configOptions(), options));
+        return Loaders.create("pdf", options);
     }
 
     private static LoadedDocument load(DocumentLoader loader, byte[] pdf) {

@@ -12,6 +12,7 @@ import io.corpora.spi.loader.DocumentLoader;
 import io.corpora.spi.loader.LoadRequest;
 import io.corpora.spi.loader.LoadedDocument;
 import io.corpora.spi.loader.Section;
+import io.corpora.testkit.Loaders;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

@@ -2,6 +2,7 @@ package io.corpora.loader.records;
 
 import io.corpora.spi.loader.DocumentLoader;
 import io.corpora.spi.loader.LoadRequest;
+import io.corpora.testkit.Loaders;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;

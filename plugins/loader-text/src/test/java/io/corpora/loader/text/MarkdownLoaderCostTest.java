@@ -5,6 +5,7 @@ import io.corpora.spi.loader.DocumentLoader;
 import io.corpora.spi.loader.LoadRequest;
 import io.corpora.testkit.AdversarialLine;
 import io.corpora.testkit.LinearTime;
+import io.corpora.testkit.Loaders;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import net.jqwik.api.ForAll;

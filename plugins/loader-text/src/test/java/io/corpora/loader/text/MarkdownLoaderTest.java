@@ -11,6 +11,7 @@ import io.corpora.spi.loader.DocumentLoadException.Reason;
 import io.corpora.spi.loader.DocumentLoader;
 import io.corpora.spi.loader.LoadRequest;
 import io.corpora.spi.loader.LoadedDocument;
+import io.corpora.testkit.Loaders;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

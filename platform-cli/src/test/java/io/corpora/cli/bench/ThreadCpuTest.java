@@ -3,7 +3,12 @@ package io.corpora.cli.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.corpora.testkit.Poll;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -60,15 +65,19 @@ class ThreadCpuTest {
      * A snapshot in which no thread of this kind is left. {@link Thread#join} returns when the Java thread is done,
      * which can be a moment before the kernel removes its task from {@code /proc}.
      */
-    private static ThreadCpu snapshotWithout(String kind) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (true) {
-            ThreadCpu snapshot = ThreadCpu.of(PID);
-            if (snapshot.secondsByThread().keySet().stream().noneMatch(task -> task.kind().equals(kind))) {
-                return snapshot;
-            }
-            assertTrue(System.nanoTime() < deadline, "a joined " + kind + " thread is still in /proc after 10 s");
-            Thread.sleep(10);
+    private static ThreadCpu snapshotWithout(String kind) {
+        return Poll.until("a joined " + kind + " thread gone from /proc", Duration.ofSeconds(10), () -> {
+            ThreadCpu snapshot = snapshot();
+            return snapshot.secondsByThread().keySet().stream().noneMatch(task -> task.kind().equals(kind))
+                    ? Optional.of(snapshot) : Optional.empty();
+        });
+    }
+
+    private static ThreadCpu snapshot() {
+        try {
+            return ThreadCpu.of(PID);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.IntFunction;
 
 /**
  * The store's keyword and vector legs on real text, measured by hand (not a unit test): BEIR SciFact's abstracts cut
@@ -104,17 +105,15 @@ public final class SciFactSearchMeasurement {
                 String label = round == 0 ? "(warm-up) " : "";
                 int keywordQueries = round == 0 ? 10 : KEYWORD_QUERIES;
                 int vectorQueries = round == 0 ? 20 : VECTOR_QUERIES;
-                report(label + "keyword, " + pieces.size() + " rows", keywordQueries, q -> store.search(all,
-                        SearchRequest.keyword(queries.get(q), 10, MetadataFilter.all(), null, null)));
-                report(label + "keyword, " + SMALLER_TENANT + " rows", keywordQueries, q -> store.search(smaller,
-                        SearchRequest.keyword(queries.get(q), 10, MetadataFilter.all(), null, null)));
+                IntFunction<SearchRequest> keyword = q -> SearchRequest.keyword(queries.get(q), 10, MetadataFilter.all(), null, null);
+                report(label + "keyword, " + pieces.size() + " rows", keywordQueries, q -> store.search(all, keyword.apply(q)));
+                report(label + "keyword, " + SMALLER_TENANT + " rows", keywordQueries, q -> store.search(smaller, keyword.apply(q)));
                 for (int rows : SMALL_TENANTS) {
-                    report(label + "keyword, " + rows + " rows", keywordQueries, q -> store.search(Namespace.of("scifact-" + rows),
-                            SearchRequest.keyword(queries.get(q), 10, MetadataFilter.all(), null, null)));
+                    Namespace small = Namespace.of("scifact-" + rows);
+                    report(label + "keyword, " + rows + " rows", keywordQueries, q -> store.search(small, keyword.apply(q)));
                 }
                 if (copies > 0) {
-                    report(label + "keyword, " + copies * pieces.size() + " rows", keywordQueries, q -> store.search(copied,
-                            SearchRequest.keyword(queries.get(q), 10, MetadataFilter.all(), null, null)));
+                    report(label + "keyword, " + copies * pieces.size() + " rows", keywordQueries, q -> store.search(copied, keyword.apply(q)));
                 }
                 report(label + "vector exact, " + SMALLER_TENANT + " rows", vectorQueries, q -> store.search(smaller,
                         SearchRequest.vector(vectors.get(q * 37 % SMALLER_TENANT), 10, MetadataFilter.all(), null, null)));

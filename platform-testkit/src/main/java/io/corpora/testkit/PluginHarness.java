@@ -159,6 +159,18 @@ public final class PluginHarness implements AutoCloseable {
         return registry.classLoaderOf(kind, name);
     }
 
+    /**
+     * Class {@code className} as the plugin providing {@code name} of {@code kind} sees it: its own copy, the shared
+     * SPI's or the JDK's. Fails the test when that loader cannot see the class.
+     */
+    public Class<?> classOf(PluginKind kind, String name, String className) {
+        try {
+            return classLoaderOf(kind, name).loadClass(className);
+        } catch (ClassNotFoundException e) {
+            throw new AssertionError(className + " is not visible in the class loader of plugin provider '" + name + "'", e);
+        }
+    }
+
     /** A directory for the plugin's data, deleted on close. */
     public Path dataDirectory() {
         return root.resolve("data");

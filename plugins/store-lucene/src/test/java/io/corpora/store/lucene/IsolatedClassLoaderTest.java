@@ -29,22 +29,16 @@ class IsolatedClassLoaderTest {
 
     private static final float[] VECTOR = {0.1f, 0.2f, 0.3f, 0.4f};
 
-    private static Class<?> loadClass(ClassLoader loader, String name) {
-        try {
-            return loader.loadClass(name);
-        } catch (ClassNotFoundException e) {
-            throw new AssertionError(name + " is not visible in the plugin's class loader", e);
-        }
-    }
-
     @Test
     void theProviderWritesAndSearchesFromAnIsolatedPluginClassLoader() {
         try (PluginHarness plugin = PluginHarness.plugin("store-lucene").classes(Path.of("target", "classes"))
                 .withJarOf(IndexWriter.class, EnglishAnalyzer.class).load()) {
             ClassLoader loader = plugin.classLoaderOf(PluginKind.VECTOR_STORE, "lucene");
             assertNotSame(LuceneVectorStore.class.getClassLoader(), loader, "the plugin runs from its own copy of its classes");
-            assertNotSame(LuceneVectorStore.class, loadClass(loader, LuceneVectorStore.class.getName()), "an isolated copy");
-            assertSame(loader, loadClass(loader, IndexWriter.class.getName()).getClassLoader(), "Lucene comes from the plugin's own jars");
+            assertNotSame(LuceneVectorStore.class, plugin.classOf(PluginKind.VECTOR_STORE, "lucene", LuceneVectorStore.class.getName()),
+                    "an isolated copy");
+            assertSame(loader, plugin.classOf(PluginKind.VECTOR_STORE, "lucene", IndexWriter.class.getName()).getClassLoader(),
+                    "Lucene comes from the plugin's own jars");
             Namespace acme = Namespace.of("acme");
             try (VectorStore store = plugin.create(VectorStoreProvider.class, "lucene", Map.of("quantization", "int8"))) {
                 store.upsert(acme, List.of(new EmbeddedChunk(

@@ -14,6 +14,7 @@ import io.corpora.spi.config.PluginConfig;
 import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.embed.Embedder;
 import io.corpora.spi.embed.TokenCounter;
+import io.corpora.testkit.CapturedLog;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -163,33 +165,12 @@ class OnnxEmbedderTest {
 
     @Test
     void warnModeTruncatesAndLogs() {
-        List<java.util.logging.LogRecord> records = new ArrayList<>();
-        java.util.logging.Handler handler = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord record) {
-                synchronized (records) {
-                    records.add(record);
-                }
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        };
-        java.util.logging.Logger logger = java.util.logging.Logger.getLogger("embedder-onnx-test");
-        logger.addHandler(handler);
-        try (Embedder lenient = create(Map.of("truncation", "warn", "workers", "1"))) {
+        try (CapturedLog log = CapturedLog.of("embedder-onnx-test");
+             Embedder lenient = create(Map.of("truncation", "warn", "workers", "1"))) {
             String atLimit = "word ".repeat(510).trim();
             float[] truncated = lenient.embedDocuments(List.of(atLimit + " plus many more words beyond the limit")).get(0);
             assertArrayEquals(lenient.embedDocuments(List.of(atLimit)).get(0), truncated, "the first 510 tokens are kept");
-            synchronized (records) {
-                assertTrue(records.stream().anyMatch(r -> r.getLevel() == java.util.logging.Level.WARNING
-                        && r.getMessage().contains("truncating input of 517 tokens")), "a warning names the counts");
-            }
-        } finally {
-            logger.removeHandler(handler);
+            assertTrue(log.has(Level.WARNING, "truncating input of 517 tokens"), "a warning names the counts");
         }
     }
 

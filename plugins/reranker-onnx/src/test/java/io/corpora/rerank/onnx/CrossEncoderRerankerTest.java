@@ -10,16 +10,14 @@ import io.corpora.spi.config.InvalidConfigException;
 import io.corpora.spi.config.PluginConfig;
 import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.rerank.Reranker;
+import io.corpora.testkit.CapturedLog;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -141,34 +139,12 @@ class CrossEncoderRerankerTest {
 
     @Test
     void anOverLongPassageIsCutAndTheCutIsLogged() {
-        List<LogRecord> records = new java.util.ArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                synchronized (records) {
-                    records.add(record);
-                }
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        };
-        Logger logger = Logger.getLogger("reranker-onnx-test");
-        logger.addHandler(handler);
-        try {
+        try (CapturedLog log = CapturedLog.of("reranker-onnx-test")) {
             String huge = "word ".repeat(2_000);
             double[] scores = reranker.score("word", List.of(huge, "short passage"));
             assertEquals(2, scores.length);
             assertTrue(Double.isFinite(scores[0]));
-            synchronized (records) {
-                assertTrue(records.stream().anyMatch(r -> r.getLevel() == Level.WARNING
-                        && r.getMessage().contains("1 of 2 passages cut to 508 tokens")), "cut is logged with counts");
-            }
-        } finally {
-            logger.removeHandler(handler);
+            assertTrue(log.has(Level.WARNING, "1 of 2 passages cut to 508 tokens"), "cut is logged with counts");
         }
     }
 

@@ -1,15 +1,13 @@
 package io.corpora.loader.pdf;
 
-import io.corpora.spi.config.PluginConfig;
-import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.loader.DocumentLoadException;
 import io.corpora.spi.loader.DocumentLoader;
 import io.corpora.spi.loader.LoadRequest;
+import io.corpora.testkit.Loaders;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.text.PDFTextStripper;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 
@@ -24,37 +22,27 @@ public final class PdfThroughput {
     private PdfThroughput() {}
 
     public static void main(String[] args) throws IOException {
-        PdfLoaderProvider provider = new PdfLoaderProvider();
-        DocumentLoader loader = provider.create(PluginContext.of(Path.of("target"), "bench"),
-                PluginConfig.validate("pdf", provider.configOptions(), Map.of()));
+        DocumentLoader loader = Loaders.create("pdf", Map.of());
         String[] pages = new String[200];
         String line = "The quick brown fox jumps over the lazy dog while the committee reviews the budget.";
         for (int i = 0; i < pages.length; i++) {
             pages[i] = (line + "\n").repeat(40).strip();
         }
         byte[] pdf = TestPdfs.withPages("Benchmark", pages);
-        LoadRequest request = new LoadRequest(pdf, "application/pdf", null, "bench.pdf");
-        for (int i = 0; i < 3; i++) {
-            loader.load(request); // warm-up
-        }
         int runs = 5;
-        long start = System.nanoTime();
-        for (int i = 0; i < runs; i++) {
-            loader.load(request);
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
+        double seconds = Loaders.secondsPerLoad(loader, new LoadRequest(pdf, "application/pdf", null, "bench.pdf"), runs);
         System.out.printf(Locale.ROOT, "pdf: %d pages (%.1f KB) x %d runs: %.0f pages/s, %.1f ms per document%n",
-                pages.length, pdf.length / 1024.0, runs, pages.length * runs / seconds, seconds * 1000 / runs);
+                pages.length, pdf.length / 1024.0, runs, pages.length / seconds, seconds * 1000);
         // The same work with bare PDFBox (no guards, no per-page sections): the loader's overhead, robust to machine load.
-        start = System.nanoTime();
+        long start = System.nanoTime();
         for (int i = 0; i < runs; i++) {
             try (PDDocument document = Loader.loadPDF(pdf)) {
                 new PDFTextStripper().getText(document);
             }
         }
-        double bare = (System.nanoTime() - start) / 1e9;
+        double bare = (System.nanoTime() - start) / 1e9 / runs;
         System.out.printf(Locale.ROOT, "pdf: bare PDFBox on the same file: %.1f ms per document (loader/bare = %.2f)%n",
-                bare * 1000 / runs, seconds / bare);
+                bare * 1000, seconds / bare);
 
         byte[] bomb = TestPdfs.compressionBomb(1024L * 1024 * 1024, 2);
         start = System.nanoTime();

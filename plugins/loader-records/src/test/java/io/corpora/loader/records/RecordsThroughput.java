@@ -38,16 +38,8 @@ public final class RecordsThroughput {
     private static void measure(String provider, String mediaType, String content) {
         DocumentLoader loader = Loaders.create(provider, Map.of());
         LoadRequest request = new LoadRequest(content.getBytes(StandardCharsets.UTF_8), mediaType, null, "bench");
-        for (int i = 0; i < 3; i++) {
-            loader.load(request); // warm-up
-        }
-        int runs = 5;
-        long start = System.nanoTime();
-        for (int i = 0; i < runs; i++) {
-            loader.load(request);
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
+        double seconds = Loaders.secondsPerLoad(loader, request, 5);
         System.out.printf(Locale.ROOT, "%s: %d records (%.1f MB): %.0f records/s, %.0f ms per document%n", provider, RECORDS,
-                request.bytes().length / 1048576.0, RECORDS * runs / seconds, seconds * 1000 / runs);
+                request.bytes().length / 1048576.0, RECORDS / seconds, seconds * 1000);
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.corpora.cli.Options;
+import io.corpora.cli.ServerTask;
 import io.corpora.cli.ServerToken;
 import io.corpora.cli.UsageException;
 import io.corpora.engine.retriever.FusionSpec;
@@ -18,7 +19,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -70,8 +70,6 @@ final class TenantEvaluation {
               --key FILE            the development private key to mint that token with (default: the repository's)""";
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration FIRST_POLL = Duration.ofMillis(200);
-    private static final Duration LONGEST_POLL = Duration.ofSeconds(2);
     private static final int BAR = 30;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
@@ -198,33 +196,18 @@ final class TenantEvaluation {
         return candidate;
     }
 
-    /** Polls the evaluation until it is neither QUEUED nor RUNNING, drawing its progress on {@code err}. */
+    /** Follows the evaluation to its end, drawing its progress on {@code err}. */
     private JsonNode follow(URI evaluation, String token, Duration timeout, PrintStream err) throws IOException, InterruptedException {
-        Instant deadline = Instant.now().plus(timeout);
-        Duration pause = FIRST_POLL;
-        while (true) {
-            Reply reply = send(HttpRequest.newBuilder(evaluation).GET(), token);
-            if (reply.status() != 200) {
-                err.println();
-                throw new IOException("cannot follow evaluation " + evaluation + ": " + reply.problem());
-            }
-            JsonNode state = reply.json();
-            JsonNode progress = state.path("progress");
-            int percent = progress.path("percent").asInt();
-            int filled = BAR * Math.min(100, percent) / 100;
-            err.printf("\r[%s%s] %d/%d retrievals (%d %%) %s ", "#".repeat(filled), "-".repeat(BAR - filled), progress.path("done").asInt(),
-                    progress.path("total").asInt(), percent, state.path("status").asText());
-            String status = state.path("status").asText();
-            if (!status.equals("QUEUED") && !status.equals("RUNNING")) {
-                err.println();
-                return state;
-            }
-            if (Instant.now().isAfter(deadline)) {
-                err.println();
-                throw new IOException("evaluation " + evaluation + " still " + status + " after " + timeout.toMinutes() + " minutes");
-            }
-            Thread.sleep(pause.toMillis());
-            pause = pause.multipliedBy(2).compareTo(LONGEST_POLL) > 0 ? LONGEST_POLL : pause.multipliedBy(2);
+        try {
+            return ServerTask.polled(http, evaluation).follow(token, timeout, state -> {
+                JsonNode progress = state.path("progress");
+                int percent = progress.path("percent").asInt();
+                int filled = BAR * Math.min(100, percent) / 100;
+                err.printf("\r[%s%s] %d/%d retrievals (%d %%) %s ", "#".repeat(filled), "-".repeat(BAR - filled), progress.path("done").asInt(),
+                        progress.path("total").asInt(), percent, state.path("status").asText());
+            });
+        } finally {
+            err.println(); // ends the progress line
         }
     }
 
@@ -282,14 +265,8 @@ final class TenantEvaluation {
             return JSON.readTree(body);
         }
 
-        /** The problem's status, title and detail, as a person reads them. */
         String problem() {
-            try {
-                JsonNode problem = JSON.readTree(body);
-                return status + " " + problem.path("title").asText("") + ": " + problem.path("detail").asText(body);
-            } catch (IOException e) {
-                return status + " " + body;
-            }
+            return ServerTask.problem(status, body);
         }
     }
 

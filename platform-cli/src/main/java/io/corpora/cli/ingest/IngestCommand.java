@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.corpora.cli.Command;
 import io.corpora.cli.Options;
+import io.corpora.cli.ServerTask;
 import io.corpora.cli.ServerToken;
 import io.corpora.cli.UsageException;
 import java.io.ByteArrayOutputStream;
@@ -19,7 +20,6 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -40,9 +40,6 @@ public final class IngestCommand implements Command {
     private static final Map<String, String> MEDIA_TYPES = Map.of("md", "text/markdown", "markdown", "text/markdown",
             "txt", "text/plain", "html", "text/html", "htm", "text/html", "pdf", "application/pdf", "json", "application/json",
             "jsonl", "application/x-ndjson", "ndjson", "application/x-ndjson", "csv", "text/csv");
-
-    /** How long the server holds each look at a running job (its maximum). */
-    private static final int WAIT_SECONDS = 30;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
             .followRedirects(HttpClient.Redirect.NEVER).build();
@@ -119,12 +116,12 @@ public final class IngestCommand implements Command {
         for (List<Upload> batch : UploadBatches.of(pending, Upload::bytes, batchSize, batchBytes)) {
             running.add(submitOrFail(server, tenant, token, partition, batch));
             if (running.size() > ahead) {
-                tally.collect(running.poll(), server, token, jobTimeout);
+                tally.collect(running.poll(), token, jobTimeout);
                 progress.show(tally.done, tally.chunks);
             }
         }
         while (!running.isEmpty()) {
-            tally.collect(running.poll(), server, token, jobTimeout);
+            tally.collect(running.poll(), token, jobTimeout);
             progress.show(tally.done, tally.chunks);
         }
         progress.finish();
@@ -165,13 +162,13 @@ public final class IngestCommand implements Command {
             this.state = state;
         }
 
-        void collect(Submitted submitted, URI server, String token, Duration jobTimeout) throws IOException, InterruptedException {
+        void collect(Submitted submitted, String token, Duration jobTimeout) throws IOException, InterruptedException {
             List<Upload> batch = submitted.batch();
             try {
                 if (submitted.refused() != null) {
                     throw submitted.refused();
                 }
-                JsonNode outcomes = follow(server, token, submitted.job(), jobTimeout).get("outcomes");
+                JsonNode outcomes = ServerTask.longPolled(http, submitted.job()).follow(token, jobTimeout, state -> {}).get("outcomes");
                 for (int i = 0; i < batch.size(); i++) {
                     Upload upload = batch.get(i);
                     JsonNode outcome = outcomes != null && i < outcomes.size() ? outcomes.get(i) : null;
@@ -189,7 +186,7 @@ public final class IngestCommand implements Command {
                         }
                     }
                 }
-            } catch (UploadException e) {
+            } catch (UploadException | ServerTask.Failure e) {
                 batch.forEach(u -> failures.add(u.relative() + ": " + e.getMessage()));
             }
             done += batch.size();
@@ -221,39 +218,10 @@ public final class IngestCommand implements Command {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build();
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 202) {
-            throw new UploadException("upload refused: " + problem(response));
+            throw new UploadException("upload refused: " + ServerTask.problem(response.statusCode(), response.body()));
         }
         String location = response.headers().firstValue("Location").orElseThrow(() -> new UploadException("202 without a Location"));
         return server.resolve(URI.create(location).getPath().replaceFirst("^/", ""));
-    }
-
-    /**
-     * Waits for the job: each look asks the server to hold its answer until the job has finished (a long poll, {@code wait}
-     * seconds), so the next batch goes up the moment this one is done. A server that answers a running job at once (one
-     * without long polls) is polled with a back-off up to 2 s instead.
-     */
-    private JsonNode follow(URI server, String token, URI job, Duration timeout) throws IOException, InterruptedException, UploadException {
-        Instant deadline = Instant.now().plus(timeout);
-        URI waiting = URI.create(job + (job.getQuery() == null ? "?" : "&") + "wait=" + WAIT_SECONDS);
-        long pause = 100;
-        while (Instant.now().isBefore(deadline)) {
-            long asked = System.nanoTime();
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(waiting).timeout(Duration.ofSeconds(WAIT_SECONDS + 30))
-                    .header("Authorization", "Bearer " + token).GET().build(), HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                throw new UploadException("cannot follow job " + job + ": " + problem(response));
-            }
-            JsonNode status = JSON.readTree(response.body());
-            String state = status.get("status").asText();
-            if (!state.equals("QUEUED") && !state.equals("RUNNING")) {
-                return status;
-            }
-            if (Duration.ofNanos(System.nanoTime() - asked).toSeconds() < 1) {
-                Thread.sleep(pause); // the server did not hold the answer: poll, backing off up to 2 s between looks
-                pause = Math.min(2000, pause * 2);
-            }
-        }
-        throw new UploadException("job " + job + " did not finish within " + timeout.toMinutes() + " minutes");
     }
 
     private static void part(ByteArrayOutputStream body, String boundary, String name, String fileName, String type, byte[] content) {
@@ -267,14 +235,6 @@ public final class IngestCommand implements Command {
         body.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
     }
 
-    private static String problem(HttpResponse<String> response) {
-        try {
-            JsonNode problem = JSON.readTree(response.body());
-            return response.statusCode() + " " + problem.path("title").asText("") + ": " + problem.path("detail").asText(response.body());
-        } catch (IOException e) {
-            return response.statusCode() + " " + response.body();
-        }
-    }
 
     static String mediaType(String fileName) {
         int dot = fileName.lastIndexOf('.');

@@ -80,12 +80,19 @@ public final class ServerTask {
 
     /** An RFC 9457 problem's status, title and detail as a person reads them; the body as it is when it is not one. */
     public static String problem(int status, String body) {
+        String title = "";
+        String detail = "";
         try {
             JsonNode problem = JSON.readTree(body);
-            return status + " " + problem.path("title").asText("") + ": " + problem.path("detail").asText(body);
-        } catch (IOException e) {
+            title = problem.path("title").asText("");
+            detail = problem.path("detail").asText("");
+        } catch (IOException notJson) {
+            // shown as it is, below
+        }
+        if (title.isEmpty() && detail.isEmpty()) {
             return status + " " + body;
         }
+        return status + " " + (title.isEmpty() ? detail : detail.isEmpty() ? title : title + ": " + detail);
     }
 
     /** The task could not be followed to its end: the server refused a look, or the task outlived the timeout. */

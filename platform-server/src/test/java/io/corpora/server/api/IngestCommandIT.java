@@ -1,16 +1,21 @@
 package io.corpora.server.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.corpora.cli.ServerTask;
 import io.corpora.cli.ingest.IngestCommand;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import io.corpora.server.Deployments;
@@ -66,6 +71,18 @@ class IngestCommandIT {
         var found = client.post("api/v1/tenants/" + tenant + "/retrieve", reader, Map.of("query", "sleeper trains", "mode", "keyword")).json();
         assertEquals("guides/travel/readme.md", found.get("passages").get(0).get("citation").get("documentId").asText());
         assertEquals(404, client.get("api/v1/tenants/" + tenant + "/documents/.hidden.txt", reader).status());
+    }
+
+    /** What `corpora ingest` reports for a batch whose job cannot be followed: the server's problem, never a stack trace. */
+    @Test
+    void aJobTheServerDoesNotKnowFailsToBeFollowedWithTheServersProblem() {
+        String tenant = TenantFixtures.uniqueId("follow");
+        new TenantFixtures(client).create(tenant, List.of(), false);
+        URI job = URI.create("http://localhost:" + System.getProperty("corpora.http.port", "9080") + "/api/v1/tenants/" + tenant
+                + "/jobs/no-such-job");
+        ServerTask.Failure failure = assertThrows(ServerTask.Failure.class, () -> ServerTask.longPolled(HttpClient.newHttpClient(), job)
+                .follow(client.token("reader", tenant, Roles.READER), Duration.ofMinutes(1), state -> {}));
+        assertTrue(failure.getMessage().contains("404 Job not found: no job 'no-such-job' for this tenant"), failure.getMessage());
     }
 
     private record Run(int exitCode, String out, String err) {}

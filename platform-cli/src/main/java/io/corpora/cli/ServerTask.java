@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 public final class ServerTask {
 
     /** The longest a server holds a look ({@code wait}, 0–30 s). */
-    public static final int LONGEST_HOLD_SECONDS = 30;
+    private static final int LONGEST_HOLD_SECONDS = 30;
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long FIRST_PAUSE_MILLIS = 100;

@@ -9,7 +9,7 @@ import java.util.logging.Logger;
 
 /**
  * What a {@code java.util.logging} logger publishes while this is open, for a test that asserts a plugin logged a
- * warning. Plugins log through the JDK's logging (the SPI is JDK-only), so this is the one way to see it.
+ * warning: plugins log through the JDK's logging, since the SPI depends on the JDK alone.
  */
 public final class CapturedLog implements AutoCloseable {
 

@@ -1,7 +1,6 @@
 package io.corpora.cli.ingest;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.corpora.cli.Command;
 import io.corpora.cli.Options;
 import io.corpora.cli.ServerTask;
@@ -36,7 +35,6 @@ import java.util.stream.Stream;
  */
 public final class IngestCommand implements Command {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Map<String, String> MEDIA_TYPES = Map.of("md", "text/markdown", "markdown", "text/markdown",
             "txt", "text/plain", "html", "text/html", "htm", "text/html", "pdf", "application/pdf", "json", "application/json",
             "jsonl", "application/x-ndjson", "ndjson", "application/x-ndjson", "csv", "text/csv");

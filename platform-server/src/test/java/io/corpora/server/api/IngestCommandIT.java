@@ -78,8 +78,7 @@ class IngestCommandIT {
     void aJobTheServerDoesNotKnowFailsToBeFollowedWithTheServersProblem() {
         String tenant = TenantFixtures.uniqueId("follow");
         new TenantFixtures(client).create(tenant, List.of(), false);
-        URI job = URI.create("http://localhost:" + System.getProperty("corpora.http.port", "9080") + "/api/v1/tenants/" + tenant
-                + "/jobs/no-such-job");
+        URI job = client.resolve("api/v1/tenants/" + tenant + "/jobs/no-such-job");
         ServerTask.Failure failure = assertThrows(ServerTask.Failure.class, () -> ServerTask.longPolled(HttpClient.newHttpClient(), job)
                 .follow(client.token("reader", tenant, Roles.READER), Duration.ofMinutes(1), state -> {}));
         assertTrue(failure.getMessage().contains("404 Job not found: no job 'no-such-job' for this tenant"), failure.getMessage());
@@ -90,9 +89,8 @@ class IngestCommandIT {
     private Run run(String tenant, Path state) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        String port = System.getProperty("corpora.http.port", "9080");
         String token = client.token("bulk-loader", tenant, Roles.WRITER);
-        int code = new IngestCommand().run(List.of(folder.toString(), "--tenant", tenant, "--server", "http://localhost:" + port,
+        int code = new IngestCommand().run(List.of(folder.toString(), "--tenant", tenant, "--server", client.resolve("").toString(),
                         "--token", token, "--batch", "2", "--state", state.toString()),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));

@@ -261,6 +261,30 @@ class ControlPlaneRepositoriesTest {
     }
 
     /**
+     * The active-version lookup every retrieval makes reads the index that holds the version (migration V15), not the
+     * document rows: through the primary key H2 read each whole row, the document's text included. Checked on H2's
+     * plan of the statement the registry sent, with its values.
+     */
+    @org.junit.jupiter.api.Test
+    void theActiveVersionLookupReadsTheIndexThatHoldsTheVersion() throws Exception {
+        open("h2");
+        tenants.create(tenant("acme"));
+        var em = jpa.entityManager();
+        ControlPlaneJpa.inTx(em, () -> {
+            StoredDocumentRows.insert(em.unwrap(java.sql.Connection.class), 0, 2_000, id -> "acme", "the text of a document ".repeat(40));
+            return null;
+        });
+        Namespace ns = Namespace.of("acme");
+        List<String> asked = List.of("d3", "d1999", "d700", "absent");
+        AtomicReference<Map<String, Integer>> versions = new AtomicReference<>();
+        List<SqlRecorder.Statement> sent = SqlRecorder.statementsDuring(() -> versions.set(documents.activeVersions(ns, asked)));
+        assertEquals(Map.of("d3", 1, "d1999", 1, "d700", 1), versions.get());
+        assertEquals(1, sent.size(), sent.toString());
+        String plan = ControlPlaneJpa.inTx(em, () -> explainAnalyze(em.unwrap(java.sql.Connection.class), sent.get(0)));
+        assertTrue(plan.contains("ix_documents_active_version"), "the lookup does not read the version's index:\n" + plan);
+    }
+
+    /**
      * On PostgreSQL the same lookups stay lookups under a generic plan — what the plan cache may use once the driver
      * prepared a statement on the server — which estimates a tenant at the average tenant's size: for t0 (3,000
      * documents) among 2,000 tenants of 25, a few rows. With {@code tenant_id = ? … IN (…)} that plan read t0's 3,000 rows

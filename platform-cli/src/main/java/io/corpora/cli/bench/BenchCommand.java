@@ -98,6 +98,9 @@ public final class BenchCommand implements Command {
                                        records (one chunk each) per document its tenants are ingested as (default %d: few
                                        large documents; e.g. 4 for many small ones, as SciFact's abstracts make 2-3 chunks)
                   --only ingest        measure ingest only (pipeline against the raw embedder); no fleet, no retrieval
+                  --only http          measure the HTTP cells only: the profile's smallest, median and largest tenant built in
+                                       the bench's server with the chunks the fleet would give them; the rest of the fleet is
+                                       not written and nothing is measured in process (full profile: ~15 minutes instead of ~35)
                   --ingest-texts N     passages of the ingest measurement (default: the profile's, 16 / 256 / 512)
                   --ingest-writers L   concurrencies of the ingest measurement, e.g. 1,2,4 (default 1,2: writers of the pipeline
                                        = documents in flight, and as many threads calling the raw embedder)"""
@@ -122,14 +125,21 @@ public final class BenchCommand implements Command {
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        boolean ingestOnly = options.string("only").isPresent() && options.choice("only", null, List.of("ingest")).equals("ingest");
+        String only = options.string("only").isPresent() ? options.choice("only", null, List.of("ingest", "http")) : "";
+        boolean ingestOnly = only.equals("ingest");
+        boolean httpOnly = only.equals("http");
         profile = profile.withIngestTexts(options.integer("ingest-texts", profile.ingestTexts(), 1, 100_000));
         List<Integer> ingestWriters = ingestWriters(options.string("ingest-writers", "1,2"));
         String stores = options.choice("store", "lucene", List.of("lucene", "pgvector", "all"));
         boolean lucene = !stores.equals("pgvector");
+        if (httpOnly && (!stores.equals("lucene") || !httpOn(options, profile))) {
+            throw new UsageException("--only http measures the Lucene fleet's tenants over HTTP: it needs --store lucene and HTTP on"
+                    + " (--http with --quick; not --no-http)");
+        }
         PgVectorRun pgvector = stores.equals("lucene") || ingestOnly ? null : PgVectorRun.from(options, profile, System.getenv(PG_URL_VARIABLE));
         HttpBench.Settings http = ingestOnly ? null : httpSettings(options, profile, lucene,
                 Path.of(System.getProperty("corpora.dev.jwt.private.key", "platform-server/dev-jwt/private.pem")));
+
         Path datasetDir = options.path("dataset", DEFAULT_DATASET);
         Path plugins = options.path("plugins", Path.of(System.getProperty("corpora.plugins.dir", DEFAULT_PLUGINS.toString())));
         if (!Files.isDirectory(plugins)) {
@@ -175,7 +185,10 @@ public final class BenchCommand implements Command {
                 BenchCorpus corpus = BenchCorpus.embed(available.subList(0, real), dataset, profile, cached, err);
                 err.printf("bench: %d passages, %d queries (cache: %d hits, %d misses)%n", corpus.texts.size(), corpus.queryTexts.size(),
                         cached.hits(), cached.misses());
-                if (lucene) {
+                if (httpOnly) {
+                    new HttpBench(profile, corpus, model, registry, plugins, work, outDir, http, err)
+                            .run(Fleet.measuredTenants(profile, corpus, model.fingerprint().id()), results);
+                } else if (lucene) {
                     results.ingest(ingestTexts.size(), ingest.measure(ingestTexts, ingestWriters));
                     List<Fleet.Tenant> measured = new Fleet(profile, corpus, model, registry, work, err).run(results);
                     if (http != null) {
@@ -207,8 +220,7 @@ public final class BenchCommand implements Command {
         if (options.flag("http") && options.flag("no-http")) {
             throw new UsageException("--http and --no-http contradict each other");
         }
-        boolean on = options.flag("http") || (!options.flag("no-http") && !profile.name().equals(Profile.QUICK.name()));
-        if (!on || !lucene) {
+        if (!httpOn(options, profile) || !lucene) {
             if (options.flag("http") && !lucene) {
                 throw new UsageException("--http measures the Lucene fleet's tenants: it needs --store lucene or all");
             }
@@ -221,6 +233,11 @@ public final class BenchCommand implements Command {
         return new HttpBench.Settings(options.path("http-liberty", BenchServer.DEFAULT_LIBERTY), options.path("http-war", BenchServer.DEFAULT_WAR),
                 options.integer("http-port", 0, 0, 65_535), heap, options.flag("http-keep"), devKey,
                 options.integer("http-chunks-per-document", HttpTenants.DEFAULT_CHUNKS_PER_DOCUMENT, 1, HttpTenants.DEFAULT_CHUNKS_PER_DOCUMENT));
+    }
+
+    /** Whether the HTTP cells run: asked for, or the profile is not the quick one and they were not turned off. */
+    private static boolean httpOn(Options options, Profile profile) {
+        return options.flag("http") || (!options.flag("no-http") && !profile.name().equals(Profile.QUICK.name()));
     }
 
     static List<Integer> ingestWriters(String list) {

@@ -99,26 +99,12 @@ final class Fleet {
         for (int rank = shape.tenants(); rank >= 1; rank--) {
             Namespace namespace = namespaceOf(rank);
             int size = shape.sizeOf(rank);
-            boolean keep = buckets.containsKey(rank);
-            List<String> ids = new ArrayList<>();
-            List<String> texts = new ArrayList<>();
-            List<float[]> vectors = new ArrayList<>();
             for (int from = 0; from < size; from += WRITE_BATCH) {
-                List<EmbeddedChunk> batch = new ArrayList<>();
-                for (int j = from; j < Math.min(size, from + WRITE_BATCH); j++) {
-                    EmbeddedChunk chunk = BenchCommand.chunk(namespace, embedderId, rank, j, corpus.text(rank, j), corpus.vector(rank, j));
-                    batch.add(chunk);
-                    if (keep) {
-                        ids.add(chunk.chunk().id());
-                        texts.add(chunk.chunk().text());
-                        vectors.add(chunk.embedding());
-                    }
-                }
-                store.upsert(namespace, batch);
-                written += batch.size();
+                store.upsert(namespace, chunks(corpus, embedderId, rank, from, Math.min(size, from + WRITE_BATCH)));
+                written += Math.min(size, from + WRITE_BATCH) - from;
             }
-            if (keep) {
-                measured.add(new Tenant(buckets.get(rank), rank, namespace, ids, texts, vectors));
+            if (buckets.containsKey(rank)) {
+                measured.add(tenant(shape, corpus, embedderId, rank, buckets.get(rank)));
             }
             // As the server's working set closes an idle tenant (10,000 open indexes would hold ~30,000 files); a measured
             // one too: the close commits what only the translog held, so the raw searcher (the last commit) reads exactly
@@ -129,6 +115,32 @@ final class Fleet {
             }
         }
         return new Written(measured, written, (System.nanoTime() - start) / 1e9);
+    }
+
+    /**
+     * The measured tenants (smallest, median, largest) with the chunks {@link #write} gives them, without writing the
+     * fleet: for the HTTP cells alone ({@code --only http}), whose server builds its tenants itself.
+     */
+    static List<Tenant> measuredTenants(Profile shape, BenchCorpus corpus, String embedderId) {
+        List<Tenant> measured = new ArrayList<>();
+        measuredRanks(shape).forEach((rank, bucket) -> measured.add(tenant(shape, corpus, embedderId, rank, bucket)));
+        return measured;
+    }
+
+    private static Tenant tenant(Profile shape, BenchCorpus corpus, String embedderId, int rank, String bucket) {
+        List<EmbeddedChunk> chunks = chunks(corpus, embedderId, rank, 0, shape.sizeOf(rank));
+        return new Tenant(bucket, rank, namespaceOf(rank), chunks.stream().map(c -> c.chunk().id()).toList(),
+                chunks.stream().map(c -> c.chunk().text()).toList(), chunks.stream().map(EmbeddedChunk::embedding).toList());
+    }
+
+    /** Chunks {@code from} (inclusive) to {@code to} of the tenant of {@code rank}, stamped as the pipeline stamps. */
+    private static List<EmbeddedChunk> chunks(BenchCorpus corpus, String embedderId, int rank, int from, int to) {
+        Namespace namespace = namespaceOf(rank);
+        List<EmbeddedChunk> chunks = new ArrayList<>(to - from);
+        for (int j = from; j < to; j++) {
+            chunks.add(BenchCommand.chunk(namespace, embedderId, rank, j, corpus.text(rank, j), corpus.vector(rank, j)));
+        }
+        return chunks;
     }
 
     /** Writes the fleet and measures it; returns the measured tenants (smallest, median, largest). */

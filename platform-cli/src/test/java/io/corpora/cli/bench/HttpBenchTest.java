@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.corpora.cli.Options;
 import io.corpora.cli.UsageException;
@@ -89,6 +90,17 @@ class HttpBenchTest {
         assertThrows(UsageException.class, () -> settings(Profile.FULL, dir.resolve("missing.pem")), "no key, no tokens");
         Options pgvectorOnly = Options.parse(List.of("--http"), Set.of(), Set.of("http", "no-http", "http-keep"));
         assertThrows(UsageException.class, () -> BenchCommand.httpSettings(pgvectorOnly, Profile.FULL, false, key));
+    }
+
+    @Test
+    void onlyHttpIsRefusedWhereNoServerWouldBeMeasured() {
+        BenchCommand bench = new BenchCommand();
+        for (List<String> args : List.of(List.of("--quick", "--only", "http"), List.of("--profile", "full", "--no-http", "--only", "http"),
+                List.of("--profile", "full", "--store", "all", "--only", "http"))) {
+            UsageException refused = assertThrows(UsageException.class, () -> bench.run(args, System.out, System.err), String.join(" ", args));
+            assertTrue(refused.getMessage().contains("--only http"), refused.getMessage());
+        }
+        assertThrows(UsageException.class, () -> bench.run(List.of("--only", "retrieve"), System.out, System.err));
     }
 
     private static HttpBench.Settings settings(Profile profile, Path key, String... args) {

@@ -229,13 +229,7 @@ class ControlPlaneRepositoriesTest {
      */
     @org.junit.jupiter.api.Test
     void lookupsByIdReadTheIdsNotTheNamespace() throws Exception {
-        open("h2");
-        tenants.create(tenant("acme"));
-        var em = jpa.entityManager();
-        ControlPlaneJpa.inTx(em, () -> {
-            StoredDocumentRows.insert(em.unwrap(java.sql.Connection.class), 0, 5_000, id -> "acme", null);
-            return null;
-        });
+        var em = h2TenantAcmeWith(5_000, null);
         Namespace ns = Namespace.of("acme");
         List<String> asked = List.of("d17", "d1234", "d4999", "d2500", "absent");
         AtomicReference<Map<String, Integer>> versions = new AtomicReference<>();
@@ -267,13 +261,7 @@ class ControlPlaneRepositoriesTest {
      */
     @org.junit.jupiter.api.Test
     void theActiveVersionLookupReadsTheIndexThatHoldsTheVersion() throws Exception {
-        open("h2");
-        tenants.create(tenant("acme"));
-        var em = jpa.entityManager();
-        ControlPlaneJpa.inTx(em, () -> {
-            StoredDocumentRows.insert(em.unwrap(java.sql.Connection.class), 0, 2_000, id -> "acme", "the text of a document ".repeat(40));
-            return null;
-        });
+        var em = h2TenantAcmeWith(2_000, "the text of a document ".repeat(40));
         Namespace ns = Namespace.of("acme");
         List<String> asked = List.of("d3", "d1999", "d700", "absent");
         AtomicReference<Map<String, Integer>> versions = new AtomicReference<>();
@@ -332,6 +320,18 @@ class ControlPlaneRepositoriesTest {
             }
             assertTrue(accesses > 0, "no scan of documents in the plan:\n" + plan);
         }
+    }
+
+    /** H2 with tenant acme holding active documents d0 to d{@code documents - 1}, each with {@code text} (null: none). */
+    private jakarta.persistence.EntityManager h2TenantAcmeWith(int documents, String text) throws Exception {
+        open("h2");
+        tenants.create(tenant("acme"));
+        var em = jpa.entityManager();
+        ControlPlaneJpa.inTx(em, () -> {
+            StoredDocumentRows.insert(em.unwrap(java.sql.Connection.class), 0, documents, id -> "acme", text);
+            return null;
+        });
+        return em;
     }
 
     /** {@code EXPLAIN ANALYZE} of the statement prepared on the server and run with its values on a generic plan. */

@@ -139,7 +139,6 @@ public final class BenchCommand implements Command {
         PgVectorRun pgvector = stores.equals("lucene") || ingestOnly ? null : PgVectorRun.from(options, profile, System.getenv(PG_URL_VARIABLE));
         HttpBench.Settings http = ingestOnly ? null : httpSettings(options, profile, lucene,
                 Path.of(System.getProperty("corpora.dev.jwt.private.key", "platform-server/dev-jwt/private.pem")));
-
         Path datasetDir = options.path("dataset", DEFAULT_DATASET);
         Path plugins = options.path("plugins", Path.of(System.getProperty("corpora.plugins.dir", DEFAULT_PLUGINS.toString())));
         if (!Files.isDirectory(plugins)) {
@@ -186,6 +185,8 @@ public final class BenchCommand implements Command {
                 err.printf("bench: %d passages, %d queries (cache: %d hits, %d misses)%n", corpus.texts.size(), corpus.queryTexts.size(),
                         cached.hits(), cached.misses());
                 if (httpOnly) {
+                    results.note("only", "the HTTP cells of the profile's smallest, median and largest tenant (--only http); the rest of"
+                            + " the fleet was not written and nothing was measured in process");
                     new HttpBench(profile, corpus, model, registry, plugins, work, outDir, http, err)
                             .run(Fleet.measuredTenants(profile, corpus, model.fingerprint().id()), results);
                 } else if (lucene) {

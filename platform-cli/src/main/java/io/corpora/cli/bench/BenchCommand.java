@@ -94,6 +94,8 @@ public final class BenchCommand implements Command {
                   --http-port N        its HTTP port (default: a free one)
                   --http-heap SIZE     its -Xmx (default 2g)
                   --http-keep          keep its data and document cache under <out>/server (its logs are always kept)
+                  --http-reuse DIR     with --only http: measure the tenants a --http-keep run left in DIR (its <out>/server) again,
+                                       with this run's --http-war, ingesting nothing: two server builds on the same segments
                   --http-chunks-per-document N
                                        records (one chunk each) per document its tenants are ingested as (default %d: few
                                        large documents; e.g. 4 for many small ones, as SciFact's abstracts make 2-3 chunks)
@@ -116,7 +118,7 @@ public final class BenchCommand implements Command {
             return new HttpIngestCommand().run(args, out, err);
         }
         Options options = Options.parse(args, Set.of("profile", "dataset", "out", "cache", "plugins", "store", "jdbc-url", "pg-tenants",
-                "pg-largest", "pg-partitions", "http-liberty", "http-war", "http-port", "http-heap", "http-chunks-per-document", "only",
+                "pg-largest", "pg-partitions", "http-liberty", "http-war", "http-port", "http-heap", "http-chunks-per-document", "http-reuse", "only",
                 "ingest-texts", "ingest-writers"),
                 Set.of("quick", "http", "no-http", "http-keep"));
         Profile profile;
@@ -132,6 +134,9 @@ public final class BenchCommand implements Command {
         List<Integer> ingestWriters = ingestWriters(options.string("ingest-writers", "1,2"));
         String stores = options.choice("store", "lucene", List.of("lucene", "pgvector", "all"));
         boolean lucene = !stores.equals("pgvector");
+        if (options.string("http-reuse").isPresent() && !httpOnly) {
+            throw new UsageException("--http-reuse measures a kept server's tenants alone: it needs --only http");
+        }
         if (httpOnly && (!stores.equals("lucene") || !httpOn(options, profile))) {
             throw new UsageException("--only http measures the Lucene fleet's tenants over HTTP: it needs --store lucene and HTTP on"
                     + " (--http with --quick; not --no-http)");
@@ -233,7 +238,8 @@ public final class BenchCommand implements Command {
         }
         return new HttpBench.Settings(options.path("http-liberty", BenchServer.DEFAULT_LIBERTY), options.path("http-war", BenchServer.DEFAULT_WAR),
                 options.integer("http-port", 0, 0, 65_535), heap, options.flag("http-keep"), devKey,
-                options.integer("http-chunks-per-document", HttpTenants.DEFAULT_CHUNKS_PER_DOCUMENT, 1, HttpTenants.DEFAULT_CHUNKS_PER_DOCUMENT));
+                options.integer("http-chunks-per-document", HttpTenants.DEFAULT_CHUNKS_PER_DOCUMENT, 1, HttpTenants.DEFAULT_CHUNKS_PER_DOCUMENT),
+                options.string("http-reuse").map(Path::of).orElse(null));
     }
 
     /** Whether the HTTP cells run: asked for, or the profile is not the quick one and they were not turned off. */

@@ -105,6 +105,14 @@ final class BenchResults {
         serverTimes.put(tenant.bucket() + "|" + system + "|" + cell.client().clients(), cell);
     }
 
+    /** The HTTP cells measured on the tenants an earlier run kept ({@code --http-reuse}): no build, the same segments. */
+    void httpReused(Path home, double startSeconds, String heap) {
+        notes.put("http server", String.format(Locale.ROOT, "a server of the bench's own (the build's Liberty, development mode, -Xmx%s, embedded"
+                + " H2 control plane, Lucene store, bundled ONNX model), ready %.0f s after start", heap, startSeconds));
+        notes.put("http tenants", "reused (--http-reuse): the tenants, control plane and index an earlier run kept in " + home.toAbsolutePath()
+                + ", measured as they are with this run's WAR; nothing ingested");
+    }
+
     void httpBuild(long prefilled, double prefillSeconds, double startSeconds, HttpTenants.Ingested ingested, int chunksPerDocument, int writers,
                    String heap) {
         row("http ingest", "-", (int) ingested.chunks(), "http ingest, " + writers + " writers", writers, "chunks_per_s",

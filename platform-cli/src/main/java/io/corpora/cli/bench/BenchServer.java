@@ -155,6 +155,14 @@ final class BenchServer implements AutoCloseable {
     }
 
     /** Deletes what the stopped server held but its logs: its data, its copy of the WAR and Liberty's work area. */
+    /** Deletes what Liberty kept of the application a server under {@code home} ran, so its next start deploys the WAR anew. */
+    static void forgetApplication(Path home) throws IOException {
+        Path server = home.resolve("wlp-usr").resolve("servers").resolve(NAME);
+        for (Path held : List.of(server.resolve("workarea"), server.resolve("apps"), server.resolve("dropins"))) {
+            BenchCommand.deleteRecursively(held);
+        }
+    }
+
     void discardAllButLogs() throws IOException {
         Path server = userDir.resolve("servers").resolve(NAME);
         for (Path held : List.of(userDir.getParent().resolve("data"), server.resolve("dropins"), server.resolve("workarea"), server.resolve("apps"))) {

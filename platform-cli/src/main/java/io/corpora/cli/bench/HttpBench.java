@@ -29,11 +29,18 @@ final class HttpBench {
      * @param port    0 for a free one
      * @param heap    the server's -Xmx
      * @param keep    keep the server's data and document cache under the results folder
+     * @param reuse   an earlier run's kept server folder ({@code <out>/server} of a run with {@code keep}) whose tenants
+     *                are measured again as they are, with this run's WAR: two builds compared on the same segments; null
+     *                to build the tenants afresh
      */
-    record Settings(Path liberty, Path war, int port, String heap, boolean keep, Path devKey, int chunksPerDocument) {
+    record Settings(Path liberty, Path war, int port, String heap, boolean keep, Path devKey, int chunksPerDocument, Path reuse) {
         Settings {
             if (!Files.isRegularFile(devKey)) {
                 throw new UsageException("--http needs the development key " + devKey.toAbsolutePath() + " to mint tokens");
+            }
+            if (reuse != null && !Files.isDirectory(reuse.resolve("data"))) {
+                throw new UsageException("--http-reuse needs the server folder of a run made with --http-keep (<out>/server, holding"
+                        + " data/); " + reuse.toAbsolutePath() + " has no data/");
             }
         }
     }
@@ -56,7 +63,7 @@ final class HttpBench {
         this.registry = registry;
         this.plugins = plugins;
         this.work = work;
-        this.home = outDir.resolve("server");
+        this.home = settings.reuse() != null ? settings.reuse() : outDir.resolve("server");
         this.settings = settings;
         this.err = err;
     }
@@ -64,10 +71,18 @@ final class HttpBench {
     void run(List<Fleet.Tenant> measured, BenchResults results) throws Exception {
         HttpTenants tenants = new HttpTenants(corpus, measured, settings.chunksPerDocument());
         Path cache = home.resolve("embedding-cache");
+        boolean reused = settings.reuse() != null;
         long start = System.nanoTime();
-        long prefilled = tenants.prefill(cache, model, registry, work);
+        long prefilled = 0;
+        if (reused) {
+            BenchServer.forgetApplication(home); // this run's WAR replaces the one the kept server expanded
+            err.printf("bench: http: measuring the tenants kept in %s again; starting the server%n", home.toAbsolutePath());
+        } else {
+            prefilled = tenants.prefill(cache, model, registry, work);
+            err.printf("bench: http: %d chunk vectors written into the server's document cache in %.0f s; starting the server%n", prefilled,
+                    seconds(start));
+        }
         double prefillSeconds = seconds(start);
-        err.printf("bench: http: %d chunk vectors written into the server's document cache in %.0f s; starting the server%n", prefilled, prefillSeconds);
         BenchServer server = BenchServer.create(settings.liberty(), settings.war(), plugins, home, settings.port(),
                 List.of("-Dcorpora.ingest.embeddingCache.dir=" + cache.toAbsolutePath(), "-Xmx" + settings.heap()));
         BenchHttp http = new BenchHttp(server.baseUri());
@@ -78,8 +93,12 @@ final class HttpBench {
             double startSeconds = seconds(start);
             err.printf("bench: http: server ready on %s in %.0f s (log %s); creating and ingesting the tenants%n", server.baseUri(), startSeconds,
                     server.console());
-            HttpTenants.Ingested ingested = tenants.ingest(http, tokens, WRITERS, err);
-            results.httpBuild(prefilled, prefillSeconds, startSeconds, ingested, tenants.chunksPerDocument(), WRITERS, settings.heap());
+            if (reused) {
+                results.httpReused(home, startSeconds, settings.heap());
+            } else {
+                HttpTenants.Ingested ingested = tenants.ingest(http, tokens, WRITERS, err);
+                results.httpBuild(prefilled, prefillSeconds, startSeconds, ingested, tenants.chunksPerDocument(), WRITERS, settings.heap());
+            }
             HttpRetrieval retrieval = new HttpRetrieval(http, corpus, tokens);
             for (HttpTenants.Tenant tenant : tenants.tenants()) {
                 results.httpRecall(tenant.inProcess(), retrieval.recallAndWarm(tenant), corpus.queryTexts.size());
@@ -104,7 +123,7 @@ final class HttpBench {
                 results.httpQueryCache(embedded, after.queryCacheHits() - before.queryCacheHits(), after.queryCacheMisses() - before.queryCacheMisses());
             }
         } finally {
-            if (!settings.keep()) {
+            if (!settings.keep() && !reused) {
                 server.discardAllButLogs();
                 BenchCommand.deleteRecursively(cache);
             }

@@ -101,10 +101,25 @@ class HttpBenchTest {
             assertTrue(refused.getMessage().contains("--only http"), refused.getMessage());
         }
         assertThrows(UsageException.class, () -> bench.run(List.of("--only", "retrieve"), System.out, System.err));
+        UsageException alone = assertThrows(UsageException.class, () -> bench.run(List.of("--profile", "full", "--http-reuse", dir.toString()),
+                System.out, System.err));
+        assertTrue(alone.getMessage().contains("--only http"), alone.getMessage());
+    }
+
+    @Test
+    void aReusedServerFolderMustHoldTheDataOfAKeptRun() throws Exception {
+        Path key = Files.writeString(dir.resolve("private.pem"), "not read here");
+        Path kept = Files.createDirectories(dir.resolve("kept-server"));
+        UsageException refused = assertThrows(UsageException.class, () -> settings(Profile.FULL, key, "--http-reuse", kept.toString()));
+        assertTrue(refused.getMessage().contains("--http-keep"), refused.getMessage());
+        Files.createDirectories(kept.resolve("data"));
+        assertEquals(kept, settings(Profile.FULL, key, "--http-reuse", kept.toString()).reuse());
+        assertNull(settings(Profile.FULL, key).reuse(), "no reuse unless asked");
     }
 
     private static HttpBench.Settings settings(Profile profile, Path key, String... args) {
-        Options options = Options.parse(List.of(args), Set.of("http-liberty", "http-war", "http-port", "http-heap", "http-chunks-per-document"),
+        Options options = Options.parse(List.of(args), Set.of("http-liberty", "http-war", "http-port", "http-heap", "http-chunks-per-document",
+                "http-reuse"),
                 Set.of("http", "no-http", "http-keep"));
         return BenchCommand.httpSettings(options, profile, true, key);
     }

@@ -91,8 +91,8 @@ final class HttpBench {
             start = System.nanoTime();
             server.start(http);
             double startSeconds = seconds(start);
-            err.printf("bench: http: server ready on %s in %.0f s (log %s); creating and ingesting the tenants%n", server.baseUri(), startSeconds,
-                    server.console());
+            err.printf("bench: http: server ready on %s in %.0f s (log %s); %s%n", server.baseUri(), startSeconds, server.console(),
+                    reused ? "its tenants are measured as they are" : "creating and ingesting the tenants");
             if (reused) {
                 results.httpReused(home, startSeconds, settings.heap());
             } else {

@@ -154,20 +154,19 @@ final class BenchServer implements AutoCloseable {
         }
     }
 
-    /** Deletes what the stopped server held but its logs: its data, its copy of the WAR and Liberty's work area. */
     /** Deletes what Liberty kept of the application a server under {@code home} ran, so its next start deploys the WAR anew. */
     static void forgetApplication(Path home) throws IOException {
         Path server = home.resolve("wlp-usr").resolve("servers").resolve(NAME);
-        for (Path held : List.of(server.resolve("workarea"), server.resolve("apps"), server.resolve("dropins"))) {
+        for (Path held : List.of(server.resolve("dropins"), server.resolve("workarea"), server.resolve("apps"))) {
             BenchCommand.deleteRecursively(held);
         }
     }
 
+    /** Deletes what the stopped server held but its logs: its data, its copy of the WAR and Liberty's work area. */
     void discardAllButLogs() throws IOException {
-        Path server = userDir.resolve("servers").resolve(NAME);
-        for (Path held : List.of(userDir.getParent().resolve("data"), server.resolve("dropins"), server.resolve("workarea"), server.resolve("apps"))) {
-            BenchCommand.deleteRecursively(held);
-        }
+        Path home = userDir.getParent();
+        BenchCommand.deleteRecursively(home.resolve("data"));
+        forgetApplication(home);
     }
 
     private static int freePort() throws IOException {

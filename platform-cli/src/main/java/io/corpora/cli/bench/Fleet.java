@@ -99,12 +99,15 @@ final class Fleet {
         for (int rank = shape.tenants(); rank >= 1; rank--) {
             Namespace namespace = namespaceOf(rank);
             int size = shape.sizeOf(rank);
+            // A measured tenant's chunks are made once, written and kept; the others batch by batch.
+            List<EmbeddedChunk> kept = buckets.containsKey(rank) ? chunks(corpus, embedderId, rank, 0, size) : null;
             for (int from = 0; from < size; from += WRITE_BATCH) {
-                store.upsert(namespace, chunks(corpus, embedderId, rank, from, Math.min(size, from + WRITE_BATCH)));
-                written += Math.min(size, from + WRITE_BATCH) - from;
+                int to = Math.min(size, from + WRITE_BATCH);
+                store.upsert(namespace, kept != null ? kept.subList(from, to) : chunks(corpus, embedderId, rank, from, to));
+                written += to - from;
             }
-            if (buckets.containsKey(rank)) {
-                measured.add(tenant(shape, corpus, embedderId, rank, buckets.get(rank)));
+            if (kept != null) {
+                measured.add(tenant(buckets.get(rank), rank, kept));
             }
             // As the server's working set closes an idle tenant (10,000 open indexes would hold ~30,000 files); a measured
             // one too: the close commits what only the translog held, so the raw searcher (the last commit) reads exactly
@@ -123,12 +126,11 @@ final class Fleet {
      */
     static List<Tenant> measuredTenants(Profile shape, BenchCorpus corpus, String embedderId) {
         List<Tenant> measured = new ArrayList<>();
-        measuredRanks(shape).forEach((rank, bucket) -> measured.add(tenant(shape, corpus, embedderId, rank, bucket)));
+        measuredRanks(shape).forEach((rank, bucket) -> measured.add(tenant(bucket, rank, chunks(corpus, embedderId, rank, 0, shape.sizeOf(rank)))));
         return measured;
     }
 
-    private static Tenant tenant(Profile shape, BenchCorpus corpus, String embedderId, int rank, String bucket) {
-        List<EmbeddedChunk> chunks = chunks(corpus, embedderId, rank, 0, shape.sizeOf(rank));
+    private static Tenant tenant(String bucket, int rank, List<EmbeddedChunk> chunks) {
         return new Tenant(bucket, rank, namespaceOf(rank), chunks.stream().map(c -> c.chunk().id()).toList(),
                 chunks.stream().map(c -> c.chunk().text()).toList(), chunks.stream().map(EmbeddedChunk::embedding).toList());
     }

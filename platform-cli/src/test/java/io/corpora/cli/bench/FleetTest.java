@@ -6,15 +6,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.corpora.plugin.loader.PluginManager;
 import io.corpora.spi.MetadataFilter;
-import io.corpora.spi.VectorMath;
 import io.corpora.spi.store.VectorStore;
 import io.corpora.spi.store.VectorStoreProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,7 +28,7 @@ class FleetTest {
         assumeTrue(Files.isDirectory(PLUGINS.resolve("store-lucene")), "no plugin bundles at " + PLUGINS.toAbsolutePath()
                 + " (built by the plugin-bundles profile; or pass -Dcorpora.plugins.dir)");
         Profile shape = Profile.QUICK.resized(9, 60);
-        BenchCorpus corpus = corpus();
+        BenchCorpus corpus = SyntheticCorpus.of(12, 8, 7, List.of("passage"));
         List<Fleet.Tenant> written;
         try (VectorStore store = PluginManager.load(PLUGINS).create(VectorStoreProvider.class, "lucene", BenchCommand.context(work, "lucene"),
                 Map.of("directory", work.resolve("lucene").toString()))) {
@@ -59,20 +56,5 @@ class FleetTest {
                 assertArrayEquals(a.vectors().get(j), b.vectors().get(j), a.bucket() + " chunk " + j);
             }
         }
-    }
-
-    private static BenchCorpus corpus() {
-        SplittableRandom random = new SplittableRandom(7);
-        List<String> texts = new ArrayList<>();
-        List<float[]> vectors = new ArrayList<>();
-        for (int i = 0; i < 12; i++) {
-            float[] v = new float[8];
-            for (int d = 0; d < v.length; d++) {
-                v[d] = (float) BenchCorpus.gaussian(random);
-            }
-            texts.add("passage " + i);
-            vectors.add(VectorMath.l2Normalize(v));
-        }
-        return new BenchCorpus(texts, vectors, List.of("passage"), List.of(vectors.get(0)));
     }
 }

@@ -10,7 +10,6 @@ import io.corpora.plugin.loader.PluginManager;
 import io.corpora.plugin.loader.PluginRegistry;
 import io.corpora.spi.MetadataFilter;
 import io.corpora.spi.ReservedKeys;
-import io.corpora.spi.VectorMath;
 import io.corpora.spi.store.ScoredChunk;
 import io.corpora.spi.store.SearchRequest;
 import io.corpora.spi.store.VectorStore;
@@ -20,11 +19,9 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
@@ -52,7 +49,7 @@ class PgVectorFleetPostgresTest {
         PluginRegistry registry = PluginManager.load(PLUGINS);
         Profile shape = Profile.QUICK.resized(6, 40); // 40, 20, 13, 10, 8, 7 chunks
         TestEmbedder model = TestEmbedder.ofDimension(DIMENSION);
-        PgVectorFleet fleet = new PgVectorFleet(shape, 2, url, corpus(), model, registry, work, System.err);
+        PgVectorFleet fleet = new PgVectorFleet(shape, 2, url, SyntheticCorpus.of(20, DIMENSION, 19, QUERIES), model, registry, work, System.err);
         ExecutorService legThreads = Executors.newCachedThreadPool();
         String table = PgVectorFleet.tableName(PgVectorFleet.Layout.PARTITIONED, "t" + Long.toString(System.nanoTime(), 36));
         try {
@@ -100,21 +97,6 @@ class PgVectorFleetPostgresTest {
         try (Connection connection = PgVectorFleet.connect(url)) {
             assertFalse(exists(connection, "SELECT 1 WHERE to_regclass(?) IS NOT NULL", table), "the run's table is dropped");
         }
-    }
-
-    private static BenchCorpus corpus() {
-        SplittableRandom random = new SplittableRandom(19);
-        List<String> texts = new ArrayList<>();
-        List<float[]> vectors = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            float[] v = new float[DIMENSION];
-            for (int d = 0; d < DIMENSION; d++) {
-                v[d] = (float) BenchCorpus.gaussian(random);
-            }
-            texts.add("passage " + i);
-            vectors.add(VectorMath.l2Normalize(v));
-        }
-        return new BenchCorpus(texts, vectors, QUERIES, List.of(vectors.get(0)));
     }
 
     private static boolean exists(Connection connection, String sql, String value) throws Exception {

@@ -5,9 +5,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Locale;
 import org.eclipse.microprofile.metrics.Metadata;
-import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.MetricUnits;
-import org.eclipse.microprofile.metrics.Tag;
 
 /**
  * Answers per tenant: {@code corpora.ask.answers} by outcome ({@code answered}, {@code no_source} — the model was not
@@ -27,24 +25,20 @@ public class AnswerMetrics implements AnswerObserver {
             .withUnit(MetricUnits.NONE).build();
 
     @Inject
-    MetricRegistry registry;
-
-    @Inject
     TenantMetricSeries series;
 
     @Override
     public void answered(String tenant, Outcome outcome, int removedCitations) {
-        series.record(tenant, tag -> {
-            Tag tenantTag = new Tag("tenant", tag);
-            registry.counter(ANSWERS, tenantTag, new Tag("outcome", outcome.name().toLowerCase(Locale.ROOT))).inc();
+        series.record(tenant, meters -> {
+            meters.counter(ANSWERS, "outcome", outcome.name().toLowerCase(Locale.ROOT)).inc();
             if (removedCitations > 0) {
-                registry.counter(REMOVED, tenantTag).inc(removedCitations);
+                meters.counter(REMOVED).inc(removedCitations);
             }
         });
     }
 
     @Override
     public void transformFellBack(String tenant, String transform) {
-        series.record(tenant, tag -> registry.counter(FALLBACKS, new Tag("tenant", tag), new Tag("transform", transform)).inc());
+        series.record(tenant, meters -> meters.counter(FALLBACKS, "transform", transform).inc());
     }
 }

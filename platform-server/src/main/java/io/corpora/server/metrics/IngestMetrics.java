@@ -4,9 +4,7 @@ import io.corpora.ingest.IngestionService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.Metadata;
-import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.MetricUnits;
-import org.eclipse.microprofile.metrics.Tag;
 
 /** Ingest throughput per tenant: {@code corpora.ingest.documents} and {@code corpora.ingest.chunks} stored (counters), while the tenant is in the working set ({@link TenantMetricSeries}). */
 @ApplicationScoped
@@ -18,17 +16,13 @@ public class IngestMetrics implements IngestionService.IngestListener {
             .withDescription("Chunks embedded and stored, by tenant").withUnit(MetricUnits.NONE).build();
 
     @Inject
-    MetricRegistry registry;
-
-    @Inject
     TenantMetricSeries series;
 
     @Override
     public void stored(String tenantId, int chunks) {
-        series.record(tenantId, tag -> {
-            Tag tenant = new Tag("tenant", tag);
-            registry.counter(DOCUMENTS, tenant).inc();
-            registry.counter(CHUNKS, tenant).inc(chunks);
+        series.record(tenantId, meters -> {
+            meters.counter(DOCUMENTS).inc();
+            meters.counter(CHUNKS).inc(chunks);
         });
     }
 }

@@ -6,9 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import org.eclipse.microprofile.metrics.Metadata;
-import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.MetricUnits;
-import org.eclipse.microprofile.metrics.Tag;
 
 /**
  * Times every guarded plugin call (embedder, store, reranker, filter hook) per tenant, kind, operation and outcome:
@@ -23,14 +21,11 @@ public class PluginCallMetrics implements PluginCallObserver {
             .withUnit(MetricUnits.NANOSECONDS).build();
 
     @Inject
-    MetricRegistry registry;
-
-    @Inject
     TenantMetricSeries series;
 
     @Override
     public void completed(GuardKey key, String operation, String outcome, long nanos) {
-        series.record(key.tenant(), tenant -> registry.timer(CALLS, new Tag("tenant", tenant), new Tag("kind", key.kind().label()),
-                new Tag("operation", operation), new Tag("outcome", outcome)).update(Duration.ofNanos(nanos)));
+        series.record(key.tenant(), meters -> meters.timer(CALLS, "kind", key.kind().label(), "operation", operation, "outcome", outcome)
+                .update(Duration.ofNanos(nanos)));
     }
 }

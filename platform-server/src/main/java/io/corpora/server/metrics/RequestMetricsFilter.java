@@ -13,10 +13,10 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.metrics.Metadata;
-import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.MetricUnits;
-import org.eclipse.microprofile.metrics.Tag;
 
 /**
  * Per tenant and route: {@code corpora.requests} (counter, also tagged with the status class), {@code corpora.request.duration}
@@ -43,9 +43,6 @@ public class RequestMetricsFilter implements ContainerRequestFilter, ContainerRe
             .withDescription("Retrieval queries answered degraded (e.g. reranker failed), by tenant and route").withUnit(MetricUnits.NONE).build();
 
     @Inject
-    MetricRegistry registry;
-
-    @Inject
     FleetTraffic fleet;
 
     @Inject
@@ -70,27 +67,25 @@ public class RequestMetricsFilter implements ContainerRequestFilter, ContainerRe
         String tenantParam = request.getUriInfo().getPathParameters().getFirst("tenant");
         String tenant = tenantParam == null || status == 401 || status == 403 || status == 404 ? TenantMetricSeries.UNATTRIBUTED : tenantParam;
         String route = route(request.getMethod());
-        series.record(tenant, tag -> {
-            Tag tenantTag = new Tag("tenant", tag);
-            Tag routeTag = new Tag("route", route);
-            registry.counter(REQUESTS, tenantTag, routeTag, new Tag("status", (status / 100) + "xx")).inc();
-            registry.timer(DURATION, tenantTag, routeTag).update(Duration.ofNanos(elapsed));
-            if (!TenantMetricSeries.UNATTRIBUTED.equals(tag)) {
-                fleet.traffic().record(tag, elapsed);
+        series.record(tenant, meters -> {
+            meters.counter(REQUESTS, "route", route, "status", (status / 100) + "xx").inc();
+            meters.timer(DURATION, "route", route).update(Duration.ofNanos(elapsed));
+            if (meters.attributed()) {
+                fleet.traffic().record(meters.tenant(), elapsed);
             }
             if (status == 200 && response.getEntity() instanceof RetrievalBatchResult batch) {
-                batch.results().forEach(result -> recordRetrieval(result, tenantTag, routeTag));
+                batch.results().forEach(result -> recordRetrieval(result, meters, route));
             } else if (status == 200 && response.getEntity() instanceof RetrievalResult result) {
-                recordRetrieval(result, tenantTag, routeTag);
+                recordRetrieval(result, meters, route);
             }
         });
     }
 
-    private void recordRetrieval(RetrievalResult result, Tag tenant, Tag route) {
-        registry.histogram(PASSAGES, tenant, route).update(result.passages().size());
-        registry.counter(REFUSALS, tenant, route).inc(result.diagnostics().refusals().size());
+    private static void recordRetrieval(RetrievalResult result, TenantMeters meters, String route) {
+        meters.histogram(PASSAGES, "route", route).update(result.passages().size());
+        meters.counter(REFUSALS, "route", route).inc(result.diagnostics().refusals().size());
         if (result.diagnostics().degraded()) {
-            registry.counter(DEGRADED, tenant, route).inc();
+            meters.counter(DEGRADED, "route", route).inc();
         }
     }
 
@@ -100,8 +95,15 @@ public class RequestMetricsFilter implements ContainerRequestFilter, ContainerRe
         if (type == null || method == null) {
             return httpMethod + " (unmatched)";
         }
-        return httpMethod + " " + join(join("", type.getAnnotation(Path.class)), method.getAnnotation(Path.class));
+        return httpMethod + " " + TEMPLATES.computeIfAbsent(new Resource(type, method),
+                r -> join(join("", r.type().getAnnotation(Path.class)), r.method().getAnnotation(Path.class)));
     }
+
+    /** A resource method (on the class that matched: an inherited method's path is its subclass's). */
+    private record Resource(Class<?> type, Method method) {}
+
+    /** Path templates by resource method: a fixed set, read once each, not per request. */
+    private static final Map<Resource, String> TEMPLATES = new ConcurrentHashMap<>();
 
     private static String join(String prefix, Path path) {
         if (path == null) {

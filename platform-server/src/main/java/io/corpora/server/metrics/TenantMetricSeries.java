@@ -4,6 +4,8 @@ import io.corpora.runtime.TenantRuntimes;
 import io.corpora.runtime.TenantWorkingSet;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 
@@ -15,6 +17,7 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
  *
  * <p>A metric for a tenant outside the set (an admin read of an idle tenant, a refusal of an inactive one) is recorded
  * under tenant {@code -}. A tenant's series start again from zero when it comes back (a counter reset to Prometheus).
+ * Its meters are looked up in the registry once and kept ({@link TenantMeters}) until its series are dropped.
  */
 @ApplicationScoped
 public class TenantMetricSeries {
@@ -29,6 +32,7 @@ public class TenantMetricSeries {
     FleetTraffic fleet;
 
     private volatile TenantWorkingSet workingSet;
+    private final Map<String, TenantMeters> meters = new ConcurrentHashMap<>();
 
     /** Ties the series to this data plane's working set (once, when it is built). */
     public void bind(TenantRuntimes runtimes) {
@@ -37,18 +41,24 @@ public class TenantMetricSeries {
     }
 
     /**
-     * Calls {@code record} with the tenant tag to use: {@code tenant} itself, holding it in the working set meanwhile so
-     * its release cannot run between the check and the registration, or {@link #UNATTRIBUTED} when it is not in the set.
+     * Calls {@code record} with the meters to use: {@code tenant}'s, holding it in the working set meanwhile so its
+     * release cannot run between the check and the registration, or {@link #UNATTRIBUTED}'s when it is not in the set.
      */
-    public void record(String tenant, Consumer<String> record) {
+    public void record(String tenant, Consumer<TenantMeters> record) {
         TenantWorkingSet current = workingSet;
-        if (current == null || UNATTRIBUTED.equals(tenant) || !current.runIfOpen(tenant, () -> record.accept(tenant))) {
-            record.accept(UNATTRIBUTED);
+        if (current == null || UNATTRIBUTED.equals(tenant) || !current.runIfOpen(tenant, () -> record.accept(metersOf(tenant)))) {
+            record.accept(metersOf(UNATTRIBUTED));
         }
     }
 
-    /** Drops every series tagged with this tenant and its traffic window. */
+    private TenantMeters metersOf(String tenant) {
+        TenantMeters known = meters.get(tenant);
+        return known != null ? known : meters.computeIfAbsent(tenant, t -> new TenantMeters(t, registry));
+    }
+
+    /** Drops every series tagged with this tenant, the meters kept for them, and its traffic window. */
     void released(String tenant) {
+        meters.remove(tenant); // first: no call records for a tenant being released, the next one registers afresh
         registry.removeMatching((id, metric) -> tenant.equals(id.getTags().get("tenant")));
         fleet.traffic().forget(tenant);
     }

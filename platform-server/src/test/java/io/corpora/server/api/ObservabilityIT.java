@@ -60,15 +60,17 @@ class ObservabilityIT {
         for (int i = 0; i < 3; i++) {
             assertEquals(200, client.post("api/v1/tenants/" + tenant + "/retrieve", reader, Map.of("query", "lanterns")).status());
         }
+        assertEquals(400, client.post("api/v1/tenants/" + tenant + "/retrieve", reader, Map.of("query", "lanterns", "topK", 0)).status());
 
         PrometheusText metrics = PrometheusText.parse(client.get("metrics", null).body());
         String retrieve = "route=\"POST /api/v1/tenants/{tenant}/retrieve\"";
         String ofTenant = "tenant=\"" + tenant + "\"";
         assertEquals(3, metrics.value("corpora_requests_total", ofTenant, retrieve, "status=\"2xx\""), metrics.about(tenant));
-        assertEquals(3, metrics.value("corpora_request_duration_seconds_count", ofTenant, retrieve));
+        assertEquals(1, metrics.value("corpora_requests_total", ofTenant, retrieve, "status=\"4xx\""), "a series per status class: " + metrics.about(tenant));
+        assertEquals(4, metrics.value("corpora_request_duration_seconds_count", ofTenant, retrieve), "every status is timed");
         double seconds = metrics.value("corpora_request_duration_seconds_sum", ofTenant, retrieve);
-        assertTrue(seconds > 0 && seconds < 60, "3 retrievals took " + seconds + " s in total");
-        assertEquals(3, metrics.value("corpora_request_duration_seconds_bucket", ofTenant, retrieve, "le=\"10.0\""),
+        assertTrue(seconds > 0 && seconds < 60, "4 retrievals took " + seconds + " s in total");
+        assertEquals(4, metrics.value("corpora_request_duration_seconds_bucket", ofTenant, retrieve, "le=\"10.0\""),
                 "the configured latency buckets: " + metrics.about(tenant));
         assertEquals(3, metrics.value("corpora_retrieve_passages_count", ofTenant, retrieve));
         assertTrue(metrics.value("corpora_retrieve_passages_sum", ofTenant, retrieve) >= 3, "each retrieval returned the document's passage");

@@ -29,25 +29,34 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class DensityBench {
 
-    /** One checkpoint. Latencies in milliseconds; -1 when there was no tenant to query. */
-    public record Row(int tenants, ProcessResources.Sample resources, double coldQueryMs, double warmQueryMs) {
+    /**
+     * One checkpoint. Latencies in milliseconds; -1 when there was no tenant to query or nothing was measured. The steady
+     * figures: back-to-back retrievals of the newest tenant (in the working set, its query vector cached), their p50
+     * and the server's CPU per retrieval over them — what one request costs with the working set as full as it is.
+     */
+    public record Row(int tenants, ProcessResources.Sample resources, double coldQueryMs, double warmQueryMs, double steadyP50Ms,
+                      double serverCpuMsPerQuery) {
 
-        static final String CSV_HEADER = "tenants,open_files,threads,rss_mb,live_heap_mb,cold_first_query_ms,warm_query_ms";
+        static final String CSV_HEADER = "tenants,open_files,threads,rss_mb,live_heap_mb,cold_first_query_ms,warm_query_ms,"
+                + "steady_p50_ms,server_cpu_ms_per_query";
+        /** The header of runs before the steady figures (2026-12-05): their rows read with -1 for those. */
+        static final String CSV_HEADER_V1 = "tenants,open_files,threads,rss_mb,live_heap_mb,cold_first_query_ms,warm_query_ms";
 
         String csv() {
-            return String.format(Locale.ROOT, "%d,%d,%d,%.1f,%.1f,%.1f,%.1f", tenants, resources.openFiles(), resources.threads(),
-                    resources.rssBytes() / MB, resources.liveHeapBytes() / MB, coldQueryMs, warmQueryMs);
+            return String.format(Locale.ROOT, "%d,%d,%d,%.1f,%.1f,%.1f,%.1f,%.2f,%.2f", tenants, resources.openFiles(), resources.threads(),
+                    resources.rssBytes() / MB, resources.liveHeapBytes() / MB, coldQueryMs, warmQueryMs, steadyP50Ms, serverCpuMsPerQuery);
         }
 
-        /** A line {@link #csv} wrote (memory back to bytes, to the 0.1 MB it was written with). */
+        /** A line {@link #csv} wrote (memory back to bytes, to the 0.1 MB it was written with), or one of a run before the steady figures. */
         static Row parse(String line) {
             String[] f = line.trim().split(",");
-            if (f.length != 7) {
-                throw new IllegalArgumentException("expected 7 fields (" + CSV_HEADER + "), got " + f.length + ": " + line);
+            if (f.length != 7 && f.length != 9) {
+                throw new IllegalArgumentException("expected 9 fields (" + CSV_HEADER + "), or 7 of an earlier run, got " + f.length + ": " + line);
             }
             return new Row(Integer.parseInt(f[0]), new ProcessResources.Sample(Long.parseLong(f[1]), Long.parseLong(f[2]),
                     Math.round(Double.parseDouble(f[3]) * MB), Math.round(Double.parseDouble(f[4]) * MB)),
-                    Double.parseDouble(f[5]), Double.parseDouble(f[6]));
+                    Double.parseDouble(f[5]), Double.parseDouble(f[6]), f.length == 9 ? Double.parseDouble(f[7]) : -1,
+                    f.length == 9 ? Double.parseDouble(f[8]) : -1);
         }
 
         double rssMb() {
@@ -69,10 +78,13 @@ public final class DensityBench {
     private final ProcessResources process;
     private final String prefix;
     private final int clients;
+    private final Duration steady;
     private final String adminToken;
 
-    public DensityBench(URI server, DevTokenMinter tokens, ProcessResources process, String prefix, int clients) {
+    /** @param steady how long the steady retrievals run at each checkpoint; zero: not measured */
+    public DensityBench(URI server, DevTokenMinter tokens, ProcessResources process, String prefix, int clients, Duration steady) {
         this.http = new BenchHttp(server);
+        this.steady = steady;
         this.tokens = tokens;
         this.process = process;
         this.prefix = prefix;
@@ -91,11 +103,35 @@ public final class DensityBench {
             progress.printf(Locale.ROOT, "density: %d tenants provisioned (%.0f s); measuring …%n", provisioned, (System.nanoTime() - start) / 1e9);
             double cold = provisioned == 0 ? -1 : retrieveMillis(tenantId(1));
             double warm = provisioned == 0 ? -1 : retrieveMillis(tenantId(1));
-            Row row = new Row(provisioned, process.sample(), cold, warm);
+            double[] steadyCost = provisioned == 0 || steady.isZero() ? new double[] {-1, -1} : steadyCost(tenantId(provisioned));
+            Row row = new Row(provisioned, process.sample(), cold, warm, steadyCost[0], steadyCost[1]);
             progress.println("density: " + Row.CSV_HEADER + "\ndensity: " + row.csv());
             rows.add(row);
         }
         return rows;
+    }
+
+    /**
+     * Retrievals of one tenant back to back for {@link #steady}, after as long unmeasured (a fresh server's JIT is still
+     * compiling the path): their p50 from the client and the server process's CPU per retrieval ({@code /proc}), in ms.
+     */
+    private double[] steadyCost(String tenant) throws IOException, InterruptedException {
+        String reader = tokens.mint("density-bench", tenant, List.of("reader"), steady.multipliedBy(3).plusMinutes(10), Map.of());
+        retrievals(tenant, reader, steady);
+        double cpuBefore = ThreadCpu.of(process.pid()).processSeconds();
+        List<Double> millis = retrievals(tenant, reader, steady);
+        double cpuSeconds = ThreadCpu.of(process.pid()).processSeconds() - cpuBefore;
+        double[] sorted = millis.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return new double[] {sorted[sorted.length / 2], cpuSeconds * 1000 / sorted.length};
+    }
+
+    private List<Double> retrievals(String tenant, String reader, Duration length) throws IOException, InterruptedException {
+        List<Double> millis = new ArrayList<>();
+        long end = System.nanoTime() + length.toNanos();
+        do {
+            millis.add(retrieveMillis(tenant, reader));
+        } while (System.nanoTime() < end);
+        return millis;
     }
 
     public static void writeCsv(List<Row> rows, Path file) throws IOException {
@@ -109,7 +145,7 @@ public final class DensityBench {
     /** The rows of a CSV {@link #writeCsv} wrote. */
     public static List<Row> readCsv(Path file) throws IOException {
         List<String> lines = Files.readAllLines(file);
-        if (lines.isEmpty() || !lines.get(0).trim().equals(Row.CSV_HEADER)) {
+        if (lines.isEmpty() || !(lines.get(0).trim().equals(Row.CSV_HEADER) || lines.get(0).trim().equals(Row.CSV_HEADER_V1))) {
             throw new IOException(file + " is not a density CSV: its first line must be " + Row.CSV_HEADER);
         }
         return lines.subList(1, lines.size()).stream().filter(l -> !l.isBlank()).map(Row::parse).toList();
@@ -164,7 +200,10 @@ public final class DensityBench {
 
     /** One hybrid retrieval (query embedding included), timed from the client. */
     double retrieveMillis(String tenant) throws IOException, InterruptedException {
-        String reader = tokens.mint("density-bench", tenant, List.of("reader"), Duration.ofMinutes(10), Map.of());
+        return retrieveMillis(tenant, tokens.mint("density-bench", tenant, List.of("reader"), Duration.ofMinutes(10), Map.of()));
+    }
+
+    private double retrieveMillis(String tenant, String reader) throws IOException, InterruptedException {
         long start = System.nanoTime();
         HttpResponse<String> response = http.send(http.post("api/v1/tenants/" + tenant + "/retrieve", reader, "{\"query\":\"quarterly revenue report\"}"));
         double millis = (System.nanoTime() - start) / 1e6;

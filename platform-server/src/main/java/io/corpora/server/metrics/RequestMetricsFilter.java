@@ -42,6 +42,12 @@ public class RequestMetricsFilter implements ContainerRequestFilter, ContainerRe
     static final Metadata DEGRADED = Metadata.builder().withName("corpora.retrieve.degraded")
             .withDescription("Retrieval queries answered degraded (e.g. reranker failed), by tenant and route").withUnit(MetricUnits.NONE).build();
 
+    /** A resource method (on the class that matched: an inherited method's path is its subclass's). */
+    private record Resource(Class<?> type, Method method) {}
+
+    /** Path templates by resource method: a fixed set, read once each, not per request. */
+    private static final Map<Resource, String> TEMPLATES = new ConcurrentHashMap<>();
+
     @Inject
     FleetTraffic fleet;
 
@@ -98,12 +104,6 @@ public class RequestMetricsFilter implements ContainerRequestFilter, ContainerRe
         return httpMethod + " " + TEMPLATES.computeIfAbsent(new Resource(type, method),
                 r -> join(join("", r.type().getAnnotation(Path.class)), r.method().getAnnotation(Path.class)));
     }
-
-    /** A resource method (on the class that matched: an inherited method's path is its subclass's). */
-    private record Resource(Class<?> type, Method method) {}
-
-    /** Path templates by resource method: a fixed set, read once each, not per request. */
-    private static final Map<Resource, String> TEMPLATES = new ConcurrentHashMap<>();
 
     private static String join(String prefix, Path path) {
         if (path == null) {

@@ -20,7 +20,8 @@ import org.eclipse.microprofile.metrics.Timer;
  * working set's series. Handed out by {@link TenantMetricSeries#record}, which drops a tenant's meters together with
  * its series, so a meter kept here is always the one the registry exports.
  *
- * @param tagPairs in every lookup: tag names and values, alternating, after the implicit {@code tenant} tag
+ * <p>Each lookup names its tags as names and values, alternating ({@code "route", route, "status", "2xx"}), after the
+ * implicit {@code tenant} tag.
  */
 public final class TenantMeters {
 

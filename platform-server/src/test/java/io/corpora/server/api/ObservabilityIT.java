@@ -1,6 +1,7 @@
 package io.corpora.server.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -80,6 +81,18 @@ class ObservabilityIT {
         assertTrue(metrics.value("corpora_plugin_call_seconds_count", ofTenant, "kind=\"store\"", "operation=\"search\"") >= 3);
         assertEquals(1, metrics.value("corpora_ingest_documents_total", ofTenant));
         assertTrue(metrics.value("corpora_ingest_chunks_total", ofTenant) >= 1);
+    }
+
+    @Test
+    void anInventedHttpMethodMintsNoMetricSeries() {
+        for (String method : List.of("FOOBAR", "BAZQUX")) {
+            ServerClient.Response answer = client.send(method, "api/v1/tenants/anyone/retrieve", null, null);
+            assertTrue(answer.status() >= 400, method + " is refused: " + answer.status());
+        }
+        String text = client.get("metrics", null).body();
+        assertTrue(text.contains("corpora_requests_total"), "the server's own series are there");
+        assertFalse(text.contains("FOOBAR") || text.contains("BAZQUX"),
+                "no series names a method a client made up (Liberty's HTTP metrics are filtered out in server.xml)");
     }
 
     @Test

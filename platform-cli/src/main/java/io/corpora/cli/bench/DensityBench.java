@@ -3,6 +3,7 @@ package io.corpora.cli.bench;
 import io.corpora.security.DevTokenMinter;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 
 /**
  * Tenant density: how open files, threads, RSS and live heap of a running server grow with the number of provisioned
@@ -103,35 +105,40 @@ public final class DensityBench {
             progress.printf(Locale.ROOT, "density: %d tenants provisioned (%.0f s); measuring …%n", provisioned, (System.nanoTime() - start) / 1e9);
             double cold = provisioned == 0 ? -1 : retrieveMillis(tenantId(1));
             double warm = provisioned == 0 ? -1 : retrieveMillis(tenantId(1));
-            double[] steadyCost = provisioned == 0 || steady.isZero() ? new double[] {-1, -1} : steadyCost(tenantId(provisioned));
-            Row row = new Row(provisioned, process.sample(), cold, warm, steadyCost[0], steadyCost[1]);
+            Steady cost = provisioned == 0 || steady.isZero() ? Steady.NOT_MEASURED : steadyCost(tenantId(provisioned));
+            Row row = new Row(provisioned, process.sample(), cold, warm, cost.p50Ms(), cost.serverCpuMsPerQuery());
             progress.println("density: " + Row.CSV_HEADER + "\ndensity: " + row.csv());
             rows.add(row);
         }
         return rows;
     }
 
-    /**
-     * Retrievals of one tenant back to back for {@link #steady}, after as long unmeasured (a fresh server's JIT is still
-     * compiling the path): their p50 from the client and the server process's CPU per retrieval ({@code /proc}), in ms.
-     */
-    private double[] steadyCost(String tenant) throws IOException, InterruptedException {
-        String reader = tokens.mint("density-bench", tenant, List.of("reader"), steady.multipliedBy(3).plusMinutes(10), Map.of());
-        retrievals(tenant, reader, steady);
-        double cpuBefore = ThreadCpu.of(process.pid()).processSeconds();
-        List<Double> millis = retrievals(tenant, reader, steady);
-        double cpuSeconds = ThreadCpu.of(process.pid()).processSeconds() - cpuBefore;
-        double[] sorted = millis.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return new double[] {sorted[sorted.length / 2], cpuSeconds * 1000 / sorted.length};
+    /** What one retrieval costs with the working set as it is: its p50 and the server's CPU per retrieval, in ms. */
+    private record Steady(double p50Ms, double serverCpuMsPerQuery) {
+        static final Steady NOT_MEASURED = new Steady(-1, -1);
     }
 
-    private List<Double> retrievals(String tenant, String reader, Duration length) throws IOException, InterruptedException {
-        List<Double> millis = new ArrayList<>();
-        long end = System.nanoTime() + length.toNanos();
-        do {
-            millis.add(retrieveMillis(tenant, reader));
-        } while (System.nanoTime() < end);
-        return millis;
+    /**
+     * Retrievals of one tenant back to back for {@link #steady} ({@link Latency}, one client), after as long unmeasured
+     * (a fresh server's JIT is still compiling the path); the server process's CPU over the measured window ({@code /proc}).
+     */
+    private Steady steadyCost(String tenant) throws IOException {
+        String reader = tokens.mint("density-bench", tenant, List.of("reader"), steady.multipliedBy(3).plusMinutes(10), Map.of());
+        IntConsumer retrieval = n -> {
+            try {
+                retrieveMillis(tenant, reader);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        };
+        Latency.measure(1, steady, Duration.ZERO, retrieval); // the warm-up, apart so the CPU below covers the window alone
+        double cpuBefore = ThreadCpu.of(process.pid()).processSeconds();
+        Latency.Result window = Latency.measure(1, steady, Duration.ZERO, retrieval);
+        double cpuSeconds = ThreadCpu.of(process.pid()).processSeconds() - cpuBefore;
+        return new Steady(window.p50Ms(), cpuSeconds * 1000 / window.operations());
     }
 
     public static void writeCsv(List<Row> rows, Path file) throws IOException {

@@ -97,37 +97,39 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         return found;
     }
 
+    /**
+     * Sent as plain JDBC on the transaction's connection, not as a native query: EclipseLink's handling of that query
+     * (binding its three parameters per id into a record, quadratic in their number, and preparing the call) cost
+     * about as much CPU as the database's lookups, on the lookup every retrieval makes for each leg's hits. Reads what
+     * is committed or flushed: its callers, retrievals, write nothing.
+     */
     @Override
     public Map<String, Integer> activeVersions(Namespace namespace, Collection<String> documentIds) {
         Map<String, Integer> versions = new HashMap<>();
-        for (List<String> ids : batches(documentIds)) {
-            for (Object row : byIds(namespace, ids, "d.document_id, d.active_version", " WHERE d.active_version > 0")) {
-                Object[] columns = (Object[]) row;
-                versions.put((String) columns[0], ((Number) columns[1]).intValue());
+        List<List<String>> batches = batches(documentIds);
+        if (batches.isEmpty()) {
+            return versions;
+        }
+        java.sql.Connection connection = em.unwrap(java.sql.Connection.class); // the transaction's: EclipseLink closes it
+        for (List<String> ids : batches) {
+            DocumentLookup lookup = DocumentLookup.activeVersions(namespace, ids);
+            try (java.sql.PreparedStatement statement = lookup.prepare(connection); java.sql.ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    versions.put(rows.getString(1), rows.getInt(2));
+                }
+            } catch (java.sql.SQLException e) {
+                throw new PersistenceException("looking up the active versions of " + ids.size() + " documents of " + namespace, e);
             }
         }
         return versions;
     }
 
-    /**
-     * The given documents of the namespace, joined from a {@code VALUES} list of (id, tenant, partition) rows: one
-     * primary-key lookup per id, whatever the tenant holds. Not {@code WHERE tenant_id = ? AND partition_id = ? AND
-     * document_id IN (…)}: H2 uses an IN list only on an index's first column, so it read every document of the
-     * namespace per call (the lookup every retrieval makes); and PostgreSQL's generic plan of it (a statement prepared
-     * on the server, after five runs) estimates a tenant at the average tenant's size and reads the whole namespace of
-     * a large one. With the tenant in the joined rows neither database has a cheaper plan than the lookups.
-     */
+    /** The given documents of the namespace, as {@link DocumentLookup} selects them. */
     private List<?> byIds(Namespace namespace, List<String> ids, String columns, String rest) {
-        StringBuilder sql = new StringBuilder("SELECT ").append(columns).append(" FROM (VALUES ");
-        for (int i = 0; i < ids.size(); i++) {
-            sql.append(i == 0 ? "(?, ?, ?)" : ", (?, ?, ?)");
-        }
-        sql.append(") AS wanted (document_id, tenant_id, partition_id) JOIN documents d ON d.tenant_id = wanted.tenant_id")
-                .append(" AND d.partition_id = wanted.partition_id AND d.document_id = wanted.document_id").append(rest);
-        var query = em.createNativeQuery(sql.toString());
-        int parameter = 1;
-        for (String id : ids) {
-            query.setParameter(parameter++, id).setParameter(parameter++, namespace.tenant()).setParameter(parameter++, namespace.partitionKey());
+        DocumentLookup lookup = DocumentLookup.of(namespace, ids, columns, rest);
+        var query = em.createNativeQuery(lookup.sql());
+        for (int i = 0; i < lookup.parameters().size(); i++) {
+            query.setParameter(i + 1, lookup.parameters().get(i));
         }
         return query.getResultList();
     }

@@ -130,8 +130,9 @@ final class ControlPlaneJpa implements AutoCloseable {
         return new JpaTenantRepository(em, clock);
     }
 
+    /** On an entity manager whose connection records the statements the registry sends around EclipseLink ({@link SqlRecorder}). */
     JpaDocumentRegistry documents(Clock clock) {
-        return new JpaDocumentRegistry(em, clock);
+        return new JpaDocumentRegistry(SqlRecorder.recordingJdbc(em), clock);
     }
 
     JpaJobRepository jobs(Clock clock) {

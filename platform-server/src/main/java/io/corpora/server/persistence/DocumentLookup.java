@@ -18,7 +18,7 @@ import java.util.List;
  * @param sql        with {@code ?} placeholders
  * @param parameters their values, in order
  */
-record DocumentLookup(String sql, List<Object> parameters) {
+record DocumentLookup(String sql, List<String> parameters) {
 
     /** The active version of each given document that has one: the isolation guard's lookup. */
     static DocumentLookup activeVersions(Namespace namespace, List<String> ids) {
@@ -28,7 +28,7 @@ record DocumentLookup(String sql, List<Object> parameters) {
     /** {@code columns} of the given documents ({@code d.} the documents table), then {@code rest} (a condition, an order). */
     static DocumentLookup of(Namespace namespace, List<String> ids, String columns, String rest) {
         StringBuilder sql = new StringBuilder("SELECT ").append(columns).append(" FROM (VALUES ");
-        List<Object> parameters = new ArrayList<>(ids.size() * 3);
+        List<String> parameters = new ArrayList<>(ids.size() * 3);
         for (String id : ids) {
             sql.append(parameters.isEmpty() ? "(?, ?, ?)" : ", (?, ?, ?)");
             parameters.add(id);
@@ -45,7 +45,7 @@ record DocumentLookup(String sql, List<Object> parameters) {
         PreparedStatement statement = connection.prepareStatement(sql);
         try {
             for (int i = 0; i < parameters.size(); i++) {
-                statement.setString(i + 1, (String) parameters.get(i));
+                statement.setString(i + 1, parameters.get(i));
             }
             return statement;
         } catch (SQLException | RuntimeException e) {

@@ -17,6 +17,10 @@ import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceException;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -110,14 +114,14 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         if (batches.isEmpty()) {
             return versions;
         }
-        java.sql.Connection connection = em.unwrap(java.sql.Connection.class); // the transaction's: EclipseLink closes it
+        Connection connection = em.unwrap(Connection.class); // the transaction's: EclipseLink releases it when that ends
         for (List<String> ids : batches) {
             DocumentLookup lookup = DocumentLookup.activeVersions(namespace, ids);
-            try (java.sql.PreparedStatement statement = lookup.prepare(connection); java.sql.ResultSet rows = statement.executeQuery()) {
+            try (PreparedStatement statement = lookup.prepare(connection); ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
                     versions.put(rows.getString(1), rows.getInt(2));
                 }
-            } catch (java.sql.SQLException e) {
+            } catch (SQLException e) {
                 throw new PersistenceException("looking up the active versions of " + ids.size() + " documents of " + namespace, e);
             }
         }

@@ -1,6 +1,8 @@
 package io.corpora.server.persistence;
 
 import io.corpora.spi.Namespace;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.Query;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -38,6 +40,15 @@ record DocumentLookup(String sql, List<String> parameters) {
         sql.append(") AS wanted (document_id, tenant_id, partition_id) JOIN documents d ON d.tenant_id = wanted.tenant_id")
                 .append(" AND d.partition_id = wanted.partition_id AND d.document_id = wanted.document_id").append(rest);
         return new DocumentLookup(sql.toString(), List.copyOf(parameters));
+    }
+
+    /** The statement as an EclipseLink native query, its values bound. */
+    Query nativeQuery(EntityManager em) {
+        Query query = em.createNativeQuery(sql);
+        for (int i = 0; i < parameters.size(); i++) {
+            query.setParameter(i + 1, parameters.get(i));
+        }
+        return query;
     }
 
     /** The statement on {@code connection}, its values bound; the caller closes it. */

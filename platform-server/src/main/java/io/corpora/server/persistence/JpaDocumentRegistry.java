@@ -94,7 +94,8 @@ public class JpaDocumentRegistry implements DocumentRegistry {
     public List<DocumentRecord> findAll(Namespace namespace, Collection<String> documentIds) {
         List<DocumentRecord> found = new ArrayList<>();
         for (List<String> ids : batches(documentIds)) {
-            for (Object row : byIds(namespace, ids, RECORD_SQL_COLUMNS, " ORDER BY d.document_id")) {
+            DocumentLookup lookup = DocumentLookup.of(namespace, ids, RECORD_SQL_COLUMNS, " ORDER BY d.document_id");
+            for (Object row : lookup.nativeQuery(em).getResultList()) {
                 found.add(recordOf((Object[]) row));
             }
         }
@@ -126,16 +127,6 @@ public class JpaDocumentRegistry implements DocumentRegistry {
             }
         }
         return versions;
-    }
-
-    /** The given documents of the namespace, as {@link DocumentLookup} selects them. */
-    private List<?> byIds(Namespace namespace, List<String> ids, String columns, String rest) {
-        DocumentLookup lookup = DocumentLookup.of(namespace, ids, columns, rest);
-        var query = em.createNativeQuery(lookup.sql());
-        for (int i = 0; i < lookup.parameters().size(); i++) {
-            query.setParameter(i + 1, lookup.parameters().get(i));
-        }
-        return query.getResultList();
     }
 
     @Override

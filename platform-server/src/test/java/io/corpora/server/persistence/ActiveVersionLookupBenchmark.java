@@ -51,9 +51,9 @@ public final class ActiveVersionLookupBenchmark {
         JpaDocumentRegistry registry = new JpaDocumentRegistry(em, Clock.systemUTC());
         Namespace namespace = Namespace.of("t0");
         Random random = new Random(42);
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         for (int round = 1; round <= ROUNDS; round++) { // the first rounds warm the JIT up
             for (String path : List.of("native query", "JDBC")) {
-                ThreadMXBean threads = ManagementFactory.getThreadMXBean();
                 long cpu = 0;
                 long wall = 0;
                 for (int i = 0; i < lookups; i++) {
@@ -68,8 +68,9 @@ public final class ActiveVersionLookupBenchmark {
                     Map<String, Integer> versions = ControlPlaneJpa.inTx(em, lookup);
                     wall += System.nanoTime() - wall0;
                     cpu += threads.getCurrentThreadCpuTime() - cpu0;
-                    if (versions.size() != new HashSet<>(ids).size()) {
-                        throw new IllegalStateException(path + " found " + versions.size() + " of " + new HashSet<>(ids).size());
+                    int distinct = new HashSet<>(ids).size();
+                    if (versions.size() != distinct) {
+                        throw new IllegalStateException(path + " found " + versions.size() + " of " + distinct);
                     }
                 }
                 System.out.printf(Locale.ROOT, "%-10s round %d  %-12s %.3f ms wall, %.3f ms CPU per lookup of %d ids%n",
@@ -81,12 +82,8 @@ public final class ActiveVersionLookupBenchmark {
     /** The same statement through EclipseLink, as {@code JpaDocumentRegistry} sent it before cc00da9. */
     private static Map<String, Integer> asNativeQuery(EntityManager em, Namespace namespace, List<String> ids) {
         DocumentLookup lookup = DocumentLookup.activeVersions(namespace, ids.stream().distinct().toList());
-        var query = em.createNativeQuery(lookup.sql());
-        for (int i = 0; i < lookup.parameters().size(); i++) {
-            query.setParameter(i + 1, lookup.parameters().get(i));
-        }
         Map<String, Integer> versions = new HashMap<>();
-        for (Object row : query.getResultList()) {
+        for (Object row : lookup.nativeQuery(em).getResultList()) {
             Object[] columns = (Object[]) row;
             versions.put((String) columns[0], ((Number) columns[1]).intValue());
         }

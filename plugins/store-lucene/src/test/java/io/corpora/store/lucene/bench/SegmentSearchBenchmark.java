@@ -1,0 +1,184 @@
+package io.corpora.store.lucene.bench;
+
+import com.sun.management.OperatingSystemMXBean;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Stream;
+import org.apache.lucene.codecs.KnnVectorsFormat;
+import org.apache.lucene.codecs.lucene912.Lucene912Codec;
+import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.store.FSDirectory;
+
+/**
+ * What a namespace's segment count costs its kNN searches: raw Lucene on a copy of an index a server wrote (a
+ * namespace directory, e.g. the largest tenant a {@code bin/corpora bench --http-keep} run left), queried with k = 100
+ * and 200 (the HNSW breadth of a top-10 vector retrieval and of a hybrid retrieval's 50-deep vector leg) by one caller:
+ * as written, searched one segment after another (the store's way) and with the searcher's segments spread over a
+ * 2-thread executor (reporting how many queries did not return the same top 50 each of five times: Lucene shares the best
+ * score between segments as they run, so concurrent segment searches can depend on timing); then the same copy
+ * force-merged to one segment (the HNSW settings are the store's defaults). Queries are stored vectors moved by noise.
+ * Not a unit test. Arguments: {@code namespaceDirectory [queries]} (default 1,500 per cell).
+ *
+ * <pre>java -cp "plugins/store-lucene/target/test-classes:plugins/store-lucene/target/classes:$(cat plugins/store-lucene/target/bench.classpath)" \
+ *     io.corpora.store.lucene.bench.SegmentSearchBenchmark OUT/server/data/vector-store/lucene-…/bench-largest/_default</pre>
+ */
+public final class SegmentSearchBenchmark {
+
+    private static final int[] BREADTHS = {100, 200};
+    private static final int ROUNDS = 3;
+    private static final int COMPARED = 50;
+    private static final int ASKED = 5;
+    private static final double NOISE = 0.05;
+    private static final OperatingSystemMXBean OS = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    private SegmentSearchBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        Path source = Path.of(args[0]);
+        int queries = args.length > 1 ? Integer.parseInt(args[1]) : 1_500;
+        Path copy = Files.createTempDirectory("corpora-segment-search");
+        copyIndex(source, copy);
+        ExecutorService pool = Executors.newFixedThreadPool(2, task -> {
+            Thread thread = new Thread(task, "segment-search");
+            thread.setDaemon(true);
+            return thread;
+        });
+        measure("as written", copy, queries, pool);
+        long start = System.nanoTime();
+        forceMerge(copy);
+        System.out.printf(Locale.ROOT, "force-merged to one segment in %.1f s%n", (System.nanoTime() - start) / 1e9);
+        measure("one segment", copy, queries, pool);
+    }
+
+    private static void measure(String label, Path index, int queries, ExecutorService pool) throws IOException {
+        try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(index))) {
+            String field = vectorField(reader);
+            float[][] probes = probes(reader, field, new Random(42));
+            System.out.printf(Locale.ROOT, "%s: %d segments, %d chunks, field %s%n", label, reader.leaves().size(), reader.numDocs(), field);
+            IndexSearcher sequential = new IndexSearcher(reader);
+            IndexSearcher concurrent = new IndexSearcher(reader, pool);
+            for (int round = 1; round <= ROUNDS; round++) { // the first round warms the JIT and the page cache
+                for (int k : BREADTHS) {
+                    for (IndexSearcher searcher : List.of(sequential, concurrent)) {
+                        long cpu = OS.getProcessCpuTime();
+                        long wall = System.nanoTime();
+                        for (int q = 0; q < queries; q++) {
+                            searcher.search(new KnnFloatVectorQuery(field, probes[q % probes.length], k), k);
+                        }
+                        System.out.printf(Locale.ROOT, "  round %d  k=%d  %-32s %.3f ms wall, %.3f ms CPU per query%n", round, k,
+                                searcher == sequential ? "segments one after another" : "segments on a 2-thread executor",
+                                (System.nanoTime() - wall) / 1e6 / queries, (OS.getProcessCpuTime() - cpu) / 1e6 / queries);
+                    }
+                }
+            }
+            for (IndexSearcher searcher : List.of(sequential, concurrent)) {
+                int differing = 0;
+                for (float[] probe : probes) {
+                    Set<Integer> first = top(searcher, field, probe);
+                    for (int again = 1; again < ASKED; again++) {
+                        if (!top(searcher, field, probe).equals(first)) {
+                            differing++;
+                            break;
+                        }
+                    }
+                }
+                System.out.printf(Locale.ROOT, "  %-32s asked %d times, %d of %d queries did not always return the same top %d at k=200%n",
+                        searcher == sequential ? "segments one after another" : "segments on a 2-thread executor", ASKED, differing, probes.length,
+                        COMPARED);
+            }
+        }
+    }
+
+    private static Set<Integer> top(IndexSearcher searcher, String field, float[] probe) throws IOException {
+        Set<Integer> docs = new HashSet<>();
+        ScoreDoc[] found = searcher.search(new KnnFloatVectorQuery(field, probe, 200), 200).scoreDocs;
+        for (int i = 0; i < Math.min(COMPARED, found.length); i++) {
+            docs.add(found[i].doc);
+        }
+        return docs;
+    }
+
+    /**
+     * Up to 200 stored vectors (spread over the segments by size), each moved by N(0, 0.05) per dimension and renormalised: about 0.7 cosine from the chunk it
+     * started from, as a question is from the passage that answers it.
+     */
+    private static float[][] probes(DirectoryReader reader, String field, Random random) throws IOException {
+        List<float[]> probes = new ArrayList<>();
+        for (LeafReaderContext leaf : reader.leaves()) {
+            FloatVectorValues values = leaf.reader().getFloatVectorValues(field);
+            int wanted = (int) Math.ceil(200.0 * leaf.reader().maxDoc() / reader.maxDoc());
+            for (int doc = values.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS && wanted > 0; doc = values.nextDoc()) {
+                if (random.nextInt(Math.max(1, leaf.reader().maxDoc() / wanted)) == 0) {
+                    float[] probe = values.vectorValue().clone();
+                    double norm = 0;
+                    for (int i = 0; i < probe.length; i++) {
+                        probe[i] += (float) (random.nextGaussian() * NOISE);
+                        norm += probe[i] * probe[i];
+                    }
+                    for (int i = 0; i < probe.length; i++) {
+                        probe[i] /= (float) Math.sqrt(norm);
+                    }
+                    probes.add(probe);
+                    wanted--;
+                }
+            }
+        }
+        return probes.toArray(float[][]::new);
+    }
+
+    private static String vectorField(DirectoryReader reader) {
+        for (FieldInfo info : reader.leaves().get(0).reader().getFieldInfos()) {
+            if (info.getVectorDimension() > 0) {
+                return info.name;
+            }
+        }
+        throw new IllegalArgumentException("no vector field in the index");
+    }
+
+    /** The index files only (no translog, no write lock), so the copy opens as the last commit left it. */
+    private static void copyIndex(Path source, Path target) throws IOException {
+        try (Stream<Path> files = Files.list(source)) {
+            for (Path file : files.sorted(Comparator.naturalOrder()).toList()) {
+                String name = file.getFileName().toString();
+                if (Files.isRegularFile(file) && (name.startsWith("_") || name.startsWith("segments"))) {
+                    Files.copy(file, target.resolve(name));
+                }
+            }
+        }
+    }
+
+    private static void forceMerge(Path index) throws IOException {
+        KnnVectorsFormat hnsw = new Lucene99HnswVectorsFormat(); // M 16, beamWidth 100: the store's defaults
+        IndexWriterConfig config = new IndexWriterConfig().setCodec(new Lucene912Codec() {
+            @Override
+            public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
+                return hnsw;
+            }
+        });
+        try (IndexWriter writer = new IndexWriter(FSDirectory.open(index), config)) {
+            writer.forceMerge(1);
+            writer.commit();
+        }
+    }
+}

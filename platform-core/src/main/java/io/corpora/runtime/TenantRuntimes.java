@@ -71,7 +71,8 @@ public final class TenantRuntimes implements AutoCloseable {
     private final Map<String, TenantRuntime> runtimes = new ConcurrentHashMap<>();
     private final TenantWorkingSet workingSet;
     private final List<TenantReleaseListener> releaseListeners = new CopyOnWriteArrayList<>();
-    private final ScheduledExecutorService idleSweeper;
+    /** Closes tenants off the request threads: those idle past the timeout, and those evicted beyond the bound. */
+    private final ScheduledExecutorService closings;
 
     /** With the default working set ({@link WorkingSetPolicy#DEFAULT}). */
     public TenantRuntimes(PluginRegistry plugins, Path dataDirectory, Function<String, Optional<String>> configSource, PluginGuards guards) {
@@ -119,14 +120,14 @@ public final class TenantRuntimes implements AutoCloseable {
         this.dataDirectory = dataDirectory;
         this.configSource = configSource;
         this.guards = java.util.Objects.requireNonNull(guards, "guards");
-        this.workingSet = new TenantWorkingSet(workingSetPolicy.max(), workingSetPolicy.idleTimeout(), nanoTime, this::closeTenant);
-        this.idleSweeper = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "corpora-tenant-idle-sweeper");
+        this.closings = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "corpora-tenant-closer");
             t.setDaemon(true);
             return t;
         });
+        this.workingSet = new TenantWorkingSet(workingSetPolicy.max(), workingSetPolicy.idleTimeout(), nanoTime, this::closeTenant, closings);
         long period = Math.max(1_000, Math.min(60_000, workingSetPolicy.idleTimeout().toMillis() / 10));
-        idleSweeper.scheduleWithFixedDelay(this::closeIdle, period, period, TimeUnit.MILLISECONDS);
+        closings.scheduleWithFixedDelay(this::closeIdle, period, period, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -327,7 +328,7 @@ public final class TenantRuntimes implements AutoCloseable {
 
     @Override
     public void close() {
-        idleSweeper.shutdownNow();
+        closings.shutdown(); // a close under way finishes (the stores' own close waits for it); no more idle sweeps
         runtimes.clear();
         instances.forEach((key, instance) -> {
             if (instance instanceof AutoCloseable closeable) {

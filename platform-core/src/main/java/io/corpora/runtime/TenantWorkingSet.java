@@ -5,6 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
@@ -19,6 +22,11 @@ import java.util.logging.Logger;
  * in use is closed by its last lease's release. While a tenant closes, a new lease on it waits for the close to end
  * (then reopens); leases on other tenants never wait, and no lock spanning tenants is held while one closes — the
  * closer runs on the one tenant's entry.
+ *
+ * <p>A tenant evicted beyond the bound is closed on the {@code evictions} executor, not by the lease that pushed the set
+ * over it: a close can take long (a Lucene index waits for a running HNSW merge, which 9.x cannot abort), and another
+ * tenant's call must not wait for it. A tenant closing no longer counts against the bound, though it holds its
+ * resources until its close ends.
  */
 public final class TenantWorkingSet {
 
@@ -34,7 +42,10 @@ public final class TenantWorkingSet {
     private final long idleNanos;
     private final LongSupplier nanoTime;
     private final Consumer<String> closer;
+    private final Executor evictions;
     private final Map<String, Entry> open = new ConcurrentHashMap<>();
+    /** Entries closing, still in {@link #open} until their close ends: not counted against the bound. */
+    private final AtomicInteger closing = new AtomicInteger();
 
     /** One open tenant. Guarded by its own monitor. */
     private static final class Entry {
@@ -50,10 +61,16 @@ public final class TenantWorkingSet {
         }
     }
 
-    /**
-     * @param closer releases one tenant's resources; called with no lease out on it and none granted until it returns
-     */
+    /** Evicted tenants are closed by the lease that evicts them (tests). */
     public TenantWorkingSet(int max, Duration idleTimeout, LongSupplier nanoTime, Consumer<String> closer) {
+        this(max, idleTimeout, nanoTime, closer, Runnable::run);
+    }
+
+    /**
+     * @param closer    releases one tenant's resources; called with no lease out on it and none granted until it returns
+     * @param evictions runs the closer of a tenant evicted beyond the bound (when it rejects, the evicting caller does)
+     */
+    public TenantWorkingSet(int max, Duration idleTimeout, LongSupplier nanoTime, Consumer<String> closer, Executor evictions) {
         if (max < 1) {
             throw new IllegalArgumentException("the working set must hold at least one tenant, got " + max);
         }
@@ -64,13 +81,14 @@ public final class TenantWorkingSet {
         this.idleNanos = idleTimeout.toNanos();
         this.nanoTime = nanoTime;
         this.closer = closer;
+        this.evictions = java.util.Objects.requireNonNull(evictions, "evictions");
     }
 
     public int max() {
         return max;
     }
 
-    /** How many tenants are open now. */
+    /** How many tenants are open now, those still closing included. */
     public int size() {
         return open.size();
     }
@@ -101,7 +119,7 @@ public final class TenantWorkingSet {
                 }
             }
         }
-        if (open.size() > max) {
+        if (overBound()) {
             evictLeastRecentlyUsed();
         }
         return leaseOf(entry, true);
@@ -172,7 +190,7 @@ public final class TenantWorkingSet {
                     }
                 }
                 if (!entry.retired) {
-                    entry.closing = true;
+                    markClosing(entry);
                     break;
                 }
             }
@@ -205,8 +223,12 @@ public final class TenantWorkingSet {
         List.copyOf(open.values()).forEach(this::requestClose);
     }
 
+    private boolean overBound() {
+        return open.size() - closing.get() > max;
+    }
+
     private void evictLeastRecentlyUsed() {
-        while (open.size() > max) {
+        while (overBound()) {
             // a scan of the bounded set: O(max) per eviction, no ordered structure to lock on every lease
             List<Entry> idle = new ArrayList<>();
             for (Entry entry : open.values()) {
@@ -225,12 +247,17 @@ public final class TenantWorkingSet {
             if (oldest == null) {
                 return; // every open tenant is in use: the bound is exceeded until some are released
             }
-            requestClose(oldest);
+            requestClose(oldest, evictions);
         }
     }
 
     /** Closes the entry now when unused (returns true), else marks it for its last release. */
     private boolean requestClose(Entry entry) {
+        return requestClose(entry, Runnable::run);
+    }
+
+    /** Closes the entry on {@code closeOn} when unused (returns true), else marks it for its last release. */
+    private boolean requestClose(Entry entry, Executor closeOn) {
         synchronized (entry) {
             if (entry.closing || entry.retired) {
                 return false;
@@ -239,9 +266,13 @@ public final class TenantWorkingSet {
                 entry.closeRequested = true;
                 return false;
             }
-            entry.closing = true;
+            markClosing(entry);
         }
-        runCloser(entry);
+        try {
+            closeOn.execute(() -> runCloser(entry));
+        } catch (RejectedExecutionException shutDown) {
+            runCloser(entry);
+        }
         return true;
     }
 
@@ -254,14 +285,14 @@ public final class TenantWorkingSet {
             }
             closeNow = entry.leases == 0 && entry.closeRequested && !entry.closing;
             if (closeNow) {
-                entry.closing = true;
+                markClosing(entry);
             } else if (entry.leases == 0) {
                 entry.notifyAll(); // a runExclusive may be waiting for the last lease
             }
         }
         if (closeNow) {
             runCloser(entry);
-        } else if (open.size() > max) {
+        } else if (overBound()) {
             evictLeastRecentlyUsed(); // the bound was exceeded while every tenant was in use
         }
     }
@@ -277,8 +308,16 @@ public final class TenantWorkingSet {
         }
     }
 
+    /** Under the entry's monitor. */
+    private void markClosing(Entry entry) {
+        entry.closing = true;
+        closing.incrementAndGet();
+    }
+
+    /** Every closing entry ends here, once. */
     private void retire(Entry entry) {
         open.remove(entry.tenant, entry);
+        closing.decrementAndGet();
         synchronized (entry) {
             entry.retired = true;
             entry.notifyAll();

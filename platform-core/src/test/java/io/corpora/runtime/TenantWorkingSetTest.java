@@ -162,6 +162,75 @@ class TenantWorkingSetTest {
         }
     }
 
+    /** An eviction's close runs on the evictions executor: the lease that pushed the set over its bound does not wait for it. */
+    @Test
+    void aLeaseBeyondTheBoundDoesNotWaitForTheCloseItCauses() throws Exception {
+        CountDownLatch closing = new CountDownLatch(1);
+        CountDownLatch finishClose = new CountDownLatch(1);
+        ExecutorService evictions = Executors.newSingleThreadExecutor();
+        ExecutorService threads = Executors.newCachedThreadPool();
+        TenantWorkingSet set = new TenantWorkingSet(1, Duration.ofHours(1), clock::get, tenant -> {
+            closing.countDown();
+            await(finishClose); // a Lucene index waiting for its running HNSW merge
+            closed.add(tenant);
+        }, evictions);
+        try {
+            set.lease("slow").close();
+            advance(Duration.ofSeconds(1));
+            Future<?> other = threads.submit(() -> set.lease("next").close()); // evicts "slow"
+            assertTrue(closing.await(5, TimeUnit.SECONDS), "the evicted tenant's close started");
+            other.get(5, TimeUnit.SECONDS); // returned while that close is still under way
+            assertEquals(List.of(), closed);
+            assertTrue(set.isOpen("slow"), "it holds its resources until its close ends");
+
+            Future<Boolean> sameTenant = threads.submit(() -> {
+                try (TenantWorkingSet.Lease lease = set.lease("slow")) {
+                    return closed.contains("slow");
+                }
+            });
+            Thread.sleep(100);
+            assertFalse(sameTenant.isDone(), "the evicted tenant's next lease waits for its close");
+            finishClose.countDown();
+            assertTrue(sameTenant.get(5, TimeUnit.SECONDS), "granted after the close, on a reopened tenant");
+        } finally {
+            finishClose.countDown();
+            threads.shutdownNow();
+            evictions.shutdownNow();
+        }
+    }
+
+    /** A tenant closing in the background leaves room in the bound: its close does not make the set evict another one too. */
+    @Test
+    void aTenantClosingInTheBackgroundNoLongerCountsAgainstTheBound() throws Exception {
+        CountDownLatch finishClose = new CountDownLatch(1);
+        ExecutorService evictions = Executors.newSingleThreadExecutor();
+        TenantWorkingSet set = new TenantWorkingSet(2, Duration.ofHours(1), clock::get, tenant -> {
+            if (tenant.equals("a")) {
+                await(finishClose);
+            }
+            closed.add(tenant);
+        }, evictions);
+        try {
+            for (String tenant : List.of("a", "b", "c")) { // "c" evicts "a", whose close hangs
+                set.lease(tenant).close();
+                advance(Duration.ofSeconds(1));
+            }
+            assertTrue(set.isOpen("b") && set.isOpen("c"), "b and c fill the bound; a is closing");
+            assertEquals(3, set.size(), "a still holds its resources");
+
+            set.lease("d").close(); // over the bound again: evicts b, the least recently used of those not closing
+            finishClose.countDown();
+            evictions.shutdown();
+            assertTrue(evictions.awaitTermination(5, TimeUnit.SECONDS));
+            assertEquals(List.of("a", "b"), closed);
+            assertEquals(2, set.size());
+            assertTrue(set.isOpen("c") && set.isOpen("d"));
+        } finally {
+            finishClose.countDown();
+            evictions.shutdownNow();
+        }
+    }
+
     /**
      * Many threads lease random tenants while the bound and an idle sweep close them: the closer never runs on a tenant with
      * a lease out, every lease is matched, and the set ends within its bound.

@@ -38,6 +38,8 @@ import org.apache.lucene.store.FSDirectory;
  * 2-thread executor (reporting how many queries did not return the same top 50 each of five times: Lucene shares the best
  * score between segments as they run, so concurrent segment searches can depend on timing); then the same copy
  * force-merged to one segment (the HNSW settings are the store's defaults). Queries are stored vectors moved by noise.
+ * Before that merge, how long closing the writer takes a few seconds into it, as a namespace's close does (commit,
+ * then roll back, which aborts running merges and waits for them: Lucene 9's HNSW graph build never checks).
  * Not a unit test. Arguments: {@code namespaceDirectory [queries]} (default 1,500 per cell).
  *
  * <pre>java -cp "plugins/store-lucene/target/test-classes:plugins/store-lucene/target/classes:$(cat plugins/store-lucene/target/bench.classpath)" \
@@ -65,6 +67,7 @@ public final class SegmentSearchBenchmark {
             return thread;
         });
         measure("as written", copy, queries, pool);
+        closeDuringMerge(copy);
         long start = System.nanoTime();
         forceMerge(copy);
         System.out.printf(Locale.ROOT, "force-merged to one segment in %.1f s%n", (System.nanoTime() - start) / 1e9);
@@ -168,15 +171,29 @@ public final class SegmentSearchBenchmark {
         }
     }
 
-    private static void forceMerge(Path index) throws IOException {
+    /** Starts the merge down to one segment, and 3 s later closes the writer as {@code NamespaceIndex.close} does. */
+    private static void closeDuringMerge(Path index) throws IOException, InterruptedException {
+        IndexWriter writer = new IndexWriter(FSDirectory.open(index), writerConfig().setCommitOnClose(false));
+        writer.forceMerge(1, false);
+        Thread.sleep(3_000);
+        long start = System.nanoTime();
+        writer.commit();
+        writer.close(); // commitOnClose false: a rollback, which aborts the running merge and waits for it to stop
+        System.out.printf(Locale.ROOT, "closing the writer 3 s into that merge took %.1f s%n", (System.nanoTime() - start) / 1e9);
+    }
+
+    private static IndexWriterConfig writerConfig() {
         KnnVectorsFormat hnsw = new Lucene99HnswVectorsFormat(); // M 16, beamWidth 100: the store's defaults
-        IndexWriterConfig config = new IndexWriterConfig().setCodec(new Lucene912Codec() {
+        return new IndexWriterConfig().setCodec(new Lucene912Codec() {
             @Override
             public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
                 return hnsw;
             }
         });
-        try (IndexWriter writer = new IndexWriter(FSDirectory.open(index), config)) {
+    }
+
+    private static void forceMerge(Path index) throws IOException {
+        try (IndexWriter writer = new IndexWriter(FSDirectory.open(index), writerConfig())) {
             writer.forceMerge(1);
             writer.commit();
         }

@@ -60,18 +60,28 @@ public final class SegmentSearchBenchmark {
         Path source = Path.of(args[0]);
         int queries = args.length > 1 ? Integer.parseInt(args[1]) : 1_500;
         Path copy = Files.createTempDirectory("corpora-segment-search");
-        copyIndex(source, copy);
         ExecutorService pool = Executors.newFixedThreadPool(2, task -> {
             Thread thread = new Thread(task, "segment-search");
             thread.setDaemon(true);
             return thread;
         });
-        measure("as written", copy, queries, pool);
-        closeDuringMerge(copy);
-        long start = System.nanoTime();
-        forceMerge(copy);
-        System.out.printf(Locale.ROOT, "force-merged to one segment in %.1f s%n", (System.nanoTime() - start) / 1e9);
-        measure("one segment", copy, queries, pool);
+        try {
+            copyIndex(source, copy);
+            measure("as written", copy, queries, pool);
+            closeDuringMerge(copy);
+            long start = System.nanoTime();
+            forceMerge(copy);
+            System.out.printf(Locale.ROOT, "force-merged to one segment in %.1f s%n", (System.nanoTime() - start) / 1e9);
+            measure("one segment", copy, queries, pool);
+        } finally {
+            pool.shutdownNow();
+            try (Stream<Path> files = Files.list(copy)) { // the copy is as large as the index
+                for (Path file : files.toList()) {
+                    Files.delete(file);
+                }
+            }
+            Files.delete(copy);
+        }
     }
 
     private static void measure(String label, Path index, int queries, ExecutorService pool) throws IOException {

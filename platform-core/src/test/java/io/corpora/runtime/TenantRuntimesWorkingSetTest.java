@@ -12,6 +12,7 @@ import io.corpora.spi.MetadataFilter;
 import io.corpora.spi.Namespace;
 import io.corpora.spi.store.SearchRequest;
 import io.corpora.spi.store.ScoredChunk;
+import io.corpora.testkit.Poll;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,7 +92,8 @@ class TenantRuntimesWorkingSetTest {
         clients.shutdown();
 
         assertEquals(0, readFailures.get(), "every read saw every write acknowledged before it, and only its own tenant");
-        awaitTrue(() -> runtimes.workingSet().size() <= max); // evictions close in the background
+        // evictions close in the background
+        Poll.until("the working set back within its bound", Duration.ofSeconds(30), () -> runtimes.workingSet().size() <= max);
         assertTrue(runtimes.workingSet().size() <= max, "working set within its bound: " + runtimes.workingSet().size());
         // A namespace written in the last few seconds also holds its translog open (until the background commit), so the
         // indexes are counted by their write locks.
@@ -150,7 +152,8 @@ class TenantRuntimesWorkingSetTest {
         for (String tenant : List.of("lru", "b", "c")) { // the third evicts the least recently used
             runtimes.runtime(tenant(tenant)).store().upsert(Namespace.of(tenant), List.of(chunk(tenant + ":0", "kept")));
         }
-        awaitTrue(() -> released.containsKey("lru")); // closed in the background, not by the lease that evicted it
+        // closed in the background, not by the lease that evicted it
+        Poll.until("'lru' released", Duration.ofSeconds(30), () -> released.containsKey("lru"));
         assertEquals(Map.of("lru", 1), counts(released), "evicted beyond the bound");
 
         runtimes.deactivate("b");
@@ -171,14 +174,6 @@ class TenantRuntimesWorkingSetTest {
         assertEquals(2, released.get("lru").get(), "released once let go; it came back in between");
         assertFalse(workingSet.runIfOpen("lru", () -> { }), "not open: runIfOpen neither runs nor reopens it");
         assertFalse(workingSet.isOpen("lru"));
-    }
-
-    /** Waits up to 30 s for a condition that background work makes true. */
-    static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
     }
 
     private static Map<String, Integer> counts(Map<String, AtomicInteger> released) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.corpora.testkit.Poll;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** The working set's bound, idle timeout and leases, with a manual clock and a closer that records what it closed. */
@@ -142,15 +144,10 @@ class TenantWorkingSetTest {
             Future<?> closer = threads.submit(() -> set.close("slow"));
             assertTrue(closing.await(5, TimeUnit.SECONDS));
 
-            Future<Boolean> sameTenant = threads.submit(() -> {
-                try (TenantWorkingSet.Lease lease = set.lease("slow")) {
-                    return closed.contains("slow"); // must see the close finished
-                }
-            });
+            Future<Boolean> sameTenant = leaseOnAnotherThread(set, threads, "slow");
             try (TenantWorkingSet.Lease lease = set.lease("other")) {
                 assertTrue(set.isOpen("other"), "another tenant is served while one closes");
             }
-            Thread.sleep(100);
             assertFalse(sameTenant.isDone(), "the same tenant waits for its close");
 
             finishClose.countDown();
@@ -183,12 +180,7 @@ class TenantWorkingSetTest {
             assertEquals(List.of(), closed);
             assertTrue(set.isOpen("slow"), "it holds its resources until its close ends");
 
-            Future<Boolean> sameTenant = threads.submit(() -> {
-                try (TenantWorkingSet.Lease lease = set.lease("slow")) {
-                    return closed.contains("slow");
-                }
-            });
-            Thread.sleep(100);
+            Future<Boolean> sameTenant = leaseOnAnotherThread(set, threads, "slow");
             assertFalse(sameTenant.isDone(), "the evicted tenant's next lease waits for its close");
             finishClose.countDown();
             assertTrue(sameTenant.get(5, TimeUnit.SECONDS), "granted after the close, on a reopened tenant");
@@ -279,6 +271,23 @@ class TenantWorkingSetTest {
     void aBoundOrTimeoutThatCannotWorkIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> workingSet(0, Duration.ofMinutes(1)));
         assertThrows(IllegalArgumentException.class, () -> workingSet(1, Duration.ZERO));
+    }
+
+    /**
+     * Leases {@code tenant} on one of {@code threads}, returning once that lease is granted or waiting; the future tells
+     * whether the lease saw the tenant's close finished.
+     */
+    private Future<Boolean> leaseOnAnotherThread(TenantWorkingSet set, ExecutorService threads, String tenant) {
+        AtomicReference<Thread> leasing = new AtomicReference<>();
+        Future<Boolean> lease = threads.submit(() -> {
+            leasing.set(Thread.currentThread());
+            try (TenantWorkingSet.Lease held = set.lease(tenant)) {
+                return closed.contains(tenant);
+            }
+        });
+        Poll.until("the lease on '" + tenant + "' granted or waiting", Duration.ofSeconds(10),
+                () -> lease.isDone() || (leasing.get() != null && leasing.get().getState() == Thread.State.WAITING));
+        return lease;
     }
 
     private static void await(CountDownLatch latch) {

@@ -26,20 +26,23 @@ final class KeywordSearch {
     private final Analyzer analyzer;
     private final KeywordOptions options;
     private final RelevanceFeedback feedback;
+    private final ReaderCounts counts;
 
-    KeywordSearch(Analyzer analyzer, KeywordOptions options) {
+    KeywordSearch(Analyzer analyzer, KeywordOptions options, ReaderCounts counts) {
         this.analyzer = analyzer;
         this.options = options;
         this.feedback = new RelevanceFeedback(analyzer, options);
+        this.counts = counts;
     }
 
-    List<ScoredChunk> search(IndexSearcher searcher, SearchRequest request, Query filter) throws IOException {
+    List<ScoredChunk> search(IndexSearcher searcher, SearchRequest request, Query requested) throws IOException {
         QueryBuilder builder = new QueryBuilder(analyzer);
         Query body = builder.createBooleanQuery(ChunkDocuments.BODY, request.text(), Occur.SHOULD);
         if (body == null) {
             return List.of(); // only stop words
         }
         Query title = options.titleField() ? builder.createBooleanQuery(ChunkDocuments.TITLE, request.text(), Occur.SHOULD) : null;
+        Query filter = passesEveryChunk(searcher, requested) ? new MatchAllDocsQuery() : requested;
         if (options.feedback()) {
             Query expanded = feedback.expand(searcher, request.text(), filtered(withTitle(body, title), filter));
             body = expanded == null ? body : expanded;
@@ -68,6 +71,16 @@ final class KeywordSearch {
             }
             return Candidate.toResults(searcher, candidates, request.minScore(), topK, request.includeEmbeddings());
         }
+    }
+
+    /**
+     * Whether every live chunk passes the filter (on this searcher's point-in-time view), so the text query may run
+     * alone with the same result: the usual filter is the embedder fingerprint every chunk carries, and a filter clause
+     * turns BM25's top-k search into a conjunction that checks the filter's postings at every candidate (a quarter of
+     * the keyword leg's samples on a 100,000-chunk tenant).
+     */
+    private boolean passesEveryChunk(IndexSearcher searcher, Query filter) throws IOException {
+        return filter instanceof MatchAllDocsQuery || counts.count(searcher, filter) == searcher.getIndexReader().numDocs();
     }
 
     /** BM25 of the body plus the boosted BM25 of the title field: a chunk matching in both scores in both. */

@@ -105,8 +105,9 @@ public final class LuceneVectorStore implements VectorStore {
         this.analyzer = TextAnalyzers.forName(settings.analyzer());
         this.codec = codecFor(settings);
         this.similarity = new BM25Similarity(settings.bm25K1(), settings.bm25B());
-        this.vectorSearch = new VectorSearch(settings);
-        this.keywordSearch = new KeywordSearch(analyzer, settings.keyword());
+        ReaderCounts counts = new ReaderCounts();
+        this.vectorSearch = new VectorSearch(settings, counts);
+        this.keywordSearch = new KeywordSearch(analyzer, settings.keyword(), counts);
         try {
             Files.createDirectories(settings.directory());
             deleteRecursively(settings.directory().resolve(TRASH)); // namespaces whose deletion a crash interrupted

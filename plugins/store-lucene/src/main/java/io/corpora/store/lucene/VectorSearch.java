@@ -44,10 +44,11 @@ import org.apache.lucene.search.ScoreDoc;
 final class VectorSearch {
 
     private final LuceneStoreSettings settings;
-    private final ReaderCounts counts = new ReaderCounts();
+    private final ReaderCounts counts;
 
-    VectorSearch(LuceneStoreSettings settings) {
+    VectorSearch(LuceneStoreSettings settings, ReaderCounts counts) {
         this.settings = settings;
+        this.counts = counts;
     }
 
     /** How the last search ran; for tests and benchmarks. */

@@ -310,6 +310,35 @@ class LuceneVectorStoreTest {
         }
     }
 
+    /**
+     * The keyword leg drops its filter while every chunk passes it (the count is remembered per reader): scores are those
+     * of the text alone, and a chunk of another embedder written afterwards — a new reader — is filtered out again.
+     */
+    @Test
+    void bm25DropsTheEmbedderFilterOnlyWhileEveryChunkPassesIt() {
+        TestVectors vectors = new TestVectors(17, 8);
+        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of())) {
+            List<EmbeddedChunk> batch = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                batch.add(new EmbeddedChunk(new Chunk("c" + i, "d" + i, 0, i % 2 == 0 ? "salt marsh tides" : "salt flats", List.of(),
+                        Map.of(ReservedKeys.EMBEDDER, "new")), vectors.next()));
+            }
+            store.upsert(NS, batch);
+            List<ScoredChunk> unfiltered = store.search(NS, SearchRequest.keyword("salt marsh", 10, MetadataFilter.all(), null, null));
+            List<ScoredChunk> filtered = store.search(NS, SearchRequest.keyword("salt marsh", 10, MetadataFilter.all(), null, "new"));
+            assertEquals(ids(unfiltered), ids(filtered));
+            for (int i = 0; i < unfiltered.size(); i++) {
+                assertEquals(unfiltered.get(i).score(), filtered.get(i).score(), "a filter every chunk passes does not change a score");
+            }
+
+            store.upsert(NS, List.of(new EmbeddedChunk(new Chunk("old", "d-old", 0, "salt marsh salt marsh", List.of(),
+                    Map.of(ReservedKeys.EMBEDDER, "old")), vectors.next())));
+            List<String> afterWrite = ids(store.search(NS, SearchRequest.keyword("salt marsh", 10, MetadataFilter.all(), null, "new")));
+            assertFalse(afterWrite.contains("old"), "another embedder's chunk, best by BM25, must stay filtered out: " + afterWrite);
+            assertTrue(ids(store.search(NS, SearchRequest.keyword("salt marsh", 10, MetadataFilter.all(), null, null))).contains("old"));
+        }
+    }
+
     @Test
     void withBackgroundCommitsWritesAreVisibleAtOnceAndCommittedOnClose() {
         float[] v = new TestVectors(11, 8).next();

@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
@@ -28,9 +27,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class Fleet {
 
     private static final int WRITE_BATCH = 1_000;
-    /** How long a measured tenant's directory must hold only committed segments to count as settled. */
-    private static final Duration SETTLED_QUIET = Duration.ofSeconds(3);
-    private static final Duration SETTLE_DEADLINE = Duration.ofMinutes(10);
 
     /** A measured tenant: its rank in the Zipf order, and its chunks' ids, texts and vectors. */
     record Tenant(String bucket, int rank, Namespace namespace, List<String> ids, List<String> texts, List<float[]> vectors) {
@@ -187,16 +183,11 @@ final class Fleet {
         for (Tenant tenant : measured) {
             Path indexDirectory = namespaceDirectory("lucene", tenant.namespace());
             int before = Systems.segments(indexDirectory);
-            long start = System.nanoTime();
             store.count(tenant.namespace(), MetadataFilter.all()); // opens it: its first reader asks the merge policy
-            boolean settled = Systems.awaitCommittedAndQuiet(indexDirectory, SETTLED_QUIET, SETTLE_DEADLINE);
-            double seconds = (System.nanoTime() - start) / 1e9;
-            int after = Systems.segments(indexDirectory);
-            results.note("merges before measuring, " + tenant.bucket() + " tenant", String.format(Locale.ROOT,
-                    "%d segments as written, %d after reopening it and %s (%.0f s)", before, after,
-                    settled ? "waiting for its merges to be committed" : "NOT settled within " + SETTLE_DEADLINE.toMinutes() + " min", seconds));
-            err.printf("bench: %s tenant: %d segments as written, %d once its merges settled (%.0f s)%s%n", tenant.bucket(), before, after, seconds,
-                    settled ? "" : " - NOT settled, measuring anyway");
+            Systems.Settled settled = Systems.settle(indexDirectory, before);
+            results.note("merges before measuring, " + tenant.bucket() + " tenant", settled.describe("reopening it"));
+            err.printf("bench: %s tenant: %d segments as written, %d once its merges settled (%.0f s)%s%n", tenant.bucket(), before,
+                    settled.after(), settled.seconds(), settled.settled() ? "" : " - NOT settled, measuring anyway");
         }
     }
 

@@ -101,8 +101,14 @@ final class HttpBench {
             }
             HttpRetrieval retrieval = new HttpRetrieval(http, corpus, tokens);
             for (HttpTenants.Tenant tenant : tenants.tenants()) {
+                int written = segments(tenant);
                 results.httpRecall(tenant.inProcess(), retrieval.recallAndWarm(tenant), corpus.queryTexts.size());
-                results.segments(tenant.inProcess(), "in the server (ingested over HTTP, its last commit)", segments(tenant));
+                // as the in-process fleet does: the merges an ingest leaves running must not share the cells' CPU
+                Systems.Settled settled = Systems.settle(namespace(tenant), written);
+                results.note("merges before measuring over HTTP, " + tenant.inProcess().bucket() + " tenant", settled.describe("its recall queries"));
+                err.printf("bench: http: %s tenant: %d segments as written, %d once its merges settled (%.0f s)%s%n", tenant.inProcess().bucket(),
+                        written, settled.after(), settled.seconds(), settled.settled() ? "" : " - NOT settled, measuring anyway");
+                results.segments(tenant.inProcess(), "in the server (ingested over HTTP, its last commit, merges settled)", settled.after());
             }
             Duration warmup = serverWarmup(profile);
             err.printf("bench: http: warming the server up (%d s of every cell's calls at 4 clients)%n", warmup.toSeconds());
@@ -140,10 +146,14 @@ final class HttpBench {
 
     /** Segments of a tenant's default partition in the server's Lucene store (its data directory's layout: store/tenant/partition). */
     private int segments(HttpTenants.Tenant tenant) throws IOException {
+        return Systems.segments(namespace(tenant));
+    }
+
+    /** The server's Lucene index of a tenant's default namespace. */
+    private Path namespace(HttpTenants.Tenant tenant) throws IOException {
         try (Stream<Path> paths = Files.find(home.resolve("data"), 4, (path, attributes) -> attributes.isDirectory()
                 && path.getFileName().toString().equals("_default") && path.getParent().getFileName().toString().equals(tenant.id()))) {
-            Path namespace = paths.findFirst().orElseThrow(() -> new IOException("no Lucene index of " + tenant.id() + " under " + home));
-            return Systems.segments(namespace);
+            return paths.findFirst().orElseThrow(() -> new IOException("no Lucene index of " + tenant.id() + " under " + home));
         }
     }
 

@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executor;
@@ -154,6 +155,29 @@ final class Systems {
         try (FSDirectory directory = FSDirectory.open(namespaceDirectory)) {
             return SegmentInfos.readLatestCommit(directory).size();
         }
+    }
+
+    /** How long a measured tenant's directory must hold only committed segments to count as settled. */
+    static final Duration SETTLED_QUIET = Duration.ofSeconds(3);
+    static final Duration SETTLE_DEADLINE = Duration.ofMinutes(10);
+
+    /** A namespace's segments before and after waiting for its merges ({@link #settle}). */
+    record Settled(int before, int after, boolean settled, double seconds) {
+        String describe(String opened) {
+            return String.format(Locale.ROOT, "%d segments as written, %d after %s and %s (%.0f s)", before, after, opened,
+                    settled ? "waiting for its merges to be committed" : "NOT settled within " + SETTLE_DEADLINE.toMinutes() + " min", seconds);
+        }
+    }
+
+    /**
+     * Waits (up to {@link #SETTLE_DEADLINE}) until the merges a namespace's ingest left running are committed, so a
+     * measurement neither shares the CPU with them nor sees the searcher move to merged segments mid-cell. The caller
+     * has opened the namespace (its first reader asks the merge policy).
+     */
+    static Settled settle(Path namespaceDirectory, int before) throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        boolean settled = awaitCommittedAndQuiet(namespaceDirectory, SETTLED_QUIET, SETTLE_DEADLINE);
+        return new Settled(before, segments(namespaceDirectory), settled, (System.nanoTime() - start) / 1e9);
     }
 
     /**

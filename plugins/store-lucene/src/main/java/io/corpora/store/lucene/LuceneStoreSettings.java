@@ -26,6 +26,9 @@ import java.util.List;
  * @param commitInterval       zero: every write returns once the translog fsync covers it; positive: the log is fsynced at this interval
  * @param ramBufferMb          indexing buffer per namespace before a segment is flushed
  * @param mergeFloorSegmentMb  segments below this size count as this size when merges are chosen
+ * @param mergeIdleSegments    once a namespace's writes pause, it is merged down to at most this many segments; 0: never
+ * @param mergeIdleAfter       how long a namespace must go without writes before that merge
+ * @param mergeIdleMaxChunks   namespaces holding more live chunks are left to the tiered policy
  * @param flushInterval        the longest a namespace's translog grows before a background Lucene commit
  * @param flushBytes           the translog size that triggers a background Lucene commit sooner
  * @param keyword              title boost and pseudo-relevance feedback of the keyword leg (both off by default)
@@ -33,7 +36,7 @@ import java.util.List;
 public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int hnswM, int hnswEfConstruction, String quantization,
                                   int numCandidatesFactor, int minCandidates, int exactSearchThreshold, float bm25K1, float bm25B,
                                   String analyzer, Duration commitInterval, double ramBufferMb, double mergeFloorSegmentMb,
-                                  Duration flushInterval, long flushBytes, KeywordOptions keyword) {
+                                  int mergeIdleSegments, Duration mergeIdleAfter, int mergeIdleMaxChunks, Duration flushInterval, long flushBytes, KeywordOptions keyword) {
 
     static final String DIRECTORY = "directory";
     static final String METRIC = "metric";
@@ -49,6 +52,9 @@ public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int h
     static final String COMMIT_INTERVAL = "commitInterval";
     static final String RAM_BUFFER_MB = "ramBufferMb";
     static final String MERGE_FLOOR_SEGMENT_MB = "merge.floorSegmentMb";
+    static final String MERGE_IDLE_SEGMENTS = "merge.idleSegments";
+    static final String MERGE_IDLE_AFTER = "merge.idleAfter";
+    static final String MERGE_IDLE_MAX_CHUNKS = "merge.idleMaxChunks";
     static final String FLUSH_INTERVAL = "translog.flushInterval";
     static final String FLUSH_BYTES = "translog.flushBytes";
     static final String KEYWORD_TITLE_BOOST = "keyword.titleBoost";
@@ -92,6 +98,15 @@ public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int h
                         .description("Segments smaller than this are merged as if they were this size, so the small segments "
                                 + "background commits flush are merged sooner and a kNN search visits fewer graphs (Lucene 10.2's "
                                 + "default; 9.x's is 2).").build(),
+                ConfigOption.builder(MERGE_IDLE_SEGMENTS, ConfigType.INT).defaultValue(1).minimum(0).maximum(1000)
+                        .description("Once a namespace has gone merge.idleAfter without writes, merge it down to this many segments "
+                                + "(a kNN search walks one HNSW graph per segment; an ingest leaves up to ten per tier), when at least "
+                                + "a tenth of its documents lie outside its largest ones. Once per pause in its writes; 0: never.").build(),
+                ConfigOption.builder(MERGE_IDLE_AFTER, ConfigType.DURATION).defaultValue("60s").minimum("1s").maximum("24h")
+                        .description("How long a namespace must go without writes before merge.idleSegments applies.").build(),
+                ConfigOption.builder(MERGE_IDLE_MAX_CHUNKS, ConfigType.INT).defaultValue(200_000).minimum(0)
+                        .description("Namespaces holding more live chunks are not merged when idle: the merge rewrites every chunk "
+                                + "(about 45 s of one core per 100,000 here) and closing the namespace waits for it.").build(),
                 ConfigOption.builder(FLUSH_INTERVAL, ConfigType.DURATION).defaultValue("5s").minimum("10ms").maximum("1h")
                         .description("A namespace's writes are Lucene-committed in the background at most this long after the last commit "
                                 + "(durable already through the translog; the commit bounds how much of the log a restart replays).").build(),
@@ -118,7 +133,8 @@ public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int h
                 config.getInt(HNSW_EF_CONSTRUCTION), config.requireString(QUANTIZATION), config.getInt(NUM_CANDIDATES_FACTOR),
                 config.getInt(MIN_CANDIDATES), config.getInt(EXACT_SEARCH_THRESHOLD), (float) config.getDouble(BM25_K1),
                 (float) config.getDouble(BM25_B), config.requireString(ANALYZER), config.getDuration(COMMIT_INTERVAL),
-                config.getDouble(RAM_BUFFER_MB), config.getDouble(MERGE_FLOOR_SEGMENT_MB), config.getDuration(FLUSH_INTERVAL), config.getLong(FLUSH_BYTES),
+                config.getDouble(RAM_BUFFER_MB), config.getDouble(MERGE_FLOOR_SEGMENT_MB), config.getInt(MERGE_IDLE_SEGMENTS),
+                config.getDuration(MERGE_IDLE_AFTER), config.getInt(MERGE_IDLE_MAX_CHUNKS), config.getDuration(FLUSH_INTERVAL), config.getLong(FLUSH_BYTES),
                 new KeywordOptions((float) config.getDouble(KEYWORD_TITLE_BOOST), config.getInt(KEYWORD_PRF_CHUNKS),
                         config.getInt(KEYWORD_PRF_TERMS), (float) config.getDouble(KEYWORD_PRF_QUERY_WEIGHT)));
     }

@@ -676,6 +676,7 @@ public final class LuceneVectorStore implements VectorStore {
     private void commitDue() {
         forEachOpen("background commit", index -> {
             index.maybeCommit(settings.flushInterval(), settings.flushBytes());
+            index.maybeSettle(settings.mergeIdleAfter(), settings.mergeIdleSegments(), settings.mergeIdleMaxChunks());
             return null;
         });
     }

@@ -6,6 +6,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -81,6 +82,10 @@ final class NamespaceIndex implements Closeable {
     /** Writes the last Lucene commit covers; written under the write lock. */
     private volatile long committedThrough;
     private volatile long lastCommitNanos = System.nanoTime();
+    /** When the last write was applied (or the index opened). */
+    private volatile long lastWriteNanos = System.nanoTime();
+    /** The write count when this index last settled ({@link #maybeSettle}); -1: not since it opened. */
+    private volatile long settledThrough = -1;
 
     private NamespaceIndex(Namespace namespace, Path path, LuceneStoreSettings settings, Directory directory, IndexWriter writer,
                            SearcherManager searchers, Translog translog, Translog.Replay recovered) {
@@ -252,6 +257,7 @@ final class NamespaceIndex implements Closeable {
                 throw e;
             }
             applied.incrementAndGet();
+            lastWriteNanos = System.nanoTime();
         } catch (IOException | RuntimeException | Error e) {
             failed = true;
             throw e;
@@ -293,6 +299,7 @@ final class NamespaceIndex implements Closeable {
             if (existing > 0) {
                 writer.deleteDocuments(query);
                 applied.incrementAndGet();
+                lastWriteNanos = System.nanoTime();
                 commitLocked();
             }
             return existing;
@@ -355,6 +362,70 @@ final class NamespaceIndex implements Closeable {
             failed = true; // the next call reopens it from its last commit and replays the log
             throw new IllegalStateException("the background commit of namespace '" + namespace + "' failed", e);
         }
+    }
+
+    /**
+     * Once no write has come for {@code idleAfter}, and once per such pause, merges this index down to
+     * {@code maxSegments} segments when that is worth it ({@link #worthSettling}). Lucene's tiered policy leaves up to
+     * ten segments per tier when an ingest stops, and a kNN search walks one HNSW graph per segment: the 100,000-chunk
+     * bench tenant's ten segments (three of 22,000-32,000 chunks) took 3.3-4× the search time of the same chunks in one.
+     * The merge runs on Lucene's merge threads, after any the ingest left running; the background commit publishes it.
+     * Runs on the store's maintenance thread.
+     */
+    void maybeSettle(Duration idleAfter, int maxSegments, int maxChunks) throws IOException {
+        if (maxSegments < 1 || failed || closed || settledThrough == applied.get() || System.nanoTime() - lastWriteNanos < idleAfter.toNanos()) {
+            return;
+        }
+        writeLock.lock();
+        try {
+            if (failed || closed || writer.hasPendingMerges() || !writer.getMergingSegments().isEmpty()) {
+                return; // the merges under way first: the next check settles what they leave
+            }
+            settledThrough = applied.get();
+            refreshLocked();
+            IndexSearcher current = searchers.acquire();
+            boolean worth;
+            try {
+                worth = worthSettling(current.getIndexReader().leaves().stream().mapToInt(leaf -> leaf.reader().maxDoc()).toArray(),
+                        current.getIndexReader().numDocs(), maxSegments, maxChunks);
+            } finally {
+                searchers.release(current);
+            }
+            if (worth) {
+                writer.forceMerge(maxSegments, false);
+            }
+        } catch (IOException | RuntimeException e) {
+            failed = true; // as a failed background commit: the next call reopens it from its last commit
+            throw e;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * Whether merging down to {@code maxSegments} segments is worth its cost: more segments than that, at most
+     * {@code maxChunks} live chunks (a merge rewrites them, and Lucene 9 cannot abort a graph merge, so a close waits
+     * for it: about 45 s of one core per 100,000 chunks here), and at least a tenth of the documents outside the
+     * {@code maxSegments} largest segments — below that the search already costs about what one graph costs, and a
+     * tenant writing a trickle would rewrite its whole index at every pause.
+     *
+     * @param segmentDocs each segment's documents, deleted ones included
+     */
+    static boolean worthSettling(int[] segmentDocs, int liveChunks, int maxSegments, int maxChunks) {
+        if (segmentDocs.length <= maxSegments || liveChunks > maxChunks) {
+            return false;
+        }
+        int[] sorted = segmentDocs.clone();
+        Arrays.sort(sorted);
+        long total = 0;
+        long kept = 0;
+        for (int i = 0; i < sorted.length; i++) {
+            total += sorted[i];
+            if (i >= sorted.length - maxSegments) {
+                kept += sorted[i];
+            }
+        }
+        return (total - kept) * 10 >= total;
     }
 
     /** Fsyncs the log (background durability, {@code commitInterval} &gt; 0). */

@@ -62,6 +62,9 @@ class LuceneVectorStoreTest {
                 commitInterval          | DURATION | 0s       | 0s      |            |
                 ramBufferMb             | DOUBLE   | 64       | 1       | 2048       |
                 merge.floorSegmentMb    | DOUBLE   | 16       | 0.1     | 1024       |
+                merge.idleSegments      | INT      | 1        | 0       | 1000       |
+                merge.idleAfter         | DURATION | 60s      | 1s      | 24h        |
+                merge.idleMaxChunks     | INT      | 200000   | 0       |            |
                 translog.flushInterval  | DURATION | 5s       | 10ms    | 1h         |
                 translog.flushBytes     | LONG     | 16777216 | 65536   | 1073741824 |
                 keyword.titleBoost      | DOUBLE   | 0        | 0       | 10         |

@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -18,17 +19,22 @@ import java.util.stream.Stream;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene912.Lucene912Codec;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NoMergePolicy;
+import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.Bits;
 
 /**
  * What a namespace's segment count costs its kNN searches: raw Lucene on a copy of an index a server wrote (a
@@ -37,13 +43,18 @@ import org.apache.lucene.store.FSDirectory;
  * as written, searched one segment after another (the store's way) and with the searcher's segments spread over a
  * 2-thread executor (reporting how many queries did not return the same top 50 each of five times: Lucene shares the best
  * score between segments as they run, so concurrent segment searches can depend on timing); then the same copy
- * force-merged to one segment (the HNSW settings are the store's defaults). Queries are stored vectors moved by noise.
+ * force-merged to at most four segments (Lucene's tiered policy merges the smallest) and to one (the HNSW settings are
+ * the store's defaults). Queries are stored vectors moved by noise.
  * Before that merge, how long closing the writer takes a few seconds into it, as a namespace's close does (commit,
  * then roll back, which aborts running merges and waits for them: Lucene 9's HNSW graph build never checks).
- * Not a unit test. Arguments: {@code namespaceDirectory [queries]} (default 1,500 per cell).
+ * Each layout also reports recall against exact search. With a third argument, only the vectors are measured, rewritten
+ * into that many equal segments (as an ingest leaves them before its merges).
+ * Not a unit test. Arguments: {@code namespaceDirectory [queries [segments]]} (default 1,500 queries per cell). On JDK 21
+ * and later give it the flags the server runs with, or Lucene 9 scores vectors without SIMD on JDK 23 and later.
  *
- * <pre>java -cp "plugins/store-lucene/target/test-classes:plugins/store-lucene/target/classes:$(cat plugins/store-lucene/target/bench.classpath)" \
- *     io.corpora.store.lucene.bench.SegmentSearchBenchmark OUT/server/data/vector-store/lucene-…/bench-largest/_default</pre>
+ * <pre>java --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Dorg.apache.lucene.vectorization.upperJavaFeatureVersion=25 \
+ *     -cp "plugins/store-lucene/target/test-classes:plugins/store-lucene/target/classes:$(cat plugins/store-lucene/target/bench.classpath)" \
+ *     io.corpora.store.lucene.bench.SegmentSearchBenchmark OUT/server/data/vector-store/lucene-…/bench-largest/_default [1500 14]</pre>
  */
 public final class SegmentSearchBenchmark {
 
@@ -59,6 +70,19 @@ public final class SegmentSearchBenchmark {
     public static void main(String[] args) throws Exception {
         Path source = Path.of(args[0]);
         int queries = args.length > 1 ? Integer.parseInt(args[1]) : 1_500;
+        if (args.length > 2) { // the same vectors in that many equal segments, as an ingest leaves them before merges
+            Path split = Files.createTempDirectory("corpora-segment-split");
+            try {
+                int segments = Integer.parseInt(args[2]);
+                long start = System.nanoTime();
+                split(source, split, segments);
+                System.out.printf(Locale.ROOT, "the vectors rewritten into %d segments in %.1f s%n", segments, (System.nanoTime() - start) / 1e9);
+                measure("split", split, queries, null);
+            } finally {
+                deleteIndex(split);
+            }
+            return;
+        }
         Path copy = Files.createTempDirectory("corpora-segment-search");
         ExecutorService pool = Executors.newFixedThreadPool(2, task -> {
             Thread thread = new Thread(task, "segment-search");
@@ -69,18 +93,52 @@ public final class SegmentSearchBenchmark {
             copyIndex(source, copy);
             measure("as written", copy, queries, pool);
             closeDuringMerge(copy);
-            long start = System.nanoTime();
-            forceMerge(copy);
-            System.out.printf(Locale.ROOT, "force-merged to one segment in %.1f s%n", (System.nanoTime() - start) / 1e9);
-            measure("one segment", copy, queries, pool);
+            for (int segments : new int[] {4, 1}) { // 4: the smallest merged together, as a settling policy would
+                long start = System.nanoTime();
+                forceMerge(copy, segments);
+                System.out.printf(Locale.ROOT, "force-merged to at most %d segments in %.1f s%n", segments, (System.nanoTime() - start) / 1e9);
+                measure("at most " + segments + " segments", copy, queries, pool);
+            }
         } finally {
             pool.shutdownNow();
-            try (Stream<Path> files = Files.list(copy)) { // the copy is as large as the index
-                for (Path file : files.toList()) {
-                    Files.delete(file);
+            deleteIndex(copy); // the copy is as large as the index
+        }
+    }
+
+    private static void deleteIndex(Path index) throws IOException {
+        try (Stream<Path> files = Files.list(index)) {
+            for (Path file : files.toList()) {
+                Files.delete(file);
+            }
+        }
+        Files.delete(index);
+    }
+
+    /** Only the vectors (the store's field, its similarity) of the live documents, in {@code segments} equal segments. */
+    private static void split(Path source, Path target, int segments) throws IOException {
+        try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(source));
+             IndexWriter writer = new IndexWriter(FSDirectory.open(target), writerConfig()
+                     .setMergePolicy(NoMergePolicy.INSTANCE).setRAMBufferSizeMB(1024).setMaxBufferedDocs(Integer.MAX_VALUE))) {
+            String field = vectorField(reader);
+            int perSegment = (reader.numDocs() + segments - 1) / segments;
+            int written = 0;
+            for (LeafReaderContext leaf : reader.leaves()) {
+                FloatVectorValues values = leaf.reader().getFloatVectorValues(field);
+                VectorSimilarityFunction similarity = leaf.reader().getFieldInfos().fieldInfo(field).getVectorSimilarityFunction();
+                Bits live = leaf.reader().getLiveDocs();
+                for (int doc = values.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = values.nextDoc()) {
+                    if (live != null && !live.get(doc)) {
+                        continue;
+                    }
+                    Document document = new Document();
+                    document.add(new KnnFloatVectorField(field, values.vectorValue().clone(), similarity));
+                    writer.addDocument(document);
+                    if (++written % perSegment == 0) {
+                        writer.flush();
+                    }
                 }
             }
-            Files.delete(copy);
+            writer.commit();
         }
     }
 
@@ -90,10 +148,10 @@ public final class SegmentSearchBenchmark {
             float[][] probes = probes(reader, field, new Random(42));
             System.out.printf(Locale.ROOT, "%s: %d segments, %d chunks, field %s%n", label, reader.leaves().size(), reader.numDocs(), field);
             IndexSearcher sequential = new IndexSearcher(reader);
-            IndexSearcher concurrent = new IndexSearcher(reader, pool);
+            IndexSearcher concurrent = pool == null ? null : new IndexSearcher(reader, pool);
             for (int round = 1; round <= ROUNDS; round++) { // the first round warms the JIT and the page cache
                 for (int k : BREADTHS) {
-                    for (IndexSearcher searcher : List.of(sequential, concurrent)) {
+                    for (IndexSearcher searcher : concurrent == null ? List.of(sequential) : List.of(sequential, concurrent)) {
                         long cpu = OS.getProcessCpuTime();
                         long wall = System.nanoTime();
                         for (int q = 0; q < queries; q++) {
@@ -105,7 +163,8 @@ public final class SegmentSearchBenchmark {
                     }
                 }
             }
-            for (IndexSearcher searcher : List.of(sequential, concurrent)) {
+            recall(reader, sequential, field, probes);
+            for (IndexSearcher searcher : concurrent == null ? List.of(sequential) : List.of(sequential, concurrent)) {
                 int differing = 0;
                 for (float[] probe : probes) {
                     Set<Integer> first = top(searcher, field, probe);
@@ -121,6 +180,58 @@ public final class SegmentSearchBenchmark {
                         COMPARED);
             }
         }
+    }
+
+    /**
+     * Recall against exact search (every live vector scored): of the best 10 at breadth 100 (a top-10 vector retrieval)
+     * and of the best 50 at breadth 200 (a hybrid retrieval's vector leg).
+     */
+    private static void recall(DirectoryReader reader, IndexSearcher searcher, String field, float[][] probes) throws IOException {
+        int[][] cells = {{100, 10}, {200, COMPARED}};
+        for (int[] cell : cells) {
+            int k = cell[0];
+            int n = cell[1];
+            long found = 0;
+            for (float[] probe : probes) {
+                found += overlap(exactTop(reader, field, probe, n), searcher.search(new KnnFloatVectorQuery(field, probe, k), k).scoreDocs, n);
+            }
+            System.out.printf(Locale.ROOT, "  recall@%d at breadth %d against exact search: %.4f (%d queries)%n", n, k,
+                    found / ((double) probes.length * n), probes.length);
+        }
+    }
+
+    private static long overlap(Set<Integer> exact, ScoreDoc[] found, int n) {
+        long hits = 0;
+        for (int i = 0; i < Math.min(n, found.length); i++) {
+            if (exact.contains(found[i].doc)) {
+                hits++;
+            }
+        }
+        return hits;
+    }
+
+    private static Set<Integer> exactTop(DirectoryReader reader, String field, float[] probe, int n) throws IOException {
+        PriorityQueue<ScoreDoc> best = new PriorityQueue<>(Comparator.comparingDouble((ScoreDoc d) -> d.score));
+        for (LeafReaderContext leaf : reader.leaves()) {
+            FloatVectorValues values = leaf.reader().getFloatVectorValues(field);
+            if (values == null) {
+                continue;
+            }
+            VectorSimilarityFunction similarity = leaf.reader().getFieldInfos().fieldInfo(field).getVectorSimilarityFunction();
+            Bits live = leaf.reader().getLiveDocs();
+            for (int doc = values.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = values.nextDoc()) {
+                if (live != null && !live.get(doc)) {
+                    continue;
+                }
+                best.add(new ScoreDoc(leaf.docBase + doc, similarity.compare(probe, values.vectorValue())));
+                if (best.size() > n) {
+                    best.poll();
+                }
+            }
+        }
+        Set<Integer> docs = new HashSet<>();
+        best.forEach(hit -> docs.add(hit.doc));
+        return docs;
     }
 
     private static Set<Integer> top(IndexSearcher searcher, String field, float[] probe) throws IOException {
@@ -202,9 +313,9 @@ public final class SegmentSearchBenchmark {
         });
     }
 
-    private static void forceMerge(Path index) throws IOException {
+    private static void forceMerge(Path index, int segments) throws IOException {
         try (IndexWriter writer = new IndexWriter(FSDirectory.open(index), writerConfig())) {
-            writer.forceMerge(1);
+            writer.forceMerge(segments);
             writer.commit();
         }
     }

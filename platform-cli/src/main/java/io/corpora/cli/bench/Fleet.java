@@ -56,6 +56,9 @@ final class Fleet {
         config.put("directory", work.resolve(name).toString());
         config.put("numCandidatesFactor", String.valueOf(Systems.NUM_CANDIDATES_FACTOR)); // the breadth the raw baseline matches
         config.put("minCandidates", String.valueOf(Systems.MIN_CANDIDATES));
+        // No merge when a namespace's writes pause: ten thousand namespaces written in one go would pause together and
+        // merge beside the cells; the fleet measures the layout Lucene's tiered policy leaves (the HTTP cells the server's).
+        config.put("merge.idleSegments", "0");
         return registry.create(VectorStoreProvider.class, "lucene", BenchCommand.context(work, name), config);
     }
 
@@ -184,7 +187,7 @@ final class Fleet {
             Path indexDirectory = namespaceDirectory("lucene", tenant.namespace());
             int before = Systems.segments(indexDirectory);
             store.count(tenant.namespace(), MetadataFilter.all()); // opens it: its first reader asks the merge policy
-            Systems.Settled settled = Systems.settle(indexDirectory, before);
+            Systems.Settled settled = Systems.settle(indexDirectory, before, Systems.SETTLED_QUIET);
             results.note("merges before measuring, " + tenant.bucket() + " tenant", settled.describe("reopening it"));
             err.printf("bench: %s tenant: %d segments as written, %d once its merges settled (%.0f s)%s%n", tenant.bucket(), before,
                     settled.after(), settled.seconds(), settled.settled() ? "" : " - NOT settled, measuring anyway");

@@ -103,8 +103,12 @@ final class HttpBench {
             for (HttpTenants.Tenant tenant : tenants.tenants()) {
                 int written = segments(tenant);
                 results.httpRecall(tenant.inProcess(), retrieval.recallAndWarm(tenant), corpus.queryTexts.size());
-                // as the in-process fleet does: the merges an ingest leaves running must not share the cells' CPU
-                Systems.Settled settled = Systems.settle(namespace(tenant), written);
+                // as the in-process fleet does: the merges an ingest leaves running must not share the cells' CPU, nor
+                // the merge the server's store starts once the tenant's writes have paused (one segment needs none)
+                Systems.Settled settled = Systems.settle(namespace(tenant), written, Systems.SETTLED_QUIET);
+                if (settled.after() > 1) {
+                    settled = Systems.settle(namespace(tenant), written, Systems.IDLE_MERGE_QUIET);
+                }
                 results.note("merges before measuring over HTTP, " + tenant.inProcess().bucket() + " tenant", settled.describe("its recall queries"));
                 err.printf("bench: http: %s tenant: %d segments as written, %d once its merges settled (%.0f s)%s%n", tenant.inProcess().bucket(),
                         written, settled.after(), settled.seconds(), settled.settled() ? "" : " - NOT settled, measuring anyway");

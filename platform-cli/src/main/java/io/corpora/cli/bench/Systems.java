@@ -159,6 +159,11 @@ final class Systems {
 
     /** How long a measured tenant's directory must hold only committed segments to count as settled. */
     static final Duration SETTLED_QUIET = Duration.ofSeconds(3);
+    /**
+     * The same for a namespace of several segments in a server: its Lucene store merges a namespace whose writes paused
+     * for {@code merge.idleAfter} (60 s by default), so quiet must outlast that pause.
+     */
+    static final Duration IDLE_MERGE_QUIET = Duration.ofSeconds(70);
     static final Duration SETTLE_DEADLINE = Duration.ofMinutes(10);
 
     /** A namespace's segments before and after waiting for its merges ({@link #settle}). */
@@ -174,9 +179,9 @@ final class Systems {
      * measurement neither shares the CPU with them nor sees the searcher move to merged segments mid-cell. The caller
      * has opened the namespace (its first reader asks the merge policy).
      */
-    static Settled settle(Path namespaceDirectory, int before) throws IOException, InterruptedException {
+    static Settled settle(Path namespaceDirectory, int before, Duration quiet) throws IOException, InterruptedException {
         long start = System.nanoTime();
-        boolean settled = awaitCommittedAndQuiet(namespaceDirectory, SETTLED_QUIET, SETTLE_DEADLINE);
+        boolean settled = awaitCommittedAndQuiet(namespaceDirectory, quiet, SETTLE_DEADLINE);
         return new Settled(before, segments(namespaceDirectory), settled, (System.nanoTime() - start) / 1e9);
     }
 

@@ -8,22 +8,14 @@ import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
 import io.corpora.spi.MetadataFilter;
 import io.corpora.spi.Namespace;
-import io.corpora.spi.VectorSimilarity;
 import io.corpora.spi.store.SearchRequest;
 import io.corpora.testkit.Poll;
 import io.corpora.testkit.TestVectors;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.NoMergePolicy;
-import org.apache.lucene.index.SegmentInfos;
-import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,28 +40,23 @@ class IdleMergeTest {
     void aPauseInWritesMergesTheNamespaceIntoOneSegmentAndLosesNothing() throws Exception {
         TestVectors vectors = new TestVectors(5, 8);
         float[] first = vectors.next();
-        try (LuceneVectorStore store = StoreFixtures.open(data, Map.of())) {
-            store.upsert(NS, List.of(chunk("first", first)));
-        }
-        Path path = data.resolve(NS.tenant()).resolve(NS.partitionKey());
-        // Eight more segments, the first the largest, committed with merging off and the store's commit data.
-        try (FSDirectory directory = FSDirectory.open(path);
-             IndexWriter raw = new IndexWriter(directory, new IndexWriterConfig().setMergePolicy(NoMergePolicy.INSTANCE))) {
-            raw.setLiveCommitData(SegmentInfos.readLatestCommit(directory).getUserData().entrySet());
-            for (int s = 0; s < SEGMENTS; s++) {
-                for (int d = 0; d < (s == 0 ? 4 : 1) * DOCUMENTS_PER_SEGMENT; d++) {
-                    raw.addDocument(ChunkDocuments.toDocument(chunk("c" + s + "-" + d, vectors.next()), VectorSimilarity.COSINE, false));
-                }
-                raw.commit();
+        // Eight more segments, the first the largest, committed with merging off.
+        List<List<EmbeddedChunk>> segments = new ArrayList<>();
+        for (int s = 0; s < SEGMENTS; s++) {
+            List<EmbeddedChunk> segment = new ArrayList<>();
+            for (int d = 0; d < (s == 0 ? 4 : 1) * DOCUMENTS_PER_SEGMENT; d++) {
+                segment.add(chunk("c" + s + "-" + d, vectors.next()));
             }
+            segments.add(segment);
         }
-        assertEquals(SEGMENTS + 1, committedSegments(path));
+        Path path = StoreFixtures.withRawSegments(data, NS, chunk("first", first), segments);
+        assertEquals(SEGMENTS + 1, StoreFixtures.committedSegments(path));
         int documents = 1 + (SEGMENTS + 3) * DOCUMENTS_PER_SEGMENT;
 
         try (LuceneVectorStore store = StoreFixtures.open(data, OPTIONS)) {
             assertEquals(documents, store.count(NS, MetadataFilter.all())); // opens it; no write follows
             Poll.until("the idle namespace merged into one segment, committed and searched", DEADLINE,
-                    () -> committedSegments(path) == 1 && store.searchedSegments(NS) == 1);
+                    () -> StoreFixtures.committedSegments(path) == 1 && store.searchedSegments(NS) == 1);
             assertEquals(documents, store.count(NS, MetadataFilter.all()));
             assertEquals("first", store.search(NS, SearchRequest.vector(first, 1, MetadataFilter.all(), null, null)).get(0).chunk().id());
 
@@ -79,7 +66,7 @@ class IdleMergeTest {
                 more.add(chunk("more-" + d, vectors.next()));
             }
             store.upsert(NS, more);
-            Poll.until("the new tenth merged in", DEADLINE, () -> committedSegments(path) == 1 && store.searchedSegments(NS) == 1
+            Poll.until("the new tenth merged in", DEADLINE, () -> StoreFixtures.committedSegments(path) == 1 && store.searchedSegments(NS) == 1
                     && store.count(NS, MetadataFilter.all()) == documents + more.size());
         }
     }
@@ -96,13 +83,6 @@ class IdleMergeTest {
         assertFalse(NamespaceIndex.worthSettling(new int[] {150_000, 100_000}, 250_000, 1, 200_000), "too large to rewrite while idle");
     }
 
-    private static int committedSegments(Path path) {
-        try (FSDirectory directory = FSDirectory.open(path)) {
-            return SegmentInfos.readLatestCommit(directory).size();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     private static EmbeddedChunk chunk(String id, float[] vector) {
         return new EmbeddedChunk(new Chunk(id, "doc-" + id, 0, id + " lodging harbour market", List.of(), Map.of("id", id)), vector);

@@ -7,24 +7,18 @@ import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
 import io.corpora.spi.MetadataFilter;
 import io.corpora.spi.Namespace;
-import io.corpora.spi.VectorSimilarity;
 import io.corpora.spi.store.SearchRequest;
 import io.corpora.testkit.TestVectors;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.NoMergePolicy;
-import org.apache.lucene.index.SegmentInfos;
-import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,30 +44,25 @@ class MergeVisibilityTest {
     void mergesStartedAfterTheLastWriteAreCommittedAndSearched() throws Exception {
         TestVectors vectors = new TestVectors(11, 8);
         float[] first = vectors.next();
-        try (LuceneVectorStore store = StoreFixtures.open(data, OPTIONS)) {
-            store.upsert(NS, List.of(chunk("first", first)));
-        }
-        Path path = data.resolve(NS.tenant()).resolve(NS.partitionKey());
         // Thirty segments well above the floor, committed with merging off (as a namespace written under a smaller
-        // floor keeps them), with the store's commit data so it opens them as its own.
-        try (FSDirectory directory = FSDirectory.open(path);
-             IndexWriter raw = new IndexWriter(directory, new IndexWriterConfig().setMergePolicy(NoMergePolicy.INSTANCE))) {
-            raw.setLiveCommitData(SegmentInfos.readLatestCommit(directory).getUserData().entrySet());
-            for (int s = 0; s < SEGMENTS; s++) {
-                for (int d = 0; d < DOCUMENTS_PER_SEGMENT; d++) {
-                    raw.addDocument(ChunkDocuments.toDocument(chunk("c" + s + "-" + d, vectors.next()), VectorSimilarity.COSINE, false));
-                }
-                raw.commit();
+        // floor keeps them).
+        List<List<EmbeddedChunk>> segments = new ArrayList<>();
+        for (int s = 0; s < SEGMENTS; s++) {
+            List<EmbeddedChunk> segment = new ArrayList<>();
+            for (int d = 0; d < DOCUMENTS_PER_SEGMENT; d++) {
+                segment.add(chunk("c" + s + "-" + d, vectors.next()));
             }
+            segments.add(segment);
         }
-        assertEquals(SEGMENTS + 1, committedSegments(path));
+        Path path = StoreFixtures.withRawSegments(data, NS, chunk("first", first), segments);
+        assertEquals(SEGMENTS + 1, StoreFixtures.committedSegments(path));
 
         try (LuceneVectorStore store = StoreFixtures.open(data, OPTIONS);
              WatchService commits = path.getFileSystem().newWatchService()) {
             path.register(commits, StandardWatchEventKinds.ENTRY_CREATE); // every commit creates a segments_N file
             // The first read opens the namespace: its searcher's reader starts the merges, and no write follows them.
             Instant deadline = Instant.now().plus(DEADLINE);
-            int committed = committedSegments(path);
+            int committed = StoreFixtures.committedSegments(path);
             int searched = store.searchedSegments(NS);
             // Until the merges reached the last commit and the searcher reads what was committed. Without the fix there
             // is no commit after the raw writer's and the searcher stays on the segments it opened over. Woken by each
@@ -85,7 +74,7 @@ class MergeVisibilityTest {
                     created.pollEvents();
                     created.reset();
                 }
-                committed = committedSegments(path);
+                committed = StoreFixtures.committedSegments(path);
                 searched = store.searchedSegments(NS);
             }
             assertTrue(committed < SEGMENTS, "the merges were never committed: the last commit holds " + committed + " segments");
@@ -95,11 +84,6 @@ class MergeVisibilityTest {
         }
     }
 
-    private static int committedSegments(Path path) throws IOException {
-        try (FSDirectory directory = FSDirectory.open(path)) {
-            return SegmentInfos.readLatestCommit(directory).size();
-        }
-    }
 
     /** About 2 KB of stored text each, so a segment of a hundred is well above the floor. */
     private static EmbeddedChunk chunk(String id, float[] vector) {

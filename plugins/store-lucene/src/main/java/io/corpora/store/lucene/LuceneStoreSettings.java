@@ -36,7 +36,8 @@ import java.util.List;
 public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int hnswM, int hnswEfConstruction, String quantization,
                                   int numCandidatesFactor, int minCandidates, int exactSearchThreshold, float bm25K1, float bm25B,
                                   String analyzer, Duration commitInterval, double ramBufferMb, double mergeFloorSegmentMb,
-                                  int mergeIdleSegments, Duration mergeIdleAfter, int mergeIdleMaxChunks, Duration flushInterval, long flushBytes, KeywordOptions keyword) {
+                                  int mergeIdleSegments, Duration mergeIdleAfter, int mergeIdleMaxChunks, Duration flushInterval,
+                                  long flushBytes, KeywordOptions keyword) {
 
     static final String DIRECTORY = "directory";
     static final String METRIC = "metric";
@@ -134,7 +135,8 @@ public record LuceneStoreSettings(Path directory, VectorSimilarity metric, int h
                 config.getInt(MIN_CANDIDATES), config.getInt(EXACT_SEARCH_THRESHOLD), (float) config.getDouble(BM25_K1),
                 (float) config.getDouble(BM25_B), config.requireString(ANALYZER), config.getDuration(COMMIT_INTERVAL),
                 config.getDouble(RAM_BUFFER_MB), config.getDouble(MERGE_FLOOR_SEGMENT_MB), config.getInt(MERGE_IDLE_SEGMENTS),
-                config.getDuration(MERGE_IDLE_AFTER), config.getInt(MERGE_IDLE_MAX_CHUNKS), config.getDuration(FLUSH_INTERVAL), config.getLong(FLUSH_BYTES),
+                config.getDuration(MERGE_IDLE_AFTER), config.getInt(MERGE_IDLE_MAX_CHUNKS), config.getDuration(FLUSH_INTERVAL),
+                config.getLong(FLUSH_BYTES),
                 new KeywordOptions((float) config.getDouble(KEYWORD_TITLE_BOOST), config.getInt(KEYWORD_PRF_CHUNKS),
                         config.getInt(KEYWORD_PRF_TERMS), (float) config.getDouble(KEYWORD_PRF_QUERY_WEIGHT)));
     }

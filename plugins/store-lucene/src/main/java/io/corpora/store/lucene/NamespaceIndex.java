@@ -373,7 +373,8 @@ final class NamespaceIndex implements Closeable {
      * Runs on the store's maintenance thread.
      */
     void maybeSettle(Duration idleAfter, int maxSegments, int maxChunks) throws IOException {
-        if (maxSegments < 1 || failed || closed || settledThrough == applied.get() || System.nanoTime() - lastWriteNanos < idleAfter.toNanos()) {
+        if (maxSegments < 1 || failed || closed || settledThrough == applied.get()
+                || System.nanoTime() - lastWriteNanos < idleAfter.toNanos()) {
             return;
         }
         writeLock.lock();

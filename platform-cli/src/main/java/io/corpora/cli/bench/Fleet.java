@@ -189,8 +189,7 @@ final class Fleet {
             store.count(tenant.namespace(), MetadataFilter.all()); // opens it: its first reader asks the merge policy
             Systems.Settled settled = Systems.settle(indexDirectory, before, Systems.SETTLED_QUIET);
             results.note("merges before measuring, " + tenant.bucket() + " tenant", settled.describe("reopening it"));
-            err.printf("bench: %s tenant: %d segments as written, %d once its merges settled (%.0f s)%s%n", tenant.bucket(), before,
-                    settled.after(), settled.seconds(), settled.settled() ? "" : " - NOT settled, measuring anyway");
+            err.println("bench: " + settled.progress(tenant.bucket()));
         }
     }
 

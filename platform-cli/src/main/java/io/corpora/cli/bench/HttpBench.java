@@ -101,17 +101,18 @@ final class HttpBench {
             }
             HttpRetrieval retrieval = new HttpRetrieval(http, corpus, tokens);
             for (HttpTenants.Tenant tenant : tenants.tenants()) {
-                int written = segments(tenant);
+                Path index = namespace(tenant);
+                int written = Systems.segments(index);
                 results.httpRecall(tenant.inProcess(), retrieval.recallAndWarm(tenant), corpus.queryTexts.size());
                 // as the in-process fleet does: the merges an ingest leaves running must not share the cells' CPU, nor
                 // the merge the server's store starts once the tenant's writes have paused (one segment needs none)
-                Systems.Settled settled = Systems.settle(namespace(tenant), written, Systems.SETTLED_QUIET);
+                Systems.Settled settled = Systems.settle(index, written, Systems.SETTLED_QUIET);
                 if (settled.after() > 1) {
-                    settled = Systems.settle(namespace(tenant), written, Systems.IDLE_MERGE_QUIET);
+                    settled = Systems.settle(index, written, Systems.IDLE_MERGE_QUIET);
                 }
-                results.note("merges before measuring over HTTP, " + tenant.inProcess().bucket() + " tenant", settled.describe("its recall queries"));
-                err.printf("bench: http: %s tenant: %d segments as written, %d once its merges settled (%.0f s)%s%n", tenant.inProcess().bucket(),
-                        written, settled.after(), settled.seconds(), settled.settled() ? "" : " - NOT settled, measuring anyway");
+                String bucket = tenant.inProcess().bucket();
+                results.note("merges before measuring over HTTP, " + bucket + " tenant", settled.describe("its recall queries"));
+                err.println("bench: http: " + settled.progress(bucket));
                 results.segments(tenant.inProcess(), "in the server (ingested over HTTP, its last commit, merges settled)", settled.after());
             }
             Duration warmup = serverWarmup(profile);
@@ -148,12 +149,7 @@ final class HttpBench {
         return Duration.ofSeconds(Math.max(15, Math.min(60, profile.warmup().multipliedBy(20).toSeconds())));
     }
 
-    /** Segments of a tenant's default partition in the server's Lucene store (its data directory's layout: store/tenant/partition). */
-    private int segments(HttpTenants.Tenant tenant) throws IOException {
-        return Systems.segments(namespace(tenant));
-    }
-
-    /** The server's Lucene index of a tenant's default namespace. */
+    /** The server's Lucene index of a tenant's default partition (its data directory's layout: store/tenant/partition). */
     private Path namespace(HttpTenants.Tenant tenant) throws IOException {
         try (Stream<Path> paths = Files.find(home.resolve("data"), 4, (path, attributes) -> attributes.isDirectory()
                 && path.getFileName().toString().equals("_default") && path.getParent().getFileName().toString().equals(tenant.id()))) {

@@ -172,6 +172,12 @@ final class Systems {
             return String.format(Locale.ROOT, "%d segments as written, %d after %s and %s (%.0f s)", before, after, opened,
                     settled ? "waiting for its merges to be committed" : "NOT settled within " + SETTLE_DEADLINE.toMinutes() + " min", seconds);
         }
+
+        /** The bench's progress line for a measured tenant. */
+        String progress(String bucket) {
+            return String.format(Locale.ROOT, "%s tenant: %d segments as written, %d once its merges settled (%.0f s)%s", bucket, before,
+                    after, seconds, settled ? "" : " - NOT settled, measuring anyway");
+        }
     }
 
     /**

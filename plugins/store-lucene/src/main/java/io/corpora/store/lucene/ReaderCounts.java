@@ -11,7 +11,8 @@ import org.apache.lucene.search.Query;
  * How many documents of a point-in-time reader match a filter, remembered for as long as that reader is open. A reader
  * never changes, so a remembered count is exact; both legs count the same filter (the embedder fingerprint,
  * usually) on every query, to run without it when every chunk passes, and on a namespace of 100,000 chunks that count
- * walks 100,000 postings — about as long as the HNSW search itself. One instance serves both legs of a store. A reader's counts are dropped when it closes; at most {@link #PER_READER} filters are kept
+ * walks 100,000 postings — about as long as the HNSW search itself. One instance serves both legs of a store. A
+ * reader's counts are dropped when it closes; at most {@link #PER_READER} filters are kept
  * per reader, so callers' varied metadata filters cannot grow it without bound (past that they are counted each time).
  */
 final class ReaderCounts {

@@ -14,6 +14,7 @@ import io.corpora.testkit.TestVectors;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -41,15 +42,10 @@ class IdleMergeTest {
         TestVectors vectors = new TestVectors(5, 8);
         float[] first = vectors.next();
         // Eight more segments, the first the largest, committed with merging off.
-        List<List<EmbeddedChunk>> segments = new ArrayList<>();
-        for (int s = 0; s < SEGMENTS; s++) {
-            List<EmbeddedChunk> segment = new ArrayList<>();
-            for (int d = 0; d < (s == 0 ? 4 : 1) * DOCUMENTS_PER_SEGMENT; d++) {
-                segment.add(chunk("c" + s + "-" + d, vectors.next()));
-            }
-            segments.add(segment);
-        }
-        Path path = StoreFixtures.withRawSegments(data, NS, chunk("first", first), segments);
+        int[] sizes = new int[SEGMENTS];
+        Arrays.fill(sizes, DOCUMENTS_PER_SEGMENT);
+        sizes[0] = 4 * DOCUMENTS_PER_SEGMENT;
+        Path path = StoreFixtures.withRawSegments(data, NS, chunk("first", first), sizes, id -> chunk(id, vectors.next()));
         assertEquals(SEGMENTS + 1, StoreFixtures.committedSegments(path));
         int documents = 1 + (SEGMENTS + 3) * DOCUMENTS_PER_SEGMENT;
 
@@ -66,8 +62,8 @@ class IdleMergeTest {
                 more.add(chunk("more-" + d, vectors.next()));
             }
             store.upsert(NS, more);
-            Poll.until("the new tenth merged in", DEADLINE, () -> StoreFixtures.committedSegments(path) == 1 && store.searchedSegments(NS) == 1
-                    && store.count(NS, MetadataFilter.all()) == documents + more.size());
+            Poll.until("the new tenth merged in", DEADLINE, () -> StoreFixtures.committedSegments(path) == 1
+                    && store.searchedSegments(NS) == 1 && store.count(NS, MetadataFilter.all()) == documents + more.size());
         }
     }
 
@@ -82,7 +78,6 @@ class IdleMergeTest {
         assertTrue(NamespaceIndex.worthSettling(new int[] {50, 50, 1, 1}, 102, 1, 200_000));
         assertFalse(NamespaceIndex.worthSettling(new int[] {150_000, 100_000}, 250_000, 1, 200_000), "too large to rewrite while idle");
     }
-
 
     private static EmbeddedChunk chunk(String id, float[] vector) {
         return new EmbeddedChunk(new Chunk(id, "doc-" + id, 0, id + " lodging harbour market", List.of(), Map.of("id", id)), vector);

@@ -15,7 +15,7 @@ import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -46,15 +46,9 @@ class MergeVisibilityTest {
         float[] first = vectors.next();
         // Thirty segments well above the floor, committed with merging off (as a namespace written under a smaller
         // floor keeps them).
-        List<List<EmbeddedChunk>> segments = new ArrayList<>();
-        for (int s = 0; s < SEGMENTS; s++) {
-            List<EmbeddedChunk> segment = new ArrayList<>();
-            for (int d = 0; d < DOCUMENTS_PER_SEGMENT; d++) {
-                segment.add(chunk("c" + s + "-" + d, vectors.next()));
-            }
-            segments.add(segment);
-        }
-        Path path = StoreFixtures.withRawSegments(data, NS, chunk("first", first), segments);
+        int[] sizes = new int[SEGMENTS];
+        Arrays.fill(sizes, DOCUMENTS_PER_SEGMENT);
+        Path path = StoreFixtures.withRawSegments(data, NS, chunk("first", first), sizes, id -> chunk(id, vectors.next()));
         assertEquals(SEGMENTS + 1, StoreFixtures.committedSegments(path));
 
         try (LuceneVectorStore store = StoreFixtures.open(data, OPTIONS);

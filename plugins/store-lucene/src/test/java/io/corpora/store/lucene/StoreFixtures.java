@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.NoMergePolicy;
@@ -28,11 +29,13 @@ final class StoreFixtures {
     }
 
     /**
-     * A namespace the store wrote ({@code first}, default options), then one committed segment per list of
-     * {@code segments}, written with merging off and the store's commit data so the store opens them as its own (as a
-     * namespace written under other merge settings keeps them). Returns the namespace's directory.
+     * A namespace the store wrote ({@code first}, default options), then one committed segment per entry of
+     * {@code segmentSizes}, its chunks {@code chunk.apply("c<segment>-<n>")}, written with merging off and the store's
+     * commit data so the store opens them as its own (as a namespace written under other merge settings keeps them).
+     * Returns the namespace's directory.
      */
-    static Path withRawSegments(Path data, Namespace namespace, EmbeddedChunk first, List<List<EmbeddedChunk>> segments) throws IOException {
+    static Path withRawSegments(Path data, Namespace namespace, EmbeddedChunk first, int[] segmentSizes,
+                                Function<String, EmbeddedChunk> chunk) throws IOException {
         try (LuceneVectorStore store = open(data, Map.of())) {
             store.upsert(namespace, List.of(first));
         }
@@ -40,9 +43,9 @@ final class StoreFixtures {
         try (FSDirectory directory = FSDirectory.open(path);
              IndexWriter raw = new IndexWriter(directory, new IndexWriterConfig().setMergePolicy(NoMergePolicy.INSTANCE))) {
             raw.setLiveCommitData(SegmentInfos.readLatestCommit(directory).getUserData().entrySet());
-            for (List<EmbeddedChunk> segment : segments) {
-                for (EmbeddedChunk chunk : segment) {
-                    raw.addDocument(ChunkDocuments.toDocument(chunk, VectorSimilarity.COSINE, false));
+            for (int s = 0; s < segmentSizes.length; s++) {
+                for (int d = 0; d < segmentSizes[s]; d++) {
+                    raw.addDocument(ChunkDocuments.toDocument(chunk.apply("c" + s + "-" + d), VectorSimilarity.COSINE, false));
                 }
                 raw.commit();
             }

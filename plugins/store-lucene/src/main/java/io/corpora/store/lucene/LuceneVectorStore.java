@@ -579,6 +579,11 @@ public final class LuceneVectorStore implements VectorStore {
         return onIndex(namespace, false, 0, index -> index.read(searcher -> searcher.getIndexReader().leaves().size()));
     }
 
+    /** Whether the namespace's index has merges queued or running (tests). */
+    boolean merging(Namespace namespace) {
+        return onIndex(namespace, false, false, NamespaceIndex::merging);
+    }
+
     /** How many namespace indexes this instance holds open (tests, benchmarks). */
     int openNamespaces() {
         return indexes.size();

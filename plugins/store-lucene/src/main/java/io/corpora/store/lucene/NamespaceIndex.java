@@ -369,18 +369,22 @@ final class NamespaceIndex implements Closeable {
      * {@code maxSegments} segments when that is worth it ({@link #worthSettling}). Lucene's tiered policy leaves up to
      * ten segments per tier when an ingest stops, and a kNN search walks one HNSW graph per segment: the 100,000-chunk
      * bench tenant's ten segments (three of 22,000-32,000 chunks) took 3.3-4× the search time of the same chunks in one.
-     * The merge runs on Lucene's merge threads, after any the ingest left running; the background commit publishes it.
-     * Runs on the store's maintenance thread.
+     * The merge runs on Lucene's merge threads, after any the ingest left running, and in its {@link IdleMergeTurn}; the
+     * background commit publishes it. Runs on the store's maintenance thread.
+     *
+     * @return whether a merge started
      */
-    void maybeSettle(Duration idleAfter, int maxSegments, int maxChunks) throws IOException {
+    boolean maybeSettle(Duration idleAfter, int maxSegments, int maxChunks) throws IOException {
         if (maxSegments < 1 || failed || closed || settledThrough == applied.get()
-                || System.nanoTime() - lastWriteNanos < idleAfter.toNanos()) {
-            return;
+                || System.nanoTime() - lastWriteNanos < idleAfter.toNanos()
+                || !IdleMergeTurn.claim(this)) {
+            return false; // another namespace's merge first: this one settles at a later check
         }
+        boolean started = false;
         writeLock.lock();
         try {
-            if (failed || closed || writer.hasPendingMerges() || !writer.getMergingSegments().isEmpty()) {
-                return; // the merges under way first: the next check settles what they leave
+            if (failed || closed || merging()) {
+                return false; // the merges under way first: the next check settles what they leave
             }
             settledThrough = applied.get();
             refreshLocked();
@@ -394,13 +398,23 @@ final class NamespaceIndex implements Closeable {
             }
             if (worth) {
                 writer.forceMerge(maxSegments, false);
+                started = true;
             }
+            return started;
         } catch (IOException | RuntimeException e) {
             failed = true; // as a failed background commit: the next call reopens it from its last commit
             throw e;
         } finally {
             writeLock.unlock();
+            if (!started) {
+                IdleMergeTurn.release(this);
+            }
         }
+    }
+
+    /** Whether merges of this open index are queued or running. */
+    boolean merging() {
+        return !closed && !failed && (writer.hasPendingMerges() || !writer.getMergingSegments().isEmpty());
     }
 
     /**
@@ -488,6 +502,7 @@ final class NamespaceIndex implements Closeable {
                 directory.close();
             } finally {
                 writeLock.unlock();
+                IdleMergeTurn.release(this); // closing waited for its merges; the turn would not keep a closed index reachable
             }
         }
     }

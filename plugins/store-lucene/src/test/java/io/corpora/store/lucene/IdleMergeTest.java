@@ -67,6 +67,36 @@ class IdleMergeTest {
         }
     }
 
+    /**
+     * Namespaces whose writes pause together merge one after the other (each would otherwise take a merge thread, and
+     * together every core, beside the requests of other tenants), and each ends in one segment.
+     */
+    @Test
+    void namespacesPausingTogetherMergeOneAtATime() throws Exception {
+        TestVectors vectors = new TestVectors(11, 32);
+        Namespace other = Namespace.of("globex");
+        int[] sizes = new int[4];
+        Arrays.fill(sizes, 1_000);
+        Path first = StoreFixtures.withRawSegments(data, NS, chunk("first", vectors.next()), sizes, id -> chunk(id, vectors.next()));
+        Path second = StoreFixtures.withRawSegments(data, other, chunk("first", vectors.next()), sizes, id -> chunk(id, vectors.next()));
+
+        try (LuceneVectorStore store = StoreFixtures.open(data, OPTIONS)) {
+            store.count(NS, MetadataFilter.all()); // opens both: their pauses begin together
+            store.count(other, MetadataFilter.all());
+            boolean[] seen = new boolean[2];
+            Poll.until("both namespaces merged into one segment, one at a time", DEADLINE, () -> {
+                boolean merging = store.merging(NS);
+                boolean otherMerging = store.merging(other);
+                assertFalse(merging && otherMerging, "both namespaces merging at once");
+                seen[0] |= merging;
+                seen[1] |= otherMerging;
+                return StoreFixtures.committedSegments(first) == 1 && StoreFixtures.committedSegments(second) == 1;
+            });
+            assertTrue(seen[0] && seen[1], "each merge was seen running");
+            assertEquals(1 + 4_000, store.count(other, MetadataFilter.all()));
+        }
+    }
+
     /** The decision alone: a trickle is left to the tiered policy, so a tenant writing one chunk at a time never rewrites its index. */
     @Test
     void onlyATenthOfTheDocumentsOutsideTheLargestSegmentsIsWorthAMerge() {

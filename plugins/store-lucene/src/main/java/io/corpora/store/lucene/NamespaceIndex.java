@@ -378,7 +378,7 @@ final class NamespaceIndex implements Closeable {
         if (maxSegments < 1 || failed || closed || settledThrough == applied.get()
                 || System.nanoTime() - lastWriteNanos < idleAfter.toNanos()
                 || !IdleMergeTurn.claim(this)) {
-            return false; // another namespace's merge first: this one settles at a later check
+            return false; // not paused, settled since its last write, or another namespace merging first (a later check)
         }
         boolean started = false;
         writeLock.lock();

@@ -40,7 +40,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.codecs.Codec;
+import org.apache.lucene.codecs.FilterCodec;
 import org.apache.lucene.codecs.KnnVectorsFormat;
+import org.apache.lucene.codecs.StoredFieldsFormat;
 import org.apache.lucene.codecs.lucene912.Lucene912Codec;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswScalarQuantizedVectorsFormat;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
@@ -138,10 +140,18 @@ public final class LuceneVectorStore implements VectorStore {
             case "int4" -> new Lucene99HnswScalarQuantizedVectorsFormat(settings.hnswM(), settings.hnswEfConstruction(), 1, 4, true, null, null);
             default -> throw new IllegalArgumentException("unknown quantization '" + settings.quantization() + "'");
         };
-        return new Lucene912Codec() {
+        Codec vectors = new Lucene912Codec() {
             @Override
             public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
                 return format;
+            }
+        };
+        StoredFieldsFormat stored = new StoredChunkFormat(settings.storedBlockKb() * 1024);
+        // Lucene's name: segments record it, and the standard codec reads what this one writes (see StoredChunkFormat).
+        return new FilterCodec(vectors.getName(), vectors) {
+            @Override
+            public StoredFieldsFormat storedFieldsFormat() {
+                return stored;
             }
         };
     }

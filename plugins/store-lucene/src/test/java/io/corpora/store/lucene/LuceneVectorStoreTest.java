@@ -67,6 +67,7 @@ class LuceneVectorStoreTest {
                 merge.idleMaxChunks     | INT      | 200000   | 0       |            |
                 translog.flushInterval  | DURATION | 5s       | 10ms    | 1h         |
                 translog.flushBytes     | LONG     | 16777216 | 65536   | 1073741824 |
+                storedFields.blockKb    | INT      | 16       | 4       | 80         |
                 keyword.titleBoost      | DOUBLE   | 0        | 0       | 10         |
                 keyword.prf.chunks      | INT      | 0        | 0       | 50         |
                 keyword.prf.terms       | INT      | 10       | 1       | 100        |

@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
+import io.corpora.spi.MetadataFilter;
 import io.corpora.spi.Namespace;
+import io.corpora.testkit.Poll;
 import io.corpora.testkit.TestVectors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Chunks are stored in blocks of {@code storedFields.blockKb}: Lucene's standard codec reads them back whole (so any
  * Lucene 9.12 reader, and earlier builds of this store, read such an index), also beside segments written with another
- * block size, and the size is in effect — the same chunks take more stored bytes in small blocks than in Lucene's 80 KB.
+ * block size and after those are merged into one, and the size is in effect — the same chunks take more stored bytes in
+ * small blocks than in Lucene's 80 KB.
  */
 class StoredChunkFormatTest {
 
@@ -37,7 +41,7 @@ class StoredChunkFormatTest {
     Path data;
 
     @Test
-    void chunksInSmallBlocksAreReadByLucenesStandardCodecBesideLargeOnes() throws IOException {
+    void chunksInSmallBlocksAreReadByLucenesStandardCodecBesideLargeOnesAndAfterMergingWithThem() throws IOException {
         Random random = new Random(3);
         TestVectors vectors = new TestVectors(3, 8);
         List<EmbeddedChunk> first = chunks("a", 300, random, vectors);
@@ -52,6 +56,15 @@ class StoredChunkFormatTest {
         write(data.resolve("lucene"), "4", second); // a segment in 4 KB blocks beside one in 80 KB
         List<EmbeddedChunk> both = new ArrayList<>(first);
         both.addAll(second);
+        assertStoredAsWritten(data.resolve("lucene"), both);
+
+        // Merged into one segment (the idle merge): the 80 KB blocks rewritten in 16 KB ones, nothing lost.
+        try (LuceneVectorStore store = StoreFixtures.open(data.resolve("lucene"), Map.of("merge.idleAfter", "1s",
+                "translog.flushInterval", "50ms"))) {
+            store.count(NS, MetadataFilter.all());
+            Poll.until("the namespace merged into one segment", Duration.ofSeconds(60),
+                    () -> StoreFixtures.committedSegments(namespaceDirectory(data.resolve("lucene"))) == 1);
+        }
         assertStoredAsWritten(data.resolve("lucene"), both);
     }
 

@@ -11,6 +11,7 @@ import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.store.SearchRequest;
 import io.corpora.spi.store.VectorStore;
 import io.corpora.store.lucene.LuceneVectorStoreProvider;
+import io.corpora.testkit.TestVectors;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,7 +22,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 import java.util.stream.Stream;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.store.FSDirectory;
@@ -52,16 +52,16 @@ public final class StoredBlockBenchmark {
         List<JsonNode> corpus = read(Path.of(args[0]));
         List<String> queries = read(Path.of(args[1])).stream().map(query -> query.get("text").asText()).toList();
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
-        Random random = new Random(7);
+        TestVectors synthetic = new TestVectors(7, DIMENSION);
         List<EmbeddedChunk> chunks = new ArrayList<>();
         for (JsonNode document : corpus) {
             String id = document.get("_id").asText();
             chunks.add(new EmbeddedChunk(new Chunk(id, id, 0, document.get("title").asText() + "\n\n" + document.get("text").asText(),
-                    List.of(), Map.of("title", document.get("title").asText())), unit(random)));
+                    List.of(), Map.of("title", document.get("title").asText())), synthetic.next()));
         }
         float[][] vectors = new float[queries.size()][];
         for (int q = 0; q < vectors.length; q++) {
-            vectors[q] = unit(random);
+            vectors[q] = synthetic.next();
         }
 
         Path root = Files.createTempDirectory("corpora-stored-block");
@@ -136,19 +136,6 @@ public final class StoredBlockBenchmark {
             }
         }
         return lines;
-    }
-
-    private static float[] unit(Random random) {
-        float[] vector = new float[DIMENSION];
-        double norm = 0;
-        for (int d = 0; d < DIMENSION; d++) {
-            vector[d] = (float) random.nextGaussian();
-            norm += vector[d] * vector[d];
-        }
-        for (int d = 0; d < DIMENSION; d++) {
-            vector[d] /= (float) Math.sqrt(norm);
-        }
-        return vector;
     }
 
     private static long bytes(Path directory) throws IOException {

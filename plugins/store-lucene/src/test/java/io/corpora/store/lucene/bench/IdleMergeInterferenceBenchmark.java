@@ -10,19 +10,17 @@ import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.store.SearchRequest;
 import io.corpora.spi.store.VectorStore;
 import io.corpora.store.lucene.LuceneVectorStoreProvider;
+import io.corpora.testkit.TestFiles;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.stream.Stream;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.store.FSDirectory;
 
@@ -121,7 +119,7 @@ public final class IdleMergeInterferenceBenchmark {
      */
     private static Phase phase(Path layout, Map<String, String> options, List<Namespace> large, float[][] queries, long deadline,
                                boolean untilSettled) throws IOException {
-        Path copy = copy(layout);
+        Path copy = TestFiles.copyTree(layout, Files.createTempDirectory("corpora-idle-merge"));
         try (VectorStore store = open(copy, options)) {
             for (int q = 0; q < WARMUP_QUERIES; q++) {
                 store.search(SMALL, SearchRequest.vector(queries[q % queries.length], 10, MetadataFilter.all(), null, null));
@@ -158,7 +156,7 @@ public final class IdleMergeInterferenceBenchmark {
             long wall = System.nanoTime() - start;
             return new Phase(Arrays.copyOf(latencies, count), wall, (OS.getProcessCpuTime() - cpuBefore) / (double) wall);
         } finally {
-            delete(copy);
+            TestFiles.deleteTree(copy);
         }
     }
 
@@ -218,28 +216,5 @@ public final class IdleMergeInterferenceBenchmark {
             vector[d] *= scale;
         }
         return vector;
-    }
-
-    private static Path copy(Path layout) throws IOException {
-        Path copy = Files.createTempDirectory("corpora-idle-merge");
-        try (Stream<Path> files = Files.walk(layout)) {
-            for (Path file : (Iterable<Path>) files::iterator) {
-                Path target = copy.resolve(layout.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else if (!file.getFileName().toString().equals("write.lock")) {
-                    Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
-        return copy;
-    }
-
-    private static void delete(Path root) throws IOException {
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-                Files.delete(file);
-            }
-        }
     }
 }

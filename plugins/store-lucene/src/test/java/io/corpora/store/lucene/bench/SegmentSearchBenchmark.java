@@ -1,6 +1,7 @@
 package io.corpora.store.lucene.bench;
 
 import com.sun.management.OperatingSystemMXBean;
+import io.corpora.testkit.TestFiles;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -80,7 +81,7 @@ public final class SegmentSearchBenchmark {
                 System.out.printf(Locale.ROOT, "the vectors rewritten into %d segments in %.1f s%n", segments, (System.nanoTime() - start) / 1e9);
                 measure("split", split, queries, null);
             } finally {
-                deleteIndex(split);
+                TestFiles.deleteTree(split);
             }
             return;
         }
@@ -102,17 +103,8 @@ public final class SegmentSearchBenchmark {
             }
         } finally {
             pool.shutdownNow();
-            deleteIndex(copy); // the copy is as large as the index
+            TestFiles.deleteTree(copy); // the copy is as large as the index
         }
-    }
-
-    private static void deleteIndex(Path index) throws IOException {
-        try (Stream<Path> files = Files.list(index)) {
-            for (Path file : files.toList()) {
-                Files.delete(file);
-            }
-        }
-        Files.delete(index);
     }
 
     /** Only the vectors (the store's field, its similarity) of the live documents, in {@code segments} equal segments. */

@@ -11,6 +11,7 @@ import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.store.SearchRequest;
 import io.corpora.spi.store.VectorStore;
 import io.corpora.store.lucene.LuceneVectorStoreProvider;
+import io.corpora.testkit.TestFiles;
 import io.corpora.testkit.TestVectors;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -18,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -104,7 +104,7 @@ public final class StoredBlockBenchmark {
                     store.close();
                 }
             }
-            delete(root);
+            TestFiles.deleteTree(root);
         }
     }
 
@@ -147,14 +147,6 @@ public final class StoredBlockBenchmark {
     private static int segments(Path namespace) throws IOException {
         try (FSDirectory directory = FSDirectory.open(namespace)) {
             return SegmentInfos.readLatestCommit(directory).size();
-        }
-    }
-
-    private static void delete(Path root) throws IOException {
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-                Files.delete(file);
-            }
         }
     }
 }

@@ -69,15 +69,19 @@ public final class IdleMergeInterferenceBenchmark {
             build(layout, large, chunks, centres, random);
         }
         for (Namespace namespace : large) {
-            System.out.printf(Locale.ROOT, "%s: %d segments as written%n", namespace, segments(layout, namespace));
+            int segments = segments(layout, namespace);
+            System.out.printf(Locale.ROOT, "%s: %d segments as written%n", namespace, segments);
+            if (segments < 2) {
+                throw new IllegalArgumentException(namespace + " holds one segment: nothing to merge; build a layout with more chunks");
+            }
         }
         float[][] queries = new float[1_000][];
         for (int q = 0; q < queries.length; q++) {
             queries[q] = near(centres[random.nextInt(CENTRES)], random);
         }
 
-        Phase alone = phase(layout, Map.of("merge.idleSegments", "0"), large, queries, System.nanoTime() + aloneNanos, false);
-        Phase during = phase(layout, Map.of("merge.idleAfter", "1s"), large, queries, System.nanoTime() + SETTLE_LIMIT_NANOS, true);
+        Phase alone = phase(layout, Map.of("merge.idleSegments", "0"), large, queries, aloneNanos, false);
+        Phase during = phase(layout, Map.of("merge.idleAfter", "1s"), large, queries, SETTLE_LIMIT_NANOS, true);
         System.out.printf(Locale.ROOT, "%-40s %8s %8s %8s %8s %10s %8s%n", "small namespace, vector top 10, 1 caller", "queries", "p50 ms",
                 "p99 ms", "p99.9 ms", "wall s", "cores");
         alone.print("alone (idle merges off)");
@@ -114,10 +118,11 @@ public final class IdleMergeInterferenceBenchmark {
     }
 
     /**
-     * Opens a copy of the layout with {@code options} and every namespace in it, then searches the small one until
-     * {@code deadline} or, with {@code untilSettled}, until every large one is merged into one committed segment.
+     * Opens a copy of the layout with {@code options} and every namespace in it, then searches the small one for
+     * {@code limitNanos} after its warm-up or, with {@code untilSettled}, until every large one is merged into one
+     * committed segment (failing past the limit).
      */
-    private static Phase phase(Path layout, Map<String, String> options, List<Namespace> large, float[][] queries, long deadline,
+    private static Phase phase(Path layout, Map<String, String> options, List<Namespace> large, float[][] queries, long limitNanos,
                                boolean untilSettled) throws IOException {
         Path copy = TestFiles.copyTree(layout, Files.createTempDirectory("corpora-idle-merge"));
         try (VectorStore store = open(copy, options)) {
@@ -126,6 +131,7 @@ public final class IdleMergeInterferenceBenchmark {
             }
             long cpuBefore = OS.getProcessCpuTime();
             long start = System.nanoTime();
+            long deadline = start + limitNanos;
             for (Namespace namespace : large) {
                 store.count(namespace, MetadataFilter.all()); // opens it: a pause in its writes begins
             }

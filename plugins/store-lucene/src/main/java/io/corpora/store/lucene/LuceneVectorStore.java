@@ -483,7 +483,12 @@ public final class LuceneVectorStore implements VectorStore {
     }
 
     Path pathOf(Namespace namespace) {
-        return settings.directory().resolve(namespace.tenant()).resolve(namespace.partitionKey());
+        return pathOf(settings.directory(), namespace);
+    }
+
+    /** Where a namespace's index lives in a store's directory: one directory per tenant, one per partition in it. */
+    static Path pathOf(Path storeDirectory, Namespace namespace) {
+        return storeDirectory.resolve(namespace.tenant()).resolve(namespace.partitionKey());
     }
 
     @FunctionalInterface

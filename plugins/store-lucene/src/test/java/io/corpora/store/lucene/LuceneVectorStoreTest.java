@@ -449,7 +449,7 @@ class LuceneVectorStoreTest {
         try (LuceneVectorStore store = StoreFixtures.open(data, Map.of())) {
             store.upsert(NS, List.of(chunk("a", "t", new TestVectors(12, 8).next())));
             store.close();
-            Path path = data.resolve(NS.tenant()).resolve(NS.partitionKey());
+            Path path = LuceneVectorStore.pathOf(data, NS);
             // Another process's writer holds the index's lock (the native lock is per process: a raw holder stands in for it).
             try (org.apache.lucene.store.Directory directory = org.apache.lucene.store.FSDirectory.open(path);
                  org.apache.lucene.store.Lock held = directory.obtainLock(org.apache.lucene.index.IndexWriter.WRITE_LOCK_NAME);

@@ -39,7 +39,7 @@ final class StoreFixtures {
         try (LuceneVectorStore store = open(data, Map.of())) {
             store.upsert(namespace, List.of(first));
         }
-        Path path = data.resolve(namespace.tenant()).resolve(namespace.partitionKey());
+        Path path = LuceneVectorStore.pathOf(data, namespace);
         try (FSDirectory directory = FSDirectory.open(path);
              IndexWriter raw = new IndexWriter(directory, new IndexWriterConfig().setMergePolicy(NoMergePolicy.INSTANCE))) {
             raw.setLiveCommitData(SegmentInfos.readLatestCommit(directory).getUserData().entrySet());

@@ -63,7 +63,7 @@ class StoredChunkFormatTest {
                 "translog.flushInterval", "50ms"))) {
             store.count(NS, MetadataFilter.all());
             Poll.until("the namespace merged into one segment", Duration.ofSeconds(60),
-                    () -> StoreFixtures.committedSegments(namespaceDirectory(data.resolve("lucene"))) == 1);
+                    () -> StoreFixtures.committedSegments(LuceneVectorStore.pathOf(data.resolve("lucene"), NS)) == 1);
         }
         assertStoredAsWritten(data.resolve("lucene"), both);
     }
@@ -73,7 +73,7 @@ class StoredChunkFormatTest {
         try (LuceneVectorStore store = StoreFixtures.open(root, Map.of("storedFields.blockKb", blockKb))) {
             store.upsert(NS, chunks);
         }
-        try (Stream<Path> files = Files.list(namespaceDirectory(root))) {
+        try (Stream<Path> files = Files.list(LuceneVectorStore.pathOf(root, NS))) {
             return files.mapToLong(file -> file.toFile().length()).sum();
         }
     }
@@ -81,7 +81,8 @@ class StoredChunkFormatTest {
     /** Read with a plain {@link DirectoryReader}: the codec named in each segment, looked up as Lucene looks it up. */
     private static void assertStoredAsWritten(Path root, List<EmbeddedChunk> written) throws IOException {
         Map<String, Chunk> read = new HashMap<>();
-        try (FSDirectory directory = FSDirectory.open(namespaceDirectory(root)); DirectoryReader reader = DirectoryReader.open(directory)) {
+        try (FSDirectory directory = FSDirectory.open(LuceneVectorStore.pathOf(root, NS));
+             DirectoryReader reader = DirectoryReader.open(directory)) {
             StoredFields stored = reader.storedFields();
             for (int doc = 0; doc < reader.maxDoc(); doc++) {
                 Chunk chunk = ChunkDocuments.readChunk(stored, doc);
@@ -92,10 +93,6 @@ class StoredChunkFormatTest {
         for (EmbeddedChunk chunk : written) {
             assertEquals(chunk.chunk(), read.get(chunk.chunk().id()));
         }
-    }
-
-    private static Path namespaceDirectory(Path root) {
-        return root.resolve(NS.tenant()).resolve(NS.partitionKey());
     }
 
     private static List<EmbeddedChunk> chunks(String prefix, int count, Random random, TestVectors vectors) {

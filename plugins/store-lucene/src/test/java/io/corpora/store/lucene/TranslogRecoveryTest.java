@@ -65,7 +65,7 @@ class TranslogRecoveryTest {
             store.upsert(NS, List.of(d));
             image = crashImage(store);
         }
-        Path index = image.resolve(NS.tenant()).resolve(NS.partitionKey());
+        Path index = LuceneVectorStore.pathOf(image, NS);
         assertEquals(2, committedDocuments(index), "the last commit (the delete's) holds a and b; b's second version and d are in the log only");
 
         try (LuceneVectorStore recovered = StoreFixtures.open(image, Map.of())) {
@@ -89,7 +89,7 @@ class TranslogRecoveryTest {
             store.upsert(NS, List.of(titled));
             image = crashImage(store);
         }
-        Path index = image.resolve(NS.tenant()).resolve(NS.partitionKey());
+        Path index = LuceneVectorStore.pathOf(image, NS);
         assertEquals(0, committedDocuments(index), "the chunk is in the log only");
         try (LuceneVectorStore recovered = StoreFixtures.open(image, titles)) {
             assertEquals(List.of("t"), ids(recovered));
@@ -246,12 +246,12 @@ class TranslogRecoveryTest {
     /** Copies the namespace's directory as a crash would leave it: the store keeps running, nothing is closed or committed. */
     private Path crashImage(LuceneVectorStore store) throws IOException {
         Path image = temp.resolve("crash-" + crashes++);
-        copyTree(store.pathOf(NS), image.resolve(NS.tenant()).resolve(NS.partitionKey()));
+        copyTree(store.pathOf(NS), LuceneVectorStore.pathOf(image, NS));
         return image;
     }
 
     private static Path onlyGeneration(Path data) throws IOException {
-        Path index = data.resolve(NS.tenant()).resolve(NS.partitionKey());
+        Path index = LuceneVectorStore.pathOf(data, NS);
         List<Long> generations = Translog.generations(index);
         assertEquals(1, generations.size(), "one log generation: " + generations);
         return Translog.fileOf(index, generations.get(0));

@@ -6,28 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Deploys the real WAR to a managed Open Liberty, which loads the plugins directory the build assembled,
  * and checks over HTTP that the plugins are listed, that the endpoint is platform-admin only, and that errors
  * are problem+json.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class PluginsEndpointIT {
+class PluginsEndpointIT extends DeployedServer {
 
     private final ServerClient client = ServerClient.fromBuild();
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     @Test
     void readinessIsUp() {

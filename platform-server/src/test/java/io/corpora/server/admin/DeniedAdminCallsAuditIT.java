@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.corpora.server.Deployments;
+import io.corpora.server.DeployedServer;
 import io.corpora.testkit.Poll;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
@@ -14,12 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A token hammering admin routes it may not use: the audit keeps a bounded number of {@code admin.denied} rows per
@@ -27,19 +22,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * row per window counts every denial it did not record. The test server's window is short ({@code corpora.audit.deniedCalls.window}, set by the
  * build), so the summaries arrive within seconds.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class DeniedAdminCallsAuditIT {
+class DeniedAdminCallsAuditIT extends DeployedServer {
 
     private static final int DENIALS = 60;
 
     private final ServerClient http = ServerClient.fromBuild();
     private final String admin = http.token("auditor", null, Roles.PLATFORM_ADMIN);
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     private record Rows(int recorded, long suppressed, int summaries) {}
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.corpora.server.Deployments;
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.time.Instant;
@@ -14,30 +14,18 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The tenant admin API over HTTP on the real WAR in Open Liberty, with the control plane on its embedded H2 database
  * (migrated at boot) and the packaged tenants-config synced at boot. Tenant ids are unique per run: the server's data
  * directory outlives a run.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class TenantAdminIT {
+class TenantAdminIT extends DeployedServer {
 
     private final ServerClient http = ServerClient.fromBuild();
     private final String run = UUID.randomUUID().toString().substring(0, 8);
     private final String admin = http.token("ops-" + run, null, Roles.PLATFORM_ADMIN);
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     private static String tenantJson(String id, String displayName) {
         return """

@@ -9,30 +9,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.corpora.server.Deployments;
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import io.corpora.testkit.ChatCompletionsStandIn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@code POST ask} on the real server: the tenant's generator is the {@code generator-openai} plugin pointed at the
  * chat-completions stand-in this test starts (no model can run here), so what the stand-in received is the prompt.
  * The tenant has the audience hook: a passage the reader may not see must never reach it.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class AskIT {
+class AskIT extends DeployedServer {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String VISIBLE = "Hotel stays are reimbursed up to the city rate of 180 euros a night.";
@@ -42,11 +35,6 @@ class AskIT {
     private ChatCompletionsStandIn standIn;
     private String tenant;
     private String reader;
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     @BeforeEach
     void tenantWithAGenerator() throws Exception {

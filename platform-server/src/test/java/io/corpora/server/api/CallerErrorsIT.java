@@ -3,7 +3,7 @@ package io.corpora.server.api;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.corpora.server.Deployments;
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.sql.Connection;
@@ -17,14 +17,9 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Input the caller controls is the caller's error, never a plugin failure: every hostile request below is answered with
@@ -33,9 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * afterwards each tenant still retrieves and ingests, and its plugin-call metrics hold no failure, timeout or open
  * breaker.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class CallerErrorsIT {
+class CallerErrorsIT extends DeployedServer {
 
     /** More than the breakers' requestVolumeThreshold (10): enough to open one if these counted as failures. */
     private static final int REPEATS = 12;
@@ -47,11 +40,6 @@ class CallerErrorsIT {
     private static final String PGVECTOR = TenantFixtures.uniqueId("caller-pg");
     private static final String PG_URL = System.getenv("CORPORA_TEST_PG_URL");
     private static final String PG_TABLE = "caller_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     @BeforeAll
     static void tenantsWithADocument() {

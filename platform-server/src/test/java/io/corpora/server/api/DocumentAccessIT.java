@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.corpora.server.Deployments;
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.net.URLEncoder;
@@ -15,16 +15,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The audience ACL and the partition binding on every data-plane route, not only retrieve (issue 12): a reader without
@@ -32,10 +27,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * count; a writer who cannot see it can neither delete nor replace it; a partition-bound token sees its partition's
  * jobs and counts only; and document ids of any shape work on every document route.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class DocumentAccessIT {
+class DocumentAccessIT extends DeployedServer {
 
     private static final ServerClient CLIENT = ServerClient.fromBuild();
     private static final TenantFixtures FIXTURES = new TenantFixtures(CLIENT);
@@ -48,11 +41,6 @@ class DocumentAccessIT {
 
     private static String batchJob;
     private static String p1Job;
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     private static String reader(List<String> groups) {
         return CLIENT.token("rita", T, List.of(Roles.READER), Map.of("acl_groups", groups));

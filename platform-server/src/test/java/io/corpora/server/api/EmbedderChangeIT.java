@@ -3,6 +3,7 @@ package io.corpora.server.api;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.io.IOException;
@@ -10,33 +11,20 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import io.corpora.server.Deployments;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Changing a tenant's embedder so that its fingerprint changes is refused once the corpus holds chunks (409 naming both
  * fingerprints); a change that keeps the fingerprint, or any change on an empty corpus, is accepted.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class EmbedderChangeIT {
+class EmbedderChangeIT extends DeployedServer {
 
     private final ServerClient client = ServerClient.fromBuild();
     private final String admin = client.token("ops", null, Roles.PLATFORM_ADMIN);
 
     @TempDir
     Path models;
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     @Test
     void aNewFingerprintIsRefusedOnANonEmptyCorpusOnly() throws IOException {

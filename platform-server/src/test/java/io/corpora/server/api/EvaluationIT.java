@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.corpora.retrieval.evaluation.RetrievalMetrics;
-import io.corpora.server.Deployments;
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.time.Duration;
@@ -15,13 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Per-tenant evaluation over HTTP (issue 16): a judged set run as a chosen actor scores what the public retrieve route
@@ -29,9 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * document the actor may not see counts as not retrieved, and the recommendation changes the tenant only on {@code :apply}
  * (audited).
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class EvaluationIT {
+class EvaluationIT extends DeployedServer {
 
     private static final ServerClient CLIENT = ServerClient.fromBuild();
     private static final TenantFixtures FIXTURES = new TenantFixtures(CLIENT);
@@ -41,11 +34,6 @@ class EvaluationIT {
 
     private static final Map<String, String> QUERIES = new LinkedHashMap<>();
     private static final Map<String, Map<String, Integer>> QRELS = new LinkedHashMap<>();
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     private static String admin(List<String> groups) {
         return CLIENT.token("ada", T, List.of(Roles.TENANT_ADMIN), Map.of("acl_groups", groups));

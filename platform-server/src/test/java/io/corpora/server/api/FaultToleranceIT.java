@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.corpora.server.Deployments;
+import io.corpora.server.DeployedServer;
 import io.corpora.testkit.Poll;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
@@ -28,21 +28,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Misbehaving plugins, for real: the probe-current reranker hanging (delay 30 s) or throwing, and a pgvector store whose
  * table disappears. The hung reranker times out (3 s default) and degrades, its tenant's breaker opens and answers at
  * once, and another tenant served meanwhile keeps its latency; a failing store is a 503 with Retry-After.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class FaultToleranceIT {
+class FaultToleranceIT extends DeployedServer {
 
     /** The reranker's default timeout (corpora.ft.reranker.timeout) and what the test allows on top on a busy machine. */
     private static final long RERANKER_TIMEOUT_MILLIS = 3000;
@@ -51,11 +44,6 @@ class FaultToleranceIT {
 
     private final ServerClient client = ServerClient.fromBuild();
     private final String admin = client.token("ops", null, Roles.PLATFORM_ADMIN);
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     @Test
     void aHungRerankerTimesOutOpensItsBreakerAndLeavesOtherTenantsUnaffected() throws Exception {

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.corpora.server.Deployments;
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.io.ByteArrayOutputStream;
@@ -20,36 +20,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Hostile inputs over HTTP: each is refused with a clean problem+json (type, title, status, detail) — or, inside an
  * upload job, a 4xx outcome naming the document — and afterwards the server is ready and ingests normally.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class HostileInputIT {
+class HostileInputIT extends DeployedServer {
 
     private static final ServerClient CLIENT = ServerClient.fromBuild();
     private static final TenantFixtures FIXTURES = new TenantFixtures(CLIENT);
     private static final String T = TenantFixtures.uniqueId("hostile");
     private static final String DOCS = "api/v1/tenants/" + T + "/documents";
     private static final long TWO_HUNDRED_MB = 200L * 1024 * 1024;
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     @BeforeAll
     static void tenant() {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.corpora.server.Deployments;
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.sql.Connection;
@@ -18,26 +18,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * verify and rebuild against damage planted directly in a real pgvector table (CORPORA_TEST_PG_URL; skipped without
  * it): an orphan chunk of a document the registry does not know, a chunk of a stale version, and a deleted chunk.
  * verify classifies each without repairing; retrieval never returns the orphan; the rebuild job repairs all three.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
 @EnabledIfEnvironmentVariable(named = "CORPORA_TEST_PG_URL", matches = ".+", disabledReason = "CORPORA_TEST_PG_URL is not set: no"
         + " PostgreSQL with pgvector to plant chunks in (run scripts/install-pgvector.sh and export the URL it prints)")
-class IndexRepairIT {
+class IndexRepairIT extends DeployedServer {
 
     private static final String PG_URL_VARIABLE = "CORPORA_TEST_PG_URL";
     private static final ServerClient CLIENT = ServerClient.fromBuild();
@@ -47,11 +40,6 @@ class IndexRepairIT {
     private static final String DOCS = "api/v1/tenants/" + T + "/documents";
 
     private static String pgUrl;
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     @BeforeAll
     static void pgvectorTenant() {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.corpora.cli.ServerTask;
 import io.corpora.cli.ingest.IngestCommand;
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.io.ByteArrayOutputStream;
@@ -18,29 +19,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import io.corpora.server.Deployments;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code corpora ingest} against the real server: a folder tree, a failing file, resume, then success. */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class IngestCommandIT {
+class IngestCommandIT extends DeployedServer {
 
     private final ServerClient client = ServerClient.fromBuild();
 
     @TempDir
     Path folder;
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     @Test
     void uploadsATreeListsFailuresAndResumes() throws Exception {

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.corpora.server.Deployments;
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.util.ArrayList;
@@ -18,12 +18,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * 2,000+ random requests over every data-plane route (retrieve, retrieve:batch with neighbour expansion, GET documents,
@@ -34,9 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * truth, independently of anything the server says: no passage, chunk text, document id or metadata of a document
  * the token may not see, exact stats counts, 404 for hidden documents, jobs only of the token's partition.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class RandomizedIsolationIT {
+class RandomizedIsolationIT extends DeployedServer {
 
     private static final int REQUESTS = 2000;
     private static final int DOCUMENTS_PER_NAMESPACE = 6;
@@ -48,11 +41,6 @@ class RandomizedIsolationIT {
 
     private final ServerClient client = ServerClient.fromBuild();
     private final TenantFixtures fixtures = new TenantFixtures(client);
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     private record Space(String tenant, String partition) {
         String partitionKey() {

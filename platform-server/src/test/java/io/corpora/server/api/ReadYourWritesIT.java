@@ -6,17 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.corpora.server.Deployments;
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.util.List;
 import java.util.Map;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The consistency token over HTTP. A pgvector tenant whose replica is the test database itself (a caught-up stand-in,
@@ -24,19 +19,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code Corpora-Consistency} token, a retrieve carrying it finds the document, a finished job answers one too, and a
  * token the store could not have issued is a 400 problem. A Lucene tenant (no replicas) answers none and ignores one.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class ReadYourWritesIT {
+class ReadYourWritesIT extends DeployedServer {
 
     private static final String TABLE = "it_read_your_writes";
 
     private final ServerClient client = ServerClient.fromBuild();
     private final String admin = client.token("ops", null, Roles.PLATFORM_ADMIN);
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     @Test
     void aReplicaTenantAnswersATokenThatRetrieveHonoursAndALuceneTenantNone() throws Exception {

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.corpora.server.Deployments;
+import io.corpora.server.DeployedServer;
 import io.corpora.testkit.Poll;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
@@ -20,12 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,9 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * query succeeds with passages (first from the old generation, then from the new one), writes are refused with 409 while
  * the migration holds the tenant, and it ends on the new fingerprint with no chunk of the old generation left.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class ReembedMigrationIT {
+class ReembedMigrationIT extends DeployedServer {
 
     private static final int DEFAULT_DOCUMENTS = 16;
     private static final int TEAM_DOCUMENTS = 4;
@@ -45,11 +38,6 @@ class ReembedMigrationIT {
 
     @TempDir
     Path models;
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     @Test
     void queriesSucceedThroughoutTheMigrationAndItEndsOnTheNewFingerprint() throws IOException {

@@ -4,30 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import io.corpora.server.Deployments;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** {@code retrieve:batch}: several queries in one call, answered in order, with the same validation and isolation. */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class RetrieveBatchIT {
+class RetrieveBatchIT extends DeployedServer {
 
     private final ServerClient client = ServerClient.fromBuild();
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     @Test
     void answersEveryQueryInOrderAndValidatesTheBatch() {

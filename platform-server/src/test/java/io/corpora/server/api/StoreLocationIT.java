@@ -4,18 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.corpora.server.Deployments;
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -23,20 +18,13 @@ import org.junit.jupiter.api.io.TempDir;
  * change of its store location (another directory, another provider) is refused with 409 while it holds documents, and
  * changes nothing.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class StoreLocationIT {
+class StoreLocationIT extends DeployedServer {
 
     private final ServerClient client = ServerClient.fromBuild();
     private final String admin = client.token("ops", null, Roles.PLATFORM_ADMIN);
 
     @TempDir
     Path elsewhere;
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     @Test
     void unrelatedOptionsChangeFreelyAndALocationChangeOfANonEmptyTenantIs409() {

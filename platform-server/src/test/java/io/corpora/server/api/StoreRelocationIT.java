@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.corpora.server.Deployments;
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import io.corpora.testkit.Poll;
@@ -13,32 +13,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@code POST /admin/v1/tenants/{id}/store:relocate} over HTTP: bad targets are problem+json 4xx, a Lucene tenant moves
  * to a pgvector table (the test database) with writes refused meanwhile, ends SUCCEEDED on the new store answering
  * the same passages, and both ends are audited; the tenant cannot be deleted meanwhile.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class StoreRelocationIT {
+class StoreRelocationIT extends DeployedServer {
 
     private static final int DOCUMENTS = 8;
     private static final String TABLE = "it_relocation_http";
 
     private final ServerClient client = ServerClient.fromBuild();
     private final String admin = client.token("ops", null, Roles.PLATFORM_ADMIN);
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     @Test
     void aLuceneTenantMovesToPgvectorServingTheSamePassagesAndBadTargetsAreProblems() throws Exception {

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.corpora.cli.CorporaCli;
 import io.corpora.cli.eval.EvalCommand;
-import io.corpora.server.Deployments;
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.io.ByteArrayOutputStream;
@@ -21,12 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,9 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * evaluation of a live tenant, follows it, prints the server's metrics and its comparison with the previous comparable run,
  * and exits 3 once a judged document was deleted and the same set scores lower.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class TenantEvalCommandIT {
+class TenantEvalCommandIT extends DeployedServer {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -44,11 +37,6 @@ class TenantEvalCommandIT {
 
     @TempDir
     Path dir;
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     private record Run(int exitCode, String out, String err) {
         JsonNode lastJson() throws Exception {

@@ -6,33 +6,26 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import io.corpora.server.Deployments;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Two tenants holding a document with the same id and the same text, through the real server (Liberty, JWT, JPA,
  * the Lucene store and ONNX embedder plugins): tenant A's tokens never see, change or delete tenant B's data, whatever
  * the path, body, metadata or filter says.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class TenantIsolationIT {
+class TenantIsolationIT extends DeployedServer {
 
     private static final String SHARED_TEXT = "Travel policy. Employees book economy class for flights under six hours. "
             + "Hotel stays are reimbursed up to the city rate.";
@@ -40,11 +33,6 @@ class TenantIsolationIT {
     private static final TenantFixtures FIXTURES = new TenantFixtures(CLIENT);
     private static final String A = TenantFixtures.uniqueId("alpha");
     private static final String B = TenantFixtures.uniqueId("beta");
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     private static String writer(String tenant) {
         return CLIENT.token("writer@" + tenant, tenant, Roles.WRITER);

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.corpora.server.DeployedServer;
 import io.corpora.testkit.LocalHttpsServer;
-import io.corpora.server.Deployments;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import java.io.IOException;
@@ -16,23 +16,16 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@code POST documents} with {@code {url}} over HTTP: every refusal is problem+json naming the reason, and a document
  * on an allowed origin is fetched by the server from a real local HTTPS server (whose trust store arquillian.xml points
  * the server at), stored and retrievable.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class UrlIngestIT {
+class UrlIngestIT extends DeployedServer {
 
     private static final ServerClient CLIENT = ServerClient.fromBuild();
     private static final TenantFixtures FIXTURES = new TenantFixtures(CLIENT);
@@ -42,11 +35,6 @@ class UrlIngestIT {
     private static final String GUIDE = "# Beekeeping\n\nA hive needs a queen, workers and drones.\n\nSmoke calms the bees before the hive is opened.\n";
 
     private static LocalHttpsServer docs;
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     @BeforeAll
     static void serveDocumentsAndCreateTenants() throws Exception {

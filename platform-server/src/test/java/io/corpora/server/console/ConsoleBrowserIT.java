@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.corpora.server.ServerClient;
@@ -19,16 +20,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
-import io.corpora.server.Deployments;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
@@ -48,9 +43,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * its ingest job finish, finds it in the search playground with its citation, and sees the audit trail. Every step
  * leaves a PNG in {@code target/console-screenshots/}.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class ConsoleBrowserIT {
+class ConsoleBrowserIT extends DeployedServer {
 
     static final Path SCREENSHOTS = Path.of("target", "console-screenshots");
     private static final Duration UI = Duration.ofSeconds(30);
@@ -86,11 +79,6 @@ class ConsoleBrowserIT {
     private final String base = "http://localhost:" + System.getProperty("corpora.http.port", "9080") + "/";
     private HeadlessChromium browser;
     private ChromeDriver driver;
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     /** The artifacts show this run only: screenshots of an earlier run in the same target/ are removed first. */
     @BeforeAll

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.corpora.server.Deployments;
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import io.corpora.testkit.ChatCompletionsStandIn;
@@ -21,32 +21,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@code /mcp} with a client nobody here wrote: the official MCP TypeScript SDK ({@code src/test/mcp-client}, run with
  * the machine's Node.js) over Streamable HTTP, with the tokens of two tenants; and every tool over raw JSON-RPC with a
  * reader who may not see one document, which must never come back — nor reach the prompt the generator stand-in receives.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class McpServerIT {
+class McpServerIT extends DeployedServer {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path CLIENT = Path.of("src/test/mcp-client");
 
     private final ServerClient client = ServerClient.fromBuild();
     private final String admin = client.token("ops", null, Roles.PLATFORM_ADMIN);
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     @Test
     void theOfficialTypeScriptClientSearchesEachTenantOnlyInItsOwnCorpus() throws Exception {

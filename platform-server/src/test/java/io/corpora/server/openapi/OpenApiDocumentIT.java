@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.corpora.server.DeployedServer;
 import io.corpora.server.ServerClient;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
@@ -26,14 +27,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import io.corpora.server.Deployments;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The OpenAPI document the running server generates ({@code GET /openapi}) is valid for a maintained parser
@@ -42,9 +37,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * schema (401 excepted: MP-JWT answers it with an empty body and a WWW-Authenticate challenge); Swagger UI is
  * served next to it. The document is kept as {@code target/openapi/openapi.yaml}.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class OpenApiDocumentIT {
+class OpenApiDocumentIT extends DeployedServer {
 
     /** Every route of the data plane and the admin API, as "METHOD path" in the document's path syntax. */
     static final List<String> ROUTES = List.of(
@@ -84,11 +77,6 @@ class OpenApiDocumentIT {
     private final ServerClient client = ServerClient.fromBuild();
     private String document;
     private OpenAPI openApi;
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     @BeforeEach
     void fetchAndParse() {

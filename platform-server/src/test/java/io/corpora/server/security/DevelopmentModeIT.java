@@ -5,28 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.corpora.security.TokenClaims;
-import io.corpora.server.Deployments;
+import io.corpora.server.DeployedServer;
 import io.corpora.server.ServerClient;
 import io.corpora.server.api.MessagesLog;
 import java.util.List;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The test server runs in development mode, switched on explicitly, and says so at boot and on {@code /health}. */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class DevelopmentModeIT {
+class DevelopmentModeIT extends DeployedServer {
 
     private final ServerClient client = ServerClient.fromBuild();
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     @Test
     void developmentModeIsReportedOnHealthAndReadinessWhichStaysUp() {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.corpora.server.Deployments;
+import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import io.corpora.server.api.TenantFixtures;
@@ -13,31 +13,19 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Tokens signed by the trusted key whose Corpora claims have the wrong JSON shape, against the real server: each is
  * refused with 401 problem+json naming the claim, on data-plane and admin routes alike, and nothing of the tenant is
  * returned. A well-formed token of the same tenant reads the same data, so a refusal is never an empty tenant.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class MalformedClaimsIT {
+class MalformedClaimsIT extends DeployedServer {
 
     private static final ServerClient CLIENT = ServerClient.fromBuild();
     private static final String TENANT = TenantFixtures.uniqueId("claims");
     private static final String SECRET = "quetzalcoatl";
-
-    @Deployment(testable = false)
-    static WebArchive corpora() {
-        return Deployments.corporaWar();
-    }
 
     @BeforeAll
     static void aTenantWithADocumentInEachPartition() {

@@ -486,8 +486,11 @@ public final class LuceneVectorStore implements VectorStore {
         return pathOf(settings.directory(), namespace);
     }
 
-    /** Where a namespace's index lives in a store's directory: one directory per tenant, one per partition in it. */
-    static Path pathOf(Path storeDirectory, Namespace namespace) {
+    /**
+     * Where a namespace's index lives in a store's directory: one directory per tenant, one per partition in it. Public for
+     * the benchmarks that open a store's indexes with Lucene itself.
+     */
+    public static Path pathOf(Path storeDirectory, Namespace namespace) {
         return storeDirectory.resolve(namespace.tenant()).resolve(namespace.partitionKey());
     }
 

@@ -9,6 +9,7 @@ import io.corpora.spi.config.PluginConfig;
 import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.store.SearchRequest;
 import io.corpora.spi.store.VectorStore;
+import io.corpora.store.lucene.LuceneVectorStore;
 import io.corpora.store.lucene.LuceneVectorStoreProvider;
 import io.corpora.testkit.TestFiles;
 import java.io.IOException;
@@ -189,7 +190,7 @@ public final class IdleMergeInterferenceBenchmark {
     }
 
     private static int segments(Path data, Namespace namespace) {
-        try (FSDirectory directory = FSDirectory.open(data.resolve(namespace.tenant()).resolve(namespace.partitionKey()))) {
+        try (FSDirectory directory = FSDirectory.open(LuceneVectorStore.pathOf(data, namespace))) {
             return SegmentInfos.readLatestCommit(directory).size();
         } catch (IOException e) {
             return -1; // a commit being written: read again at the next check

@@ -10,6 +10,7 @@ import io.corpora.spi.config.PluginConfig;
 import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.store.SearchRequest;
 import io.corpora.spi.store.VectorStore;
+import io.corpora.store.lucene.LuceneVectorStore;
 import io.corpora.store.lucene.LuceneVectorStoreProvider;
 import io.corpora.testkit.TestFiles;
 import io.corpora.testkit.TestVectors;
@@ -76,7 +77,7 @@ public final class StoredBlockBenchmark {
                 }
                 stores[s] = open(directory, BLOCK_KB[s]);
                 System.out.printf(Locale.ROOT, "blockKb %d: %,d chunks, %,d bytes on disk, %d segments%n", BLOCK_KB[s], chunks.size(),
-                        bytes(directory), segments(directory.resolve(NS.tenant()).resolve(NS.partitionKey())));
+                        bytes(directory), segments(LuceneVectorStore.pathOf(directory, NS)));
             }
             long[][] nanos = new long[stores.length][rounds * queries.size()];
             for (int s = 0; s < stores.length; s++) { // warm-up, not measured

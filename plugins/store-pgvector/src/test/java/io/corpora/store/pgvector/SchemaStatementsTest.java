@@ -11,6 +11,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -70,7 +72,8 @@ class SchemaStatementsTest {
      */
     @Test
     void theShippedMigrationsAreTheDdlOfTheDefaultSettings() throws Exception {
-        assertEquals(List.of("V1__pgvector_chunk_table.sql", "V2__inline_vectors_and_stored_tsvector.sql"),
+        assertEquals(List.of("V1__pgvector_chunk_table.sql", "V2__inline_vectors_and_stored_tsvector.sql",
+                        "V3__gin_indexes_without_pending_list.sql"),
                 migrations().stream().map(f -> f.getFileName().toString()).toList());
         List<String> migrated = migrationStatements();
         Set<String> expected = new HashSet<>(migrated);
@@ -78,6 +81,14 @@ class SchemaStatementsTest {
             if (statement.startsWith("DROP INDEX IF EXISTS ")) {
                 String index = statement.substring("DROP INDEX IF EXISTS ".length());
                 assertTrue(expected.removeIf(s -> s.startsWith("CREATE INDEX IF NOT EXISTS " + index + " ON ")), statement);
+            }
+            // A storage parameter a later migration sets on an index, the DDL gives the index when it creates it.
+            Matcher set = Pattern.compile("ALTER INDEX (\\S+) SET (\\(.*\\))").matcher(statement);
+            if (set.matches()) {
+                String create = expected.stream().filter(s -> s.startsWith("CREATE INDEX IF NOT EXISTS " + set.group(1) + " ON "))
+                        .findFirst().orElseThrow(() -> new AssertionError("no CREATE INDEX before " + statement));
+                expected.remove(create);
+                expected.add(create + " WITH " + set.group(2));
             }
         }
         List<String> ddl = statements(Map.of()).stream().map(SchemaStatementsTest::normalise).toList();
@@ -92,11 +103,11 @@ class SchemaStatementsTest {
         assertTrue(ddl.contains("ALTER TABLE rag.chunks ALTER COLUMN embedding SET STORAGE MAIN"), ddl.toString());
         assertTrue(ddl.contains("ALTER TABLE rag.chunks ADD COLUMN IF NOT EXISTS tsv_pt tsvector GENERATED ALWAYS AS "
                 + "(to_tsvector('portuguese'::regconfig, body_index)) STORED"), ddl.toString());
-        assertTrue(ddl.contains("CREATE INDEX IF NOT EXISTS chunks_tsv_pt_idx ON rag.chunks USING gin (tsv_pt)"), ddl.toString());
+        assertTrue(ddl.contains("CREATE INDEX IF NOT EXISTS chunks_tsv_pt_idx ON rag.chunks USING gin (tsv_pt) WITH (fastupdate = off)"), ddl.toString());
         // the superseded expression index lives in the table's schema
         assertTrue(ddl.contains("DROP INDEX IF EXISTS rag.chunks_fts_portuguese_idx"), ddl.toString());
         // the column is added before its index, and after the table and its partitions
-        assertTrue(ddl.indexOf("CREATE INDEX IF NOT EXISTS chunks_tsv_pt_idx ON rag.chunks USING gin (tsv_pt)")
+        assertTrue(ddl.indexOf("CREATE INDEX IF NOT EXISTS chunks_tsv_pt_idx ON rag.chunks USING gin (tsv_pt) WITH (fastupdate = off)")
                 > ddl.indexOf("ALTER TABLE rag.chunks ADD COLUMN IF NOT EXISTS tsv_pt tsvector GENERATED ALWAYS AS "
                 + "(to_tsvector('portuguese'::regconfig, body_index)) STORED"));
     }
@@ -158,8 +169,30 @@ class SchemaStatementsTest {
                 "CREATE TABLE IF NOT EXISTS rag.chunks_default PARTITION OF rag.chunks DEFAULT"), ddl.subList(2, 5));
         // the column changes and the indexes follow the partitions, on the parent, so PostgreSQL makes them on every partition
         assertTrue(ddl.subList(5, ddl.size()).stream().allMatch(s -> (s.startsWith("CREATE INDEX IF NOT EXISTS ") && s.contains(" ON rag.chunks "))
-                || s.startsWith("ALTER TABLE rag.chunks ") || s.equals("DROP INDEX IF EXISTS rag.chunks_fts_english_idx")), ddl.toString());
+                || s.startsWith("ALTER TABLE rag.chunks ") || s.equals("DROP INDEX IF EXISTS rag.chunks_fts_english_idx")
+                || s.startsWith("DO $$")), ddl.toString());
         assertTrue(statements(Map.of()).stream().noneMatch(s -> s.contains("PARTITION")));
+    }
+
+    /** GIN's pending list is off on a new index, and turned off on an index of an earlier version: on a partitioned table, per partition. */
+    @Test
+    void ginIndexesHaveNoPendingList() {
+        List<String> ddl = statements(Map.of());
+        List<String> gin = ddl.stream().filter(s -> s.contains(" USING gin ")).toList();
+        assertEquals(2, gin.size(), ddl.toString());
+        assertTrue(gin.stream().allMatch(s -> s.endsWith(" WITH (fastupdate = off)")), gin.toString());
+        assertTrue(ddl.indexOf("ALTER INDEX corpora_chunks_index_tsv_idx SET (fastupdate = off)")
+                > ddl.indexOf(gin.stream().filter(s -> s.contains("index_tsv")).findFirst().orElseThrow()), ddl.toString());
+        assertTrue(ddl.contains("ALTER INDEX corpora_chunks_metadata_idx SET (fastupdate = off)"), ddl.toString());
+        assertTrue(ddl.stream().noneMatch(s -> s.contains("USING hnsw") && s.contains("fastupdate")), ddl.toString());
+
+        List<String> partitioned = statements(Map.of(PgVectorOptions.TENANT_PARTITIONS, "big", PgVectorOptions.TABLE, "rag.chunks"));
+        List<String> perPartition = partitioned.stream().filter(s -> s.startsWith("DO $$")).toList();
+        assertEquals(2, perPartition.size(), partitioned.toString());
+        assertTrue(perPartition.get(0).contains("to_regclass('rag.chunks_metadata_idx')")
+                && perPartition.get(1).contains("to_regclass('rag.chunks_index_tsv_idx')")
+                && perPartition.stream().allMatch(s -> s.contains("ALTER INDEX %s SET (fastupdate = off)")), perPartition.toString());
+        assertTrue(partitioned.stream().noneMatch(s -> s.startsWith("ALTER INDEX")), partitioned.toString());
     }
 
     @Test

@@ -27,7 +27,9 @@ import java.util.function.IntFunction;
  * small tenants (the first 220 and 1,500 pieces) show the keyword leg of namespaces within
  * {@link PgVectorStore#KEYWORD_SCAN_MAX_ROWS}. {@code -Dalter="…"} runs {@code ALTER TABLE <table> …} (';' between several)
  * after the store made the table and before any row is written, to compare row layouts, e.g.
- * {@code -Dalter="ALTER COLUMN index_tsv SET STORAGE MAIN; SET (toast_tuple_target = 4080)"}.
+ * {@code -Dalter="ALTER COLUMN index_tsv SET STORAGE MAIN; SET (toast_tuple_target = 4080)"}. {@code -DtenantPartitions=scifact,scifact-9k}
+ * gives the two large tenants a partition each (the rest share DEFAULT); {@code -Dprepare=ANALYZE} replaces the VACUUM
+ * ANALYZE before the queries, so GIN pending lists stay as written (as with autovacuum behind or off).
  *
  * <pre>
  * cd plugins/store-pgvector
@@ -61,7 +63,8 @@ public final class SciFactSearchMeasurement {
         TestDatabase.dropTable(table);
         Random random = new Random(19);
         List<float[]> vectors = new ArrayList<>();
-        try (PgVectorStore store = TestDatabase.open(table, Map.of())) {
+        try (PgVectorStore store = TestDatabase.open(table, System.getProperty("tenantPartitions", "").isBlank() ? Map.of()
+                : Map.of(PgVectorOptions.TENANT_PARTITIONS, System.getProperty("tenantPartitions")))) {
             String alter = System.getProperty("alter", "").trim();
             if (!alter.isEmpty()) {
                 try (var connection = TestDatabase.connect(); var statement = connection.createStatement()) {
@@ -93,7 +96,8 @@ public final class SciFactSearchMeasurement {
             System.out.printf("rows %d + %d + %s + %d written in %.1f s%n", pieces.size(), SMALLER_TENANT, SMALL_TENANTS, copies * pieces.size(),
                     (System.nanoTime() - writeStart) / 1e9);
             try (var connection = TestDatabase.connect(); var statement = connection.createStatement()) {
-                statement.execute("VACUUM ANALYZE " + table);
+                statement.execute(System.getProperty("prepare", "VACUUM ANALYZE") + " " + table);
+                printGinPendingPages(connection, table);
                 try (var rows = statement.executeQuery("SELECT pg_size_pretty(pg_relation_size(oid)), pg_size_pretty(pg_relation_size(reltoastrelid)), "
                         + "pg_size_pretty(pg_total_relation_size(oid)) FROM pg_class WHERE oid = '" + table + "'::regclass")) {
                     rows.next();
@@ -120,6 +124,19 @@ public final class SciFactSearchMeasurement {
                 report(label + "vector HNSW, " + pieces.size() + " rows", vectorQueries, q -> store.search(all,
                         SearchRequest.vector(vectors.get(q * 41 % vectors.size()), 10, MetadataFilter.all(), null, null)));
             }
+        }
+    }
+
+    /** Pages in each GIN index's pending list, where the pgstattuple extension is installed (a VACUUM empties them). */
+    private static void printGinPendingPages(java.sql.Connection connection, String table) {
+        try (var statement = connection.createStatement(); var rows = statement.executeQuery("SELECT c.relname,"
+                + " (pgstatginindex(c.oid)).pending_pages FROM pg_class c WHERE c.relkind = 'i' AND c.relam = (SELECT oid FROM pg_am"
+                + " WHERE amname = 'gin') AND c.relname LIKE '" + table + "%' ORDER BY 1")) {
+            while (rows.next()) {
+                System.out.printf("GIN index %s: %d pending pages%n", rows.getString(1), rows.getLong(2));
+            }
+        } catch (java.sql.SQLException e) {
+            System.out.println("GIN pending pages not read (CREATE EXTENSION pgstattuple to see them): " + e.getMessage());
         }
     }
 

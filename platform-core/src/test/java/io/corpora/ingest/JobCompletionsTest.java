@@ -29,11 +29,14 @@ class JobCompletionsTest {
         final AtomicInteger reads = new AtomicInteger();
         final CountDownLatch read = new CountDownLatch(1);
 
+        /** Signals the read only once its status is taken: a status the test sets after the signal is the next read's. */
         Optional<IngestJob> read() {
+            JobStatus now = status.get();
             reads.incrementAndGet();
-            read.countDown();
-            return Optional.of(new IngestJob("j1", "acme", null, JobKind.INGEST, status.get(), 1, status.get() == JobStatus.SUCCEEDED ? 1 : 0,
+            Optional<IngestJob> job = Optional.of(new IngestJob("j1", "acme", null, JobKind.INGEST, now, 1, now == JobStatus.SUCCEEDED ? 1 : 0,
                     0, 0, List.of(), null, null, null, Instant.EPOCH, Instant.EPOCH));
+            read.countDown();
+            return job;
         }
     }
 

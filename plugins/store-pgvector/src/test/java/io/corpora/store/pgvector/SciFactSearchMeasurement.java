@@ -9,6 +9,8 @@ import io.corpora.spi.Namespace;
 import io.corpora.spi.store.SearchRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -128,14 +130,14 @@ public final class SciFactSearchMeasurement {
     }
 
     /** Pages in each GIN index's pending list, where the pgstattuple extension is installed (a VACUUM empties them). */
-    private static void printGinPendingPages(java.sql.Connection connection, String table) {
+    private static void printGinPendingPages(Connection connection, String table) {
         try (var statement = connection.createStatement(); var rows = statement.executeQuery("SELECT c.relname,"
                 + " (pgstatginindex(c.oid)).pending_pages FROM pg_class c WHERE c.relkind = 'i' AND c.relam = (SELECT oid FROM pg_am"
                 + " WHERE amname = 'gin') AND c.relname LIKE '" + table + "%' ORDER BY 1")) {
             while (rows.next()) {
                 System.out.printf("GIN index %s: %d pending pages%n", rows.getString(1), rows.getLong(2));
             }
-        } catch (java.sql.SQLException e) {
+        } catch (SQLException e) {
             System.out.println("GIN pending pages not read (CREATE EXTENSION pgstattuple to see them): " + e.getMessage());
         }
     }

@@ -10,7 +10,6 @@ import io.corpora.spi.EmbeddedChunk;
 import io.corpora.spi.MetadataFilter;
 import io.corpora.spi.Namespace;
 import io.corpora.spi.ReservedKeys;
-import io.corpora.spi.config.ConfigOption;
 import io.corpora.spi.config.InvalidConfigException;
 import io.corpora.spi.config.PluginConfig;
 import io.corpora.spi.config.PluginContext;

@@ -6,8 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@link RateLimits} in this process's memory: exact for one server, N times the rate behind N servers (the server uses
- * the control plane's shared buckets unless told otherwise). A refused call learns how long to wait for the next token
- * (the {@code Retry-After} a 429 carries).
+ * it when no other process can open its control plane, or when told to; otherwise the control plane's shared buckets).
+ * A refused call learns how long to wait for the next token (the {@code Retry-After} a 429 carries).
  */
 public final class RateLimiter implements RateLimits {
 

@@ -22,6 +22,8 @@ import io.corpora.runtime.guard.PluginGuards;
 import io.corpora.server.metrics.IngestMetrics;
 import io.corpora.server.metrics.PluginCallMetrics;
 import io.corpora.server.installedplugins.PluginService;
+import io.corpora.server.persistence.ControlPlane;
+import io.corpora.server.persistence.ControlPlaneUrl;
 import io.corpora.server.rest.ProblemException;
 import io.corpora.server.security.CallerScope;
 import io.corpora.access.TenantView;
@@ -32,7 +34,10 @@ import io.corpora.tenancy.RateLimiter;
 import io.corpora.tenancy.RateLimits;
 import io.corpora.spi.Namespace;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
@@ -40,6 +45,8 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -49,6 +56,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  */
 @ApplicationScoped
 public class DataPlane {
+
+    private static final Logger LOG = Logger.getLogger(DataPlane.class.getName());
 
     @Inject
     PluginService plugins;
@@ -167,21 +176,39 @@ public class DataPlane {
 
     private volatile RetrieveLimits retrieveLimits;
 
-    /**
-     * Where the per-tenant buckets live: {@code control-plane} (default: the database every server shares, so the quota
-     * holds across servers) or {@code local} (this process only: N servers give a tenant N times its rate).
-     */
+    /** Where the per-tenant buckets live: {@code auto} (the default), {@code local} or {@code control-plane} ({@link RateLimitStore}). */
     @Inject
-    @ConfigProperty(name = "corpora.rateLimits.store", defaultValue = "control-plane")
+    @ConfigProperty(name = RateLimitStore.SETTING, defaultValue = "auto")
     String rateLimitStore;
 
     @Inject
     Instance<io.corpora.server.persistence.JpaRateLimits> sharedRateLimits;
 
+    @Resource(lookup = ControlPlane.DATA_SOURCE_JNDI)
+    DataSource controlPlane;
+
     private final RateLimiter localRateLimits = new RateLimiter(java.time.Clock.systemUTC());
 
+    private volatile RateLimitStore rateLimitChoice;
+
+    /** Resolves the rate-limit store at start-up: a bad setting fails the deployment, not the first limited call. */
+    void chooseRateLimitStore(@Observes @Initialized(ApplicationScoped.class) Object event) {
+        rateLimitChoice();
+    }
+
+    private RateLimitStore rateLimitChoice() {
+        RateLimitStore choice = rateLimitChoice;
+        if (choice == null) {
+            choice = RateLimitStore.choose(rateLimitStore, ControlPlaneUrl.reportedBy(controlPlane));
+            LOG.info("Rate-limit buckets: " + (choice == RateLimitStore.LOCAL ? "in this process (" : "in the control plane (")
+                    + RateLimitStore.SETTING + "=" + rateLimitStore + ")");
+            rateLimitChoice = choice;
+        }
+        return choice;
+    }
+
     private RateLimits rateLimits() {
-        return "local".equalsIgnoreCase(rateLimitStore.trim()) || !sharedRateLimits.isResolvable() ? localRateLimits : sharedRateLimits.get();
+        return rateLimitChoice() == RateLimitStore.LOCAL || !sharedRateLimits.isResolvable() ? localRateLimits : sharedRateLimits.get();
     }
 
     private volatile Services services;

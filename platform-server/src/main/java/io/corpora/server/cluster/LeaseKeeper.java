@@ -4,6 +4,8 @@ import io.corpora.controlplane.ServerLeases;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.BeforeDestroyed;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -81,12 +83,22 @@ public class LeaseKeeper {
         return identity.id();
     }
 
+    /**
+     * Releases the lease when the application begins to stop: Liberty closes the persistence unit before it destroys the
+     * beans, so a release left to {@code @PreDestroy} alone failed and the lease only expired, a ttl later.
+     */
+    void atStop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event) {
+        stop();
+    }
+
     @PreDestroy
     synchronized void stop() {
         if (beat != null) {
             beat.cancel(false);
+            beat = null;
         }
         if (registered) {
+            registered = false;
             try {
                 leases.release(identity.id()); // a clean stop hands its unfinished work over at once
             } catch (RuntimeException e) {

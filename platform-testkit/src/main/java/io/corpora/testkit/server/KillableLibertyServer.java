@@ -137,6 +137,18 @@ public final class KillableLibertyServer implements AutoCloseable {
         return console;
     }
 
+    /** Stops the server cleanly ({@code server stop}): the application's shutdown runs, unlike {@link #killJvm()}. */
+    public void stop() throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(wlp.resolve("bin/server").toString(), "stop", name)
+                .redirectErrorStream(true).redirectOutput(logs.resolve("stop-" + starts + ".log").toFile());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process stopping = builder.start();
+        if (!stopping.waitFor(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || !process.waitFor(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+            stopping.destroyForcibly();
+            throw new IllegalStateException("server " + name + " did not stop within " + START_TIMEOUT + "; see " + logs);
+        }
+    }
+
     /**
      * SIGKILLs the server's JVM (not the launch script): no shutdown hooks, no flush, no graceful close of Lucene or H2.
      * Returns once the JVM is gone.

@@ -19,8 +19,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * writer, so the chunks its commits leave behind stay in the file while the server runs (docs/performance-log.md, "the
  * embedded control plane's file grows with every commit"), and the JVM's exit closes it without compacting: after all
  * of SciFact the file held 157 MB, 6 MB of it live. {@code SHUTDOWN COMPACT} writes the live data to a new file, which
- * then replaces the old one, so a clean stop leaves what the data needs. Only for a database no
- * other process can open ({@link ControlPlaneUrl#privateToThisProcess}): never PostgreSQL, never a shared H2.
+ * then replaces the old one, so a clean stop leaves what the data needs. Only for a database no other process can open
+ * ({@link ControlPlaneUrl#privateToThisProcess}): never PostgreSQL, never a shared H2.
  */
 @ApplicationScoped
 public class EmbeddedControlPlaneCompaction {

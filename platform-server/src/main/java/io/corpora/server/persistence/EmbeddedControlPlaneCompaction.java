@@ -15,7 +15,8 @@ import javax.sql.DataSource;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Compacts the embedded control plane once the application has stopped. With {@code WRITE_DELAY=0} H2 runs no background
+ * Compacts the embedded control plane once the application has stopped, when {@code corpora.controlPlane.compactAtStop}
+ * is on. With {@code WRITE_DELAY=0} H2 runs no background
  * writer, so the chunks its commits leave behind stay in the file while the server runs (docs/performance-log.md, "the
  * embedded control plane's file grows with every commit"), and the JVM's exit closes it without compacting: after all
  * of SciFact the file held 157 MB, 6 MB of it live. {@code SHUTDOWN COMPACT} writes the live data to a new file, which
@@ -33,9 +34,14 @@ public class EmbeddedControlPlaneCompaction {
     @Resource(lookup = ControlPlane.DATA_SOURCE_JNDI)
     DataSource dataSource;
 
-    /** Off: the file keeps its size at a stop, and its pages stay uncompressed (the compacted file's are LZF-compressed). */
+    /**
+     * Off by default: {@code SHUTDOWN COMPACT} closes the database under Liberty's connection pool, which outlives the
+     * application, so an application restarted in a running server (a redeploy, a changed WAR, Arquillian's deployments)
+     * would be handed connections to a closed database and fail to start. Turn it on where the server only ever stops
+     * whole. The compacted file's pages are LZF-compressed.
+     */
     @Inject
-    @ConfigProperty(name = "corpora.controlPlane.compactAtStop", defaultValue = "true")
+    @ConfigProperty(name = "corpora.controlPlane.compactAtStop", defaultValue = "false")
     boolean compactAtStop;
 
     void atStart(@Observes @Initialized(ApplicationScoped.class) Object event) {

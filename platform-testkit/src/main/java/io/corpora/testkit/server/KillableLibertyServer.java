@@ -129,20 +129,23 @@ public final class KillableLibertyServer implements AutoCloseable {
         requirePortFree();
         starts++;
         Path console = logs.resolve("console-" + starts + ".log");
-        ProcessBuilder builder = new ProcessBuilder(wlp.resolve("bin/server").toString(), "run", name)
-                .redirectErrorStream(true).redirectOutput(console.toFile());
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        ProcessBuilder builder = serverScript("run", console);
         builder.environment().remove("CORPORA_DEV_MODE"); // development mode only when the JVM options say so
         process = builder.start();
         return console;
     }
 
+    /** Liberty's {@code bin/server <action>} for this server, on this JVM's Java, its output to {@code output}. */
+    private ProcessBuilder serverScript(String action, Path output) {
+        ProcessBuilder builder = new ProcessBuilder(wlp.resolve("bin/server").toString(), action, name)
+                .redirectErrorStream(true).redirectOutput(output.toFile());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        return builder;
+    }
+
     /** Stops the server cleanly ({@code server stop}): the application's shutdown runs, unlike {@link #killJvm()}. */
     public void stop() throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(wlp.resolve("bin/server").toString(), "stop", name)
-                .redirectErrorStream(true).redirectOutput(logs.resolve("stop-" + starts + ".log").toFile());
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        Process stopping = builder.start();
+        Process stopping = serverScript("stop", logs.resolve("stop-" + starts + ".log")).start();
         if (!stopping.waitFor(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || !process.waitFor(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
             stopping.destroyForcibly();
             throw new IllegalStateException("server " + name + " did not stop within " + START_TIMEOUT + "; see " + logs);

@@ -22,8 +22,7 @@ import io.corpora.runtime.guard.PluginGuards;
 import io.corpora.server.metrics.IngestMetrics;
 import io.corpora.server.metrics.PluginCallMetrics;
 import io.corpora.server.installedplugins.PluginService;
-import io.corpora.server.persistence.ControlPlane;
-import io.corpora.server.persistence.ControlPlaneUrl;
+import io.corpora.server.persistence.ControlPlaneLocation;
 import io.corpora.server.rest.ProblemException;
 import io.corpora.server.security.CallerScope;
 import io.corpora.access.TenantView;
@@ -34,7 +33,6 @@ import io.corpora.tenancy.RateLimiter;
 import io.corpora.tenancy.RateLimits;
 import io.corpora.spi.Namespace;
 import jakarta.annotation.PreDestroy;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -46,7 +44,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
 import java.util.logging.Logger;
-import javax.sql.DataSource;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -184,8 +181,8 @@ public class DataPlane {
     @Inject
     Instance<io.corpora.server.persistence.JpaRateLimits> sharedRateLimits;
 
-    @Resource(lookup = ControlPlane.DATA_SOURCE_JNDI)
-    DataSource controlPlane;
+    @Inject
+    ControlPlaneLocation controlPlane;
 
     private final RateLimiter localRateLimits = new RateLimiter(java.time.Clock.systemUTC());
 
@@ -199,7 +196,7 @@ public class DataPlane {
     private RateLimitStore rateLimitChoice() {
         RateLimitStore choice = rateLimitChoice;
         if (choice == null) {
-            choice = RateLimitStore.choose(rateLimitStore, ControlPlaneUrl.reportedBy(controlPlane));
+            choice = RateLimitStore.choose(rateLimitStore, controlPlane.url());
             LOG.info("Rate-limit buckets: " + (choice == RateLimitStore.LOCAL ? "in this process (" : "in the control plane (")
                     + RateLimitStore.SETTING + "=" + rateLimitStore + ")");
             rateLimitChoice = choice;

@@ -1,6 +1,5 @@
 package io.corpora.server.persistence;
 
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -31,8 +30,8 @@ public class EmbeddedControlPlaneCompaction {
     /** The embedded control plane to compact at stop; null for any other. Static: the stop event comes after this bean is gone. */
     private static volatile DataSource embedded;
 
-    @Resource(lookup = ControlPlane.DATA_SOURCE_JNDI)
-    DataSource dataSource;
+    @Inject
+    ControlPlaneLocation controlPlane;
 
     /**
      * Off by default: {@code SHUTDOWN COMPACT} closes the database under Liberty's connection pool, which outlives the
@@ -45,7 +44,7 @@ public class EmbeddedControlPlaneCompaction {
     boolean compactAtStop;
 
     void atStart(@Observes @Initialized(ApplicationScoped.class) Object event) {
-        embedded = compactAtStop && ControlPlaneUrl.privateToThisProcess(ControlPlaneUrl.reportedBy(dataSource)) ? dataSource : null;
+        embedded = compactAtStop && controlPlane.privateToThisProcess() ? controlPlane.dataSource() : null;
     }
 
     /**

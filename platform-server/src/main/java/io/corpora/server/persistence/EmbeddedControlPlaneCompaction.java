@@ -5,11 +5,17 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.BeforeShutdown;
 import jakarta.inject.Inject;
+import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import javax.sql.DataSource;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -25,6 +31,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class EmbeddedControlPlaneCompaction {
 
+    /** Liberty's MBeans of its connection managers, one per data source (key {@code jndiName}). */
+    private static final String CONNECTION_MANAGERS = "WebSphere:type=com.ibm.ws.jca.cm.mbean.ConnectionManagerMBean,*";
+
     private static final Logger LOG = Logger.getLogger(EmbeddedControlPlaneCompaction.class.getName());
 
     /** The embedded control plane to compact at stop; null for any other. Static: the stop event comes after this bean is gone. */
@@ -34,10 +43,9 @@ public class EmbeddedControlPlaneCompaction {
     ControlPlaneLocation controlPlane;
 
     /**
-     * Off by default: {@code SHUTDOWN COMPACT} closes the database under Liberty's connection pool, which outlives the
-     * application, so an application restarted in a running server (a redeploy, a changed WAR, Arquillian's deployments)
-     * would be handed connections to a closed database and fail to start. Turn it on where the server only ever stops
-     * whole. The compacted file's pages are LZF-compressed.
+     * Off by default. {@code SHUTDOWN COMPACT} closes the database under Liberty's connection pool, which outlives the
+     * application; the pool is emptied right after ({@link #purgeServerPool}), so an application started again in the
+     * running server (a redeploy) opens the database anew. The compacted file's pages are LZF-compressed.
      */
     @Inject
     @ConfigProperty(name = "corpora.controlPlane.compactAtStop", defaultValue = "false")
@@ -65,6 +73,31 @@ public class EmbeddedControlPlaneCompaction {
         } catch (SQLException e) {
             // Nothing is lost: the file is as the last commit left it, only larger.
             LOG.log(Level.WARNING, "Could not compact the embedded control plane at stop: " + e.getMessage(), e);
+        }
+        purgeServerPool();
+    }
+
+    /**
+     * Empties Liberty's pool of the control plane's data source: it belongs to the server and outlives the application,
+     * and every connection in it now points at the database the compaction closed. A new connection opens the database
+     * again, so an application started next in the same server (a redeploy) gets working ones.
+     */
+    private static void purgeServerPool() {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        try {
+            Set<ObjectName> pools = server.queryNames(new ObjectName(CONNECTION_MANAGERS), null).stream()
+                    .filter(name -> ControlPlane.DATA_SOURCE_JNDI.equals(name.getKeyProperty("jndiName")))
+                    .collect(Collectors.toSet());
+            if (pools.isEmpty()) {
+                LOG.warning("No connection pool of " + ControlPlane.DATA_SOURCE_JNDI + " to empty after the compaction: an application"
+                        + " started again in this server may be handed connections to the closed database");
+            }
+            for (ObjectName pool : pools) {
+                server.invoke(pool, "purgePoolContents", new Object[] {"immediate"}, new String[] {String.class.getName()});
+            }
+        } catch (JMException | RuntimeException e) {
+            LOG.log(Level.WARNING, "Could not empty the connection pool of " + ControlPlane.DATA_SOURCE_JNDI + " after the compaction: "
+                    + e.getMessage(), e);
         }
     }
 

@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -150,6 +151,35 @@ public final class KillableLibertyServer implements AutoCloseable {
             stopping.destroyForcibly();
             throw new IllegalStateException("server " + name + " did not stop within " + START_TIMEOUT + "; see " + logs);
         }
+    }
+
+    /**
+     * Restarts the application inside the running server, as a redeploy does: the WAR in dropins is touched, Liberty
+     * stops the application (its shutdown runs; the server and its connection pools stay) and starts it again. Returns
+     * whether it came back ({@code CWWKZ0003I}) and answers; false when Liberty reports it could not start it
+     * ({@code CWWKZ0020I} "not updated", or {@code CWWKZ0002E}).
+     */
+    public boolean restartApplication() throws IOException, InterruptedException {
+        long updatedBefore = count(messages(), "CWWKZ0003I");
+        long failedBefore = count(messages(), "CWWKZ0020I") + count(messages(), "CWWKZ0002E");
+        Path war = wlp.resolve("usr/servers").resolve(name).resolve("dropins/corpora.war");
+        Files.setLastModifiedTime(war, FileTime.fromMillis(System.currentTimeMillis()));
+        boolean restarted = Poll.until("application of " + name + " restarted or failed; see " + messagesLog(), START_TIMEOUT, () -> {
+            String log = messages();
+            if (count(log, "CWWKZ0020I") + count(log, "CWWKZ0002E") > failedBefore) {
+                return Optional.of(false);
+            }
+            return count(log, "CWWKZ0003I") > updatedBefore ? Optional.of(true) : Optional.<Boolean>empty();
+        });
+        if (restarted) {
+            Poll.until("application of " + name + " answering again; see " + messagesLog(), START_TIMEOUT,
+                    () -> answers("health/ready") && answers("console/index.html"));
+        }
+        return restarted;
+    }
+
+    private static long count(String text, String messageId) {
+        return text.lines().filter(line -> line.contains(messageId)).count();
     }
 
     /**

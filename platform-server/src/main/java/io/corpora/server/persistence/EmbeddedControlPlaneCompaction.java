@@ -20,8 +20,8 @@ import javax.sql.DataSource;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Compacts the embedded control plane once the application has stopped, when {@code corpora.controlPlane.compactAtStop}
- * is on. With {@code WRITE_DELAY=0} H2 runs no background
+ * Compacts the embedded control plane once the application has stopped, unless {@code corpora.controlPlane.compactAtStop}
+ * is false. With {@code WRITE_DELAY=0} H2 runs no background
  * writer, so the chunks its commits leave behind stay in the file while the server runs (docs/performance-log.md, "the
  * embedded control plane's file grows with every commit"), and the JVM's exit closes it without compacting: after all
  * of SciFact the file held 157 MB, 6 MB of it live. {@code SHUTDOWN COMPACT} writes the live data to a new file, which
@@ -43,12 +43,12 @@ public class EmbeddedControlPlaneCompaction {
     ControlPlaneLocation controlPlane;
 
     /**
-     * Off by default. {@code SHUTDOWN COMPACT} closes the database under Liberty's connection pool, which outlives the
+     * On by default. {@code SHUTDOWN COMPACT} closes the database under Liberty's connection pool, which outlives the
      * application; the pool is emptied right after ({@link #purgeServerPool}), so an application started again in the
-     * running server (a redeploy) opens the database anew. The compacted file's pages are LZF-compressed.
+     * running server (a redeploy) opens the database anew.
      */
     @Inject
-    @ConfigProperty(name = "corpora.controlPlane.compactAtStop", defaultValue = "false")
+    @ConfigProperty(name = "corpora.controlPlane.compactAtStop", defaultValue = "true")
     boolean compactAtStop;
 
     void atStart(@Observes @Initialized(ApplicationScoped.class) Object event) {

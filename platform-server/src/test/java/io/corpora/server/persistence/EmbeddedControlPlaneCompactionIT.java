@@ -33,7 +33,7 @@ class EmbeddedControlPlaneCompactionIT {
         Path target = Path.of(System.getProperty("corpora.war", "target/corpora.war")).toAbsolutePath().getParent();
         data = target.resolve("compaction-it-data");
         server = KillableLibertyServer.create("compaction-it", Integer.getInteger("corpora.crash.http.port", 19283), data,
-                target.resolve("compaction-it-logs"), List.of(KillableLibertyServer.DEVELOPMENT_MODE, "-Dcorpora.controlPlane.compactAtStop=true"));
+                target.resolve("compaction-it-logs"), List.of(KillableLibertyServer.DEVELOPMENT_MODE));
         server.start();
     }
 

@@ -150,12 +150,26 @@ final class Systems {
         return versions;
     }
 
-    /** Segments in a namespace's last commit: a kNN search walks one HNSW graph per segment. */
-    static int segments(Path namespaceDirectory) throws IOException {
+    /**
+     * Segments in a namespace's last commit: a kNN search walks one HNSW graph per segment. A namespace a server has just
+     * written may have no commit yet (its writes are durable in the translog; the store commits in the background, within
+     * {@code translog.flushInterval}): waits for the first one, up to {@link #FIRST_COMMIT_DEADLINE}.
+     */
+    static int segments(Path namespaceDirectory) throws IOException, InterruptedException {
         try (FSDirectory directory = FSDirectory.open(namespaceDirectory)) {
+            long end = System.nanoTime() + FIRST_COMMIT_DEADLINE.toNanos();
+            while (!DirectoryReader.indexExists(directory)) {
+                if (System.nanoTime() > end) {
+                    throw new IOException("no Lucene commit in " + namespaceDirectory + " within " + FIRST_COMMIT_DEADLINE.toSeconds() + " s");
+                }
+                Thread.sleep(100); // the store tells no one when it commits: polled
+            }
             return SegmentInfos.readLatestCommit(directory).size();
         }
     }
+
+    /** How long a namespace just written over HTTP may take to have its first Lucene commit. */
+    static final Duration FIRST_COMMIT_DEADLINE = Duration.ofSeconds(60);
 
     /** How long a measured tenant's directory must hold only committed segments to count as settled. */
     static final Duration SETTLED_QUIET = Duration.ofSeconds(3);
@@ -216,6 +230,9 @@ final class Systems {
     }
 
     private static boolean onlyCommittedSegmentFiles(FSDirectory directory) throws IOException {
+        if (!DirectoryReader.indexExists(directory)) {
+            return false; // nothing committed yet
+        }
         Set<String> committed = new HashSet<>(SegmentInfos.readLatestCommit(directory).files(true));
         for (String file : directory.listAll()) {
             // Segment files start with '_'; a commit being written is pending_segments_N. The store's translog and

@@ -1,5 +1,6 @@
 package io.corpora.cli.bench;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,6 +47,34 @@ class SettledIndexTest {
         Path committing = Files.writeString(namespace.resolve("pending_segments_5"), "a commit being written");
         assertFalse(Systems.awaitCommittedAndQuiet(namespace, QUIET, DEADLINE), "a commit is being written");
         Files.delete(committing);
+        assertTrue(Systems.awaitCommittedAndQuiet(namespace, QUIET, DEADLINE));
+    }
+
+    @Test
+    void aNamespaceWithoutItsFirstCommitIsWaitedForNotRefused() throws Exception {
+        // As the server leaves a namespace just written over HTTP: a segment being flushed, the translog, no commit yet.
+        Files.writeString(namespace.resolve("translog-1.tlog"), "acknowledged writes, durable before the first commit");
+        Files.writeString(namespace.resolve("_0.fdt"), "a segment being flushed");
+        assertFalse(Systems.awaitCommittedAndQuiet(namespace, QUIET, DEADLINE), "nothing is committed yet");
+
+        Thread committer = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+                Files.delete(namespace.resolve("_0.fdt"));
+                try (FSDirectory directory = FSDirectory.open(namespace);
+                     IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig().setMergePolicy(NoMergePolicy.INSTANCE))) {
+                    Document document = new Document();
+                    document.add(new StringField("_id", "c0", Field.Store.YES));
+                    writer.addDocument(document);
+                    writer.commit();
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        committer.start();
+        assertEquals(1, Systems.segments(namespace), "the count waits for the store's first commit");
+        committer.join();
         assertTrue(Systems.awaitCommittedAndQuiet(namespace, QUIET, DEADLINE));
     }
 }

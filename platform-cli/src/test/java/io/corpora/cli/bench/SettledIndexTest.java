@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.corpora.testkit.Poll;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StringField;
@@ -57,24 +60,29 @@ class SettledIndexTest {
         Files.writeString(namespace.resolve("_0.fdt"), "a segment being flushed");
         assertFalse(Systems.awaitCommittedAndQuiet(namespace, QUIET, DEADLINE), "nothing is committed yet");
 
-        Thread committer = new Thread(() -> {
+        // The count runs on a thread of its own; the commit comes only once that thread is waiting in its poll.
+        CompletableFuture<Integer> counted = new CompletableFuture<>();
+        Thread counter = new Thread(() -> {
             try {
-                Thread.sleep(300);
-                Files.delete(namespace.resolve("_0.fdt"));
-                try (FSDirectory directory = FSDirectory.open(namespace);
-                     IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig().setMergePolicy(NoMergePolicy.INSTANCE))) {
-                    Document document = new Document();
-                    document.add(new StringField("_id", "c0", Field.Store.YES));
-                    writer.addDocument(document);
-                    writer.commit();
-                }
+                counted.complete(Systems.segments(namespace));
             } catch (Exception e) {
-                throw new IllegalStateException(e);
+                counted.completeExceptionally(e);
             }
-        });
-        committer.start();
-        assertEquals(1, Systems.segments(namespace), "the count waits for the store's first commit");
-        committer.join();
+        }, "segments");
+        counter.start();
+        Poll.until("the count waiting for a first commit", Duration.ofSeconds(30),
+                () -> counter.getState() == Thread.State.TIMED_WAITING || counted.isDone());
+        assertFalse(counted.isDone(), "no commit yet, so no count: " + counted);
+
+        Files.delete(namespace.resolve("_0.fdt"));
+        try (FSDirectory directory = FSDirectory.open(namespace);
+             IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig().setMergePolicy(NoMergePolicy.INSTANCE))) {
+            Document document = new Document();
+            document.add(new StringField("_id", "c0", Field.Store.YES));
+            writer.addDocument(document);
+            writer.commit();
+        }
+        assertEquals(1, counted.get(30, TimeUnit.SECONDS), "the count waited for the store's first commit");
         assertTrue(Systems.awaitCommittedAndQuiet(namespace, QUIET, DEADLINE));
     }
 }

@@ -2,6 +2,7 @@ package io.corpora.server.persistence;
 
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -14,20 +15,22 @@ public class ControlPlaneLocation {
     @Resource(lookup = ControlPlane.DATA_SOURCE_JNDI)
     DataSource dataSource;
 
-    private volatile String url;
-    private volatile boolean read;
+    /** The URL once read (empty: the data source could not answer); null until then. */
+    private volatile Optional<String> url;
 
     /** The reported URL; null (said in the log once) when the data source cannot answer. */
     public String url() {
-        if (!read) {
+        Optional<String> read = url;
+        if (read == null) {
             synchronized (this) {
-                if (!read) {
-                    url = ControlPlaneUrl.reportedBy(dataSource);
-                    read = true;
+                read = url;
+                if (read == null) {
+                    read = Optional.ofNullable(ControlPlaneUrl.reportedBy(dataSource));
+                    url = read;
                 }
             }
         }
-        return url;
+        return read.orElse(null);
     }
 
     /** {@link ControlPlaneUrl#privateToThisProcess} of {@link #url()}. */

@@ -160,8 +160,9 @@ public final class KillableLibertyServer implements AutoCloseable {
      * ({@code CWWKZ0020I} "not updated", or {@code CWWKZ0002E}).
      */
     public boolean restartApplication() throws IOException, InterruptedException {
-        long updatedBefore = count(messages(), "CWWKZ0003I");
-        long failedBefore = count(messages(), "CWWKZ0020I") + count(messages(), "CWWKZ0002E");
+        String before = messages();
+        long updatedBefore = count(before, "CWWKZ0003I");
+        long failedBefore = count(before, "CWWKZ0020I") + count(before, "CWWKZ0002E");
         Path war = wlp.resolve("usr/servers").resolve(name).resolve("dropins/corpora.war");
         Files.setLastModifiedTime(war, FileTime.fromMillis(System.currentTimeMillis()));
         boolean restarted = Poll.until("application of " + name + " restarted or failed; see " + messagesLog(), START_TIMEOUT, () -> {

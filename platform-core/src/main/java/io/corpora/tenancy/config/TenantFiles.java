@@ -1,7 +1,6 @@
 package io.corpora.tenancy.config;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.corpora.controlplane.TenantDefinition;
@@ -130,9 +129,8 @@ public final class TenantFiles {
             }
             return document;
         } catch (JsonProcessingException e) {
-            JsonLocation at = e.getLocation();
-            String where = at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
-            problems.add(new TenantFileProblem(name, "", "not valid " + (mapper == Json.MAPPER ? "JSON" : "YAML") + where + ": " + e.getOriginalMessage()));
+            problems.add(new TenantFileProblem(name, "", "not valid " + (mapper == Json.MAPPER ? "JSON" : "YAML") + JsonErrorLocation.of(e)
+                    + ": " + e.getOriginalMessage()));
         } catch (IOException e) {
             problems.add(new TenantFileProblem(name, "", "cannot read the file: " + e.getMessage()));
         }

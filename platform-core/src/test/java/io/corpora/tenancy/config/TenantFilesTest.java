@@ -66,6 +66,7 @@ class TenantFilesTest {
         write("good.yaml", "id: good\nstore: {provider: lucene}\nembedder: {provider: onnx}\n");
         write("broken.yaml", "id: broken\nstore: {provider: lucene\n");
         write("broken-json.json", "{\"id\": \"broken-json\",}");
+        write("deep.json", "[".repeat(5_000) + "]".repeat(5_000)); // past Jackson's nesting limit: a failure without a location
         write("empty.yaml", "");
         write("renamed.yaml", "id: other\nstore: {provider: lucene}\nembedder: {provider: onnx}\n");
         write("secret.yaml", "id: secret\nstore: {provider: pgvector, config: {password: hunter2}}\nembedder: {provider: onnx}\n");
@@ -78,11 +79,12 @@ class TenantFilesTest {
         List<TenantFileProblem> problems = loaded.problems();
         assertFileProblem(problems, "broken.yaml", "", "not valid YAML (line");
         assertFileProblem(problems, "broken-json.json", "", "not valid JSON (line 1");
+        assertFileProblem(problems, "deep.json", "", "not valid JSON: Document nesting depth");
         assertFileProblem(problems, "empty.yaml", "", "the file is empty");
         assertFileProblem(problems, "renamed.yaml", "/id", "must equal the file name without extension ('renamed')");
         assertFileProblem(problems, "secret.yaml", "/store/config/password", "MicroProfile Config reference");
         assertFileProblem(problems, "twice.yaml", "/id", "already declared in twice.json");
-        assertEquals(Set.of("broken", "broken-json", "empty", "renamed", "secret", "twice"), Set.copyOf(loaded.invalidIds()));
+        assertEquals(Set.of("broken", "broken-json", "deep", "empty", "renamed", "secret", "twice"), Set.copyOf(loaded.invalidIds()));
     }
 
     @Test

@@ -13,6 +13,7 @@ import io.corpora.server.Roles;
 import io.corpora.server.tenants.TenantLifecycle;
 import io.corpora.server.tenants.TenantsConfigService;
 import io.corpora.tenancy.config.InvalidTenantDefinitionException;
+import io.corpora.tenancy.config.JsonErrorLocation;
 import io.corpora.tenancy.config.TenantDefinitionCodec;
 import io.corpora.tenancy.config.TenantFileProblem;
 import jakarta.annotation.security.RolesAllowed;
@@ -208,7 +209,7 @@ public class TenantsResource {
             return JSON.readTree(body);
         } catch (JsonProcessingException e) {
             throw new InvalidTenantDefinitionException(List.of(new TenantFileProblem(REQUEST, "",
-                    "not valid JSON (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + "): " + e.getOriginalMessage())));
+                    "not valid JSON" + JsonErrorLocation.of(e) + ": " + e.getOriginalMessage())));
         }
     }
 

@@ -120,7 +120,39 @@ class TenantAdminIT extends DeployedServer {
 
         ServerClient.Response malformed = http.send("POST", "admin/v1/tenants", admin, "{\"id\": ");
         assertEquals(400, malformed.status(), malformed.body());
-        assertTrue(malformed.json().at("/errors/0/reason").asText().startsWith("not valid JSON"), malformed.body());
+        assertTrue(malformed.json().at("/errors/0/reason").asText().startsWith("not valid JSON (line 1"), malformed.body());
+
+        String tooDeep = "[".repeat(5_000) + "]".repeat(5_000); // past the parser's nesting limit, whose failure has no position
+        for (ServerClient.Response deep : List.of(http.send("POST", "admin/v1/tenants", admin, tooDeep),
+                http.send("PUT", "admin/v1/tenants/demo", admin, tooDeep), http.send("POST", "admin/v1/tenants/demo/state", admin, tooDeep))) {
+            assertEquals(400, deep.status(), deep.body());
+            assertTrue(deep.json().at("/errors/0/reason").asText().startsWith("not valid JSON: Document nesting depth"), deep.body());
+        }
+    }
+
+    @Test
+    void anIdNoTenantCanHaveIsAClientErrorAndIsStillAudited() {
+        String pathId = "x".repeat(3_000);
+        Instant before = Instant.now().minusSeconds(5);
+        assertEquals(400, http.send("PUT", "admin/v1/tenants/" + pathId, admin, tenantJson(pathId, "Long")).status());
+        for (ServerClient.Response reply : List.of(
+                http.send("POST", "admin/v1/tenants/" + pathId + "/state", admin, "{\"state\": \"INACTIVE\"}"),
+                http.send("DELETE", "admin/v1/tenants/" + pathId, admin, null),
+                http.send("POST", "admin/v1/tenants/" + pathId + ":purge", admin, null))) {
+            assertEquals(404, reply.status(), reply.body());
+            assertTrue(reply.isProblem(), reply.contentType());
+        }
+        ServerClient.Response trail = http.get("admin/v1/audit?action=tenant.state&since=" + before, admin);
+        List<JsonNode> mine = new ArrayList<>();
+        trail.json().get("events").forEach(e -> {
+            if (e.get("actor").asText().equals("ops-" + run)) {
+                mine.add(e);
+            }
+        });
+        assertEquals(1, mine.size(), trail.body());
+        assertTrue(mine.get(0).get("tenant").isNull(), mine.get(0).toString());
+        assertTrue(mine.get(0).get("target").asText().startsWith("xxxx") && mine.get(0).get("target").asText().endsWith("…"), mine.get(0).toString());
+        assertEquals("failure", mine.get(0).get("outcome").asText());
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.corpora.server.persistence;
 
 import io.corpora.controlplane.AuditEvent;
 import io.corpora.controlplane.AuditLog;
+import io.corpora.spi.Identifiers;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -15,9 +16,15 @@ import java.util.Objects;
 /**
  * The append-only audit log on JPA: there is no update or delete path. Appends run in their own transaction
  * ({@code REQUIRES_NEW}), so a refused or failed action is recorded even when the caller's transaction rolls back.
+ * An event's tenant is stored as its tenant only when it is a well-formed tenant id: a malformed one (a request's path
+ * can carry anything) names no tenant and is kept, clipped, as the target.
  */
 @ApplicationScoped
 public class JpaAuditLog implements AuditLog {
+
+    /** The widths of audit_log's columns that callers' input reaches (V1): a longer value is clipped, never a failed append. */
+    static final int ACTOR_WIDTH = 256;
+    static final int TARGET_WIDTH = 1024;
 
     /** The most entries one query returns. */
     public static final int MAX_LIMIT = 1000;
@@ -40,13 +47,26 @@ public class JpaAuditLog implements AuditLog {
     public void append(AuditEvent event) {
         AuditEntryEntity row = new AuditEntryEntity();
         row.at = event.at() == null ? Timestamps.now(clock) : Timestamps.of(event.at());
-        row.actor = Objects.requireNonNull(event.actor(), "actor");
-        row.tenantId = event.tenant();
+        row.actor = clip(Objects.requireNonNull(event.actor(), "actor"), ACTOR_WIDTH);
+        boolean namesTenant = event.tenant() == null || Identifiers.NAMESPACE_ID.matcher(event.tenant()).matches();
+        row.tenantId = namesTenant ? event.tenant() : null;
         row.action = Objects.requireNonNull(event.action(), "action");
-        row.target = event.target();
+        row.target = clip(event.target() == null && !namesTenant ? event.tenant() : event.target(), TARGET_WIDTH);
         row.outcome = Objects.requireNonNull(event.outcome(), "outcome");
         row.details = JsonText.write(event.details());
         em.persist(row);
+    }
+
+    /** The value, or its first {@code width - 1} characters and an ellipsis (a surrogate pair is not split). */
+    static String clip(String value, int width) {
+        if (value == null || value.length() <= width) {
+            return value;
+        }
+        int end = width - 1;
+        if (Character.isHighSurrogate(value.charAt(end - 1))) {
+            end--;
+        }
+        return value.substring(0, end) + "…";
     }
 
     /** Newest first (ties in time by insertion order); {@code limit} is clamped to 1..{@value #MAX_LIMIT}. */

@@ -583,4 +583,25 @@ class ControlPlaneRepositoriesTest {
         assertEquals(1, audit.query(null, null, null, 1).size());
         assertEquals(4, audit.query(null, null, null, 0).size() + 3, "a limit below 1 is clamped to 1");
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void callerInputLongerThanTheAuditColumnsIsClippedAndAMalformedTenantIsKeptAsTheTarget(String database) throws Exception {
+        open(database);
+        String pathId = "x".repeat(3_000); // what an admin route's path can carry: no tenant can have this id
+        audit.append(new AuditEvent(null, "ops", pathId, "tenant.state", pathId, "failure", Map.of("error", "no such tenant")));
+        audit.append(new AuditEvent(null, "s".repeat(300), "Acme", "admin.denied", null, "denied", Map.of()));
+        String target = "t".repeat(JpaAuditLog.TARGET_WIDTH - 2) + "\uD83D\uDE00" + "t".repeat(10); // an emoji across the cut
+        audit.append(new AuditEvent(null, "ops", "acme", "tenant.update", target, "success", Map.of()));
+
+        List<AuditEvent> all = audit.query(null, null, null, 10);
+        AuditEvent stored = all.get(2);
+        assertNull(stored.tenant(), "a path's id longer than any tenant id names no tenant");
+        assertEquals("x".repeat(JpaAuditLog.TARGET_WIDTH - 1) + "…", stored.target());
+        assertEquals("s".repeat(JpaAuditLog.ACTOR_WIDTH - 1) + "…", all.get(1).actor());
+        assertNull(all.get(1).tenant(), "an upper-case id is not a tenant id either");
+        assertEquals("Acme", all.get(1).target(), "with no target of its own the event keeps the malformed tenant as its target");
+        assertEquals("acme", all.get(0).tenant());
+        assertEquals("t".repeat(JpaAuditLog.TARGET_WIDTH - 2) + "…", all.get(0).target(), "the surrogate pair is dropped whole, not split");
+    }
 }

@@ -11,7 +11,10 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @Schema(name = "AuditEvents")
 public record AuditEvents(@Schema List<Event> events) {
 
-    /** One audited action; {@code tenant} and {@code target} are null for platform-wide actions. */
+    /**
+     * One audited action; {@code tenant} and {@code target} are null for platform-wide actions, and {@code tenant} is
+     * null too when a request named no well-formed tenant id (the value it named is then the target).
+     */
     @Schema(name = "AuditEvent")
     @JsonbNillable
     @JsonbPropertyOrder({"at", "actor", "tenant", "action", "target", "outcome", "details"})

@@ -189,7 +189,7 @@ public class DocumentsResource {
             for (MultipartFormReader.PartHeaders part; (part = form.nextPart()) != null; ) {
                 switch (part.name()) {
                     case "partition" -> partition = new String(form.content(FIELD_BYTES), StandardCharsets.UTF_8).strip();
-                    case "metadata" -> metadata = parseMetadata(new String(form.content(FIELD_BYTES), StandardCharsets.UTF_8));
+                    case "metadata" -> metadata = parseMetadata(form.content(FIELD_BYTES));
                     case "file" -> {
                         String fileName = part.fileName() == null ? "upload" : part.fileName();
                         requireSafeFileName(fileName);
@@ -461,9 +461,10 @@ public class DocumentsResource {
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> parseMetadata(String json) {
+    private static Map<String, Object> parseMetadata(byte[] json) {
+        JsonBodies.requireParsable(json, "the 'metadata' field"); // the body's own check never saw this field
         try (Jsonb jsonb = JsonbBuilder.create()) {
-            Object parsed = jsonb.fromJson(json, Object.class);
+            Object parsed = jsonb.fromJson(new String(json, StandardCharsets.UTF_8), Object.class);
             if (!(parsed instanceof Map<?, ?> map)) {
                 throw new ProblemException(400, "invalid-request", "Invalid request", "the 'metadata' field must be a JSON object");
             }

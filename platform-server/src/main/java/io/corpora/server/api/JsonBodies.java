@@ -1,6 +1,7 @@
 package io.corpora.server.api;
 
 import io.corpora.server.rest.Problem;
+import io.corpora.server.rest.ProblemException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Response;
@@ -45,19 +46,31 @@ final class JsonBodies {
         } catch (IOException e) {
             throw new WebApplicationException(Problem.response(400, "invalid-request", "Invalid request", "the request body could not be read"));
         }
-        int invalidAt = firstInvalidUtf8(body);
-        if (invalidAt >= 0) {
-            request.abortWith(Problem.response(400, "invalid-utf8", "Invalid request",
-                    "the JSON body is not valid UTF-8 (first bad byte at offset " + invalidAt + ")"));
-            return;
-        }
-        int tooDeepAt = firstTooDeep(body, MAX_DEPTH);
-        if (tooDeepAt >= 0) {
-            request.abortWith(Problem.response(400, "json-too-deep", "Invalid request", "the JSON body nests objects and arrays"
-                    + " more than " + MAX_DEPTH + " deep (at offset " + tooDeepAt + ")"));
+        try {
+            requireParsable(body, "the JSON body");
+        } catch (ProblemException refused) {
+            request.abortWith(refused.toResponse());
             return;
         }
         request.setEntityStream(new ByteArrayInputStream(body));
+    }
+
+    /**
+     * Refuses JSON a reader must not be given (400): bytes that are not UTF-8, or objects and arrays nested deeper
+     * than {@value #MAX_DEPTH}. For JSON that arrives other than as a request body, e.g. a multipart form's field.
+     *
+     * @param what names the JSON in the problem's detail, e.g. "the JSON body"
+     */
+    static void requireParsable(byte[] json, String what) {
+        int invalidAt = firstInvalidUtf8(json);
+        if (invalidAt >= 0) {
+            throw new ProblemException(400, "invalid-utf8", "Invalid request", what + " is not valid UTF-8 (first bad byte at offset " + invalidAt + ")");
+        }
+        int tooDeepAt = firstTooDeep(json, MAX_DEPTH);
+        if (tooDeepAt >= 0) {
+            throw new ProblemException(400, "json-too-deep", "Invalid request", what + " nests objects and arrays more than " + MAX_DEPTH
+                    + " deep (at offset " + tooDeepAt + ")");
+        }
     }
 
     /** The offset of the first byte that is not part of well-formed UTF-8, or -1. */

@@ -216,6 +216,23 @@ class HostileInputIT extends DeployedServer {
     }
 
     @Test
+    @Order(6)
+    void anUploadsMetadataFieldIsCheckedAsAJsonBodyIs() {
+        // 1,000 levels: within the JSON reader's own limit, and deep enough to overflow a request thread's stack
+        // while the server's code is still interpreted (seen as an empty 500 on a fresh server).
+        byte[] deep = ("{\"k\": " + "[".repeat(999) + "]".repeat(999) + "}").getBytes(StandardCharsets.UTF_8);
+        byte[] notUtf8 = {'{', '"', 'k', '"', ':', '"', (byte) 0xC3, '"', '}'};
+        for (Map.Entry<String, byte[]> refused : Map.of("json-too-deep", deep, "invalid-utf8", notUtf8).entrySet()) {
+            ServerClient.Response response = CLIENT.postMultipart(DOCS, writer(), List.of(
+                    new ServerClient.Part("metadata", null, "application/json", refused.getValue()),
+                    new ServerClient.Part("file", "with-metadata.txt", "text/plain", "harmless".getBytes(StandardCharsets.UTF_8))));
+            JsonNode problem = problem(response, 400, refused.getKey());
+            assertTrue(problem.get("detail").asText().startsWith("the 'metadata' field"), problem.toString());
+        }
+        assertEquals(404, CLIENT.get(DOCS + "/with-metadata.txt", writer()).status(), "nothing of a refused upload is stored");
+    }
+
+    @Test
     @Order(7)
     void afterwardsTheServerIsReadyAndIngestsNormally() {
         ServerClient.Response ready = CLIENT.get("health/ready", null);

@@ -148,7 +148,8 @@ public class McpResource {
 
     private static Object initialize(JsonNode params) {
         String requested = McpTools.text(params, "protocolVersion");
-        ObjectNode result = NODES.objectNode().put("protocolVersion", VERSIONS.contains(requested) ? requested : VERSIONS.get(0));
+        boolean supported = requested != null && VERSIONS.contains(requested); // the protocol requires it; none is answered as an unknown one
+        ObjectNode result = NODES.objectNode().put("protocolVersion", supported ? requested : VERSIONS.get(0));
         ObjectNode capabilities = result.putObject("capabilities");
         capabilities.putObject("tools").put("listChanged", false);
         capabilities.putObject("resources").put("listChanged", false).put("subscribe", false);

@@ -94,6 +94,9 @@ class McpServerIT extends DeployedServer {
             JsonNode extra = tool(reader, "search", Map.of("query", "x", "tenant", "someone-else"));
             assertTrue(extra.get("isError").asBoolean(), "no argument may name a tenant: " + extra);
             assertEquals(401, client.post("mcp", null, Map.of("jsonrpc", "2.0", "id", 1, "method", "ping")).status());
+            // A client that names no protocol version is offered the newest (it was an internal error).
+            assertEquals(McpResource.VERSIONS.get(0), rpc(reader, "initialize", Map.of()).get("result").get("protocolVersion").asText());
+            assertEquals("2025-03-26", rpc(reader, "initialize", Map.of("protocolVersion", "2025-03-26")).get("result").get("protocolVersion").asText());
         }
     }
 

@@ -101,6 +101,9 @@ public class McpResource {
         if (id == null) {
             return Response.accepted().build(); // a notification (e.g. notifications/initialized) or a client's response
         }
+        if (!id.isTextual() && !id.isNumber()) { // JSON-RPC 2.0: an id is a string or a number; one we cannot echo is answered as null
+            return reply(error(NODES.nullNode(), -32600, "invalid request: the id must be a string or a number"));
+        }
         if (method == null || !"2.0".equals(McpTools.text(message, "jsonrpc"))) {
             return reply(error(id, -32600, "invalid request: needs jsonrpc \"2.0\" and a method"));
         }

@@ -97,6 +97,10 @@ class McpServerIT extends DeployedServer {
             // A client that names no protocol version is offered the newest (it was an internal error).
             assertEquals(McpResource.VERSIONS.get(0), rpc(reader, "initialize", Map.of()).get("result").get("protocolVersion").asText());
             assertEquals("2025-03-26", rpc(reader, "initialize", Map.of("protocolVersion", "2025-03-26")).get("result").get("protocolVersion").asText());
+            ServerClient.Response arrayId = client.post("mcp", reader, Map.of("jsonrpc", "2.0", "id", List.of(1), "method", "ping"));
+            JsonNode refused = JSON.readTree(arrayId.body());
+            assertEquals(-32600, refused.get("error").get("code").asInt(), arrayId.body());
+            assertTrue(refused.get("id").isNull(), "an id that is neither a string nor a number is not echoed: " + arrayId.body());
         }
     }
 

@@ -25,12 +25,12 @@ public class ProblemException extends RuntimeException {
         this.extensions = Map.copyOf(extensions);
     }
 
-    /** Adds a {@code Retry-After} header (for 429 and 503). */
     /** The HTTP status this problem answers with. */
     public int status() {
         return status;
     }
 
+    /** Adds a {@code Retry-After} header (for 429 and 503). */
     public ProblemException retryAfter(long seconds) {
         this.retryAfterSeconds = seconds;
         return this;

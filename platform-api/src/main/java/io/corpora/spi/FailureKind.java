@@ -1,7 +1,7 @@
 package io.corpora.spi;
 
 /**
- * What a plugin's failure says about retrying it — the SPI's failure contract (since SPI 1.2), after Trino's
+ * What a plugin's failure says about retrying it — the SPI's failure contract (since SPI 1.3), after Trino's
  * {@code ErrorType}. The server's fault-tolerance guard reads it instead of guessing from the exception's class.
  */
 public enum FailureKind {

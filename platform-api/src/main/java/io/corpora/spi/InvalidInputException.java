@@ -7,8 +7,8 @@ package io.corpora.spi;
  * breaker. Any other exception from a plugin call is the plugin's failure (the server validates what it passes on, so
  * a plain {@link IllegalArgumentException} from a plugin means the plugin rejected input the server held valid).
  *
- * <p>Since SPI 1.2 it is the {@link FailureKind#CALLER_ERROR} of the failure contract (see {@link PluginException});
- * it stays an {@link IllegalArgumentException} so plugins built against 1.0/1.1 keep linking.
+ * <p>Since SPI 1.3 it is the {@link FailureKind#CALLER_ERROR} of the failure contract (see {@link PluginException});
+ * it stays an {@link IllegalArgumentException} so plugins built against 1.0 to 1.2 keep linking.
  */
 public class InvalidInputException extends IllegalArgumentException implements ClassifiedFailure {
 

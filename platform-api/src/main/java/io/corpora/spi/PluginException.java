@@ -3,12 +3,12 @@ package io.corpora.spi;
 import java.util.Objects;
 
 /**
- * A plugin's failure with its {@link FailureKind} (since SPI 1.2; Trino's {@code TrinoException} with an
+ * A plugin's failure with its {@link FailureKind} (since SPI 1.3; Trino's {@code TrinoException} with an
  * {@code ErrorType}). Plugins throw it from any service method to tell the server whether to retry and whether the
  * failure says anything about the plugin's health; the message is shown to the caller for {@link
  * FailureKind#CALLER_ERROR}, and to operators (logs, problem detail) otherwise, so it must never contain a credential.
  *
- * <p><b>Exceptions that state no kind</b> (every exception of a 1.0/1.1 plugin) are classified as before 1.2: an
+ * <p><b>Exceptions that state no kind</b> (every exception of a 1.0 to 1.2 plugin) are classified as before 1.3: an
  * {@link InvalidInputException} is a caller error; for a document loader also a plain {@link IllegalArgumentException}
  * (its input is the caller's document, and the SPI's value types refuse what a document holds with one); anything else
  * is {@link FailureKind#TRANSIENT} — retried and counted by the breaker.

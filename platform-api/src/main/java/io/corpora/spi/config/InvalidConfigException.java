@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * Configuration that does not satisfy a provider's declared options; lists every problem at once. A
  * {@link FailureKind#CALLER_ERROR} (whoever sent the configuration must change it), answered 400; it stays an
- * {@link IllegalArgumentException} so plugins built against SPI 1.0/1.1 keep linking.
+ * {@link IllegalArgumentException} so plugins built against SPI 1.0 to 1.2 keep linking.
  */
 public class InvalidConfigException extends IllegalArgumentException implements ClassifiedFailure {
 

@@ -44,7 +44,7 @@ public interface Embedder extends AutoCloseable {
     /**
      * How many text tokens (as {@link #tokenCounter()} counts them) one {@link #embedQuery} call reads, after the
      * query instruction and special tokens; 0 when unknown. Callers split longer queries into windows rather than
-     * have them refused. Since SPI 1.2; a 1.0/1.1 embedder answers 0 and callers fall back to
+     * have them refused. Since SPI 1.3; a 1.0 to 1.2 embedder answers 0 and callers fall back to
      * {@link #maxInputTokens()} with a margin.
      */
     default int maxQueryTokens() {

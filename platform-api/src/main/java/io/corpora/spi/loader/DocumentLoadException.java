@@ -9,8 +9,8 @@ import io.corpora.spi.PluginException;
  * (or 413 for {@link Reason#TOO_LARGE}) naming the document.
  *
  * <p>Every reason is a {@link FailureKind#CALLER_ERROR}: the document is the caller's, and the same bytes fail the same
- * way again (a {@link Reason#TIMEOUT} is a document too costly to parse within the loader's limit). Since SPI 1.2 a
- * {@link PluginException}; before, a plain {@link RuntimeException} (inserting the superclass keeps 1.0/1.1 plugins
+ * way again (a {@link Reason#TIMEOUT} is a document too costly to parse within the loader's limit). Since SPI 1.3 a
+ * {@link PluginException}; before, a plain {@link RuntimeException} (inserting the superclass keeps 1.0 to 1.2 plugins
  * linking).
  */
 public class DocumentLoadException extends PluginException {

@@ -17,7 +17,7 @@ import java.util.Optional;
  * query window that is far beyond the 4,096-character API limit).
  *
  * <p>The window comes from {@link Embedder#maxQueryTokens()}, or from {@link Embedder#maxInputTokens()} less a
- * margin for special tokens and an instruction for a 1.0/1.1 embedder. An embedder without a tokenizer is tried
+ * margin for special tokens and an instruction for an embedder built before SPI 1.3. An embedder without a tokenizer is tried
  * whole; when it refuses the input as too long ({@link InvalidInputException}) the query is halved at whitespace
  * until every part embeds.
  */

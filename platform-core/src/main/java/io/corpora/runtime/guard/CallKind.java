@@ -30,7 +30,7 @@ public enum CallKind {
     /**
      * The SPI failure contract's kind of a plugin exception. One that states its kind ({@link ClassifiedFailure}: a
      * {@code PluginException}, an {@link InvalidInputException}, a {@code DocumentLoadException}) is taken at its
-     * word. One that does not — every exception of a plugin built before SPI 1.2 — is classified as it always was: for
+     * word. One that does not — every exception of a plugin built before SPI 1.3 — is classified as it always was: for
      * loaders a plain {@link IllegalArgumentException} is a caller error (a loader's input is the caller's document
      * itself, and the SPI's value types refuse what a document holds with one); anything else, a plain
      * {@code IllegalArgumentException} from another kind included (the server validates what it passes on, so it

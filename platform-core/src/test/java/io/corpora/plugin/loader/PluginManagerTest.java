@@ -90,7 +90,7 @@ class PluginManagerTest {
     }
 
     /**
-     * A plugin that states no failure kind (as every plugin built before SPI 1.2) keeps the classification it always had:
+     * A plugin that states no failure kind (as every plugin built before SPI 1.3) keeps the classification it always had:
      * its plain exception is its failure — retried and counted — while the SPI's caller errors still pass through.
      */
     @Test

@@ -13,8 +13,9 @@ import java.util.concurrent.Executor;
 
 /**
  * Fusion over any number of retrievers: each leg fetches its own {@code fetchTopK}, and the legs' rankings are merged
- * by a {@link Fusion} with per-leg weights — reciprocal rank fusion ({@link ReciprocalRankFusion}, the default, with
- * the constant {@code k}) or a convex combination of normalised scores ({@link ConvexFusion}). Passages are
+ * by a {@link Fusion} with per-leg weights — reciprocal rank fusion ({@link ReciprocalRankFusion}, with the constant
+ * {@code k}; what the constructor without a fusion uses) or a convex combination of normalised scores
+ * ({@link ConvexFusion}; a tenant's standard, {@link FusionSpec#STANDARD}). Passages are
  * deduplicated by id so a chunk found by several legs is reinforced.
  *
  * <p>A fused score is a rank statistic or a blend of normalised scores, not a similarity, so

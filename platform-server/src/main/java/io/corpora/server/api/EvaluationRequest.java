@@ -31,11 +31,11 @@ public class EvaluationRequest {
     public static class CandidateBody {
         @Schema(description = "vector | keyword | hybrid", required = true)
         public String mode;
-        @Schema(description = "hybrid only; absent: RRF k = 60, equal weights")
+        @Schema(description = "hybrid only; absent: the standard fusion, convex z-score with alpha 0.6")
         public FusionBody fusion;
     }
 
-    /** A hybrid fusion; absent fields take the standard's values (RRF, k = 60, weights 1, alpha 0.5, minmax). */
+    /** A hybrid fusion; absent fields take the standard's values (convex, alpha 0.6, zscore; for RRF k = 60, weights 1). */
     @Schema(name = "EvaluationFusion")
     public static class FusionBody {
         @Schema(description = "rrf | convex")

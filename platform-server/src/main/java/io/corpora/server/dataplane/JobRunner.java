@@ -8,6 +8,7 @@ import io.corpora.ingest.IngestRequest;
 import io.corpora.ingest.JobCompletions;
 import io.corpora.ingest.OrderedWindow;
 import io.corpora.ingest.OutcomeBatch;
+import io.corpora.ingest.TenantJobQueue;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -43,6 +44,11 @@ public class JobRunner {
     @org.eclipse.microprofile.config.inject.ConfigProperty(name = "corpora.ingest.jobParallelism", defaultValue = "2")
     int parallelism;
 
+    /** Jobs of one tenant running at once on this server (default 3); later ones wait, QUEUED, in submission order. */
+    @Inject
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "corpora.ingest.jobsPerTenant", defaultValue = "" + TenantJobQueue.DEFAULT_PER_TENANT)
+    int jobsPerTenant;
+
     /** Looks at a job held at once ({@code GET jobs/{id}?wait=}), each holding a request thread; beyond it they are answered at once. */
     @Inject
     @org.eclipse.microprofile.config.inject.ConfigProperty(name = "corpora.jobs.maxWaiting", defaultValue = "" + JobCompletions.DEFAULT_MAX_WAITING)
@@ -57,19 +63,22 @@ public class JobRunner {
     /** Wakes the callers waiting for a job this server runs. */
     private JobCompletions completions;
 
+    private TenantJobQueue queue;
+
     @PostConstruct
     void bindWaiters() {
         completions = new JobCompletions(maxWaiting, maxWaitingPerTenant);
+        queue = new TenantJobQueue(executor, jobsPerTenant);
     }
 
     public JobCompletions completions() {
         return completions;
     }
 
-    /** Creates the job and starts it in the background; returns it as queued. */
+    /** Creates the job and queues it behind the tenant's running ones ({@link TenantJobQueue}); returns it as queued. */
     public IngestJob submit(TenantView view, List<IngestRequest> requests) {
         IngestJob job = view.createJob(requests.size());
-        executor.execute(() -> run(job.id(), requests, IngestRequest::documentId, view::ingest, () -> {}));
+        queue.submit(view.namespace().tenant(), () -> run(job.id(), requests, IngestRequest::documentId, view::ingest, () -> {}));
         return job;
     }
 
@@ -80,7 +89,7 @@ public class JobRunner {
     public IngestJob submitRebuild(TenantView view) {
         List<String> documentIds = view.rebuildable();
         IngestJob job = view.createJob(documentIds.size());
-        executor.execute(() -> run(job.id(), documentIds, id -> id, view::rebuild, () -> {
+        queue.submit(view.namespace().tenant(), () -> run(job.id(), documentIds, id -> id, view::rebuild, () -> {
             int removed = view.removeOrphans();
             LOG.info(() -> "rebuild job " + job.id() + " of " + view.namespace() + " removed " + removed + " orphaned or stale chunks");
         }));

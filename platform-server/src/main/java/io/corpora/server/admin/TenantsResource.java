@@ -12,6 +12,7 @@ import io.corpora.controlplane.TenantState;
 import io.corpora.server.Roles;
 import io.corpora.server.tenants.TenantLifecycle;
 import io.corpora.server.tenants.TenantsConfigService;
+import io.corpora.spi.Identifiers;
 import io.corpora.tenancy.config.InvalidTenantDefinitionException;
 import io.corpora.tenancy.config.JsonErrorLocation;
 import io.corpora.tenancy.config.TenantDefinitionCodec;
@@ -217,7 +218,7 @@ public class TenantsResource {
     private static String idIn(String body) {
         try {
             JsonNode id = JSON.readTree(body).path("id");
-            return id.isTextual() && id.asText().matches("[a-z0-9][a-z0-9_-]{0,62}") ? id.asText() : null;
+            return id.isTextual() && Identifiers.NAMESPACE_ID.matcher(id.asText()).matches() ? id.asText() : null;
         } catch (JsonProcessingException | RuntimeException e) {
             return null;
         }

@@ -8,7 +8,9 @@ import io.corpora.ingest.IngestRequest;
 import io.corpora.ingest.JobCompletions;
 import io.corpora.ingest.OrderedWindow;
 import io.corpora.ingest.OutcomeBatch;
+import io.corpora.ingest.RebuildsInFlight;
 import io.corpora.ingest.TenantJobQueue;
+import io.corpora.spi.Namespace;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -65,6 +67,8 @@ public class JobRunner {
 
     private TenantJobQueue queue;
 
+    private final RebuildsInFlight rebuilds = new RebuildsInFlight();
+
     @PostConstruct
     void bindWaiters() {
         completions = new JobCompletions(maxWaiting, maxWaitingPerTenant);
@@ -84,15 +88,28 @@ public class JobRunner {
 
     /**
      * Creates a job re-pushing every document of the view's namespace that its actor may see (one outcome each), then
-     * removing the chunks no registered document owns and stale versions of documents not being written; returns it as queued.
+     * removing the chunks no registered document owns and stale versions of documents not being written; returns it as
+     * queued. Refused (409 {@code rebuild-in-progress}) while this server has a rebuild of the namespace queued or running.
      */
     public IngestJob submitRebuild(TenantView view) {
+        Namespace namespace = view.namespace();
         List<String> documentIds = view.rebuildable();
-        IngestJob job = view.createJob(documentIds.size());
-        queue.submit(view.namespace().tenant(), () -> run(job.id(), documentIds, id -> id, view::rebuild, () -> {
-            int removed = view.removeOrphans();
-            LOG.info(() -> "rebuild job " + job.id() + " of " + view.namespace() + " removed " + removed + " orphaned or stale chunks");
-        }));
+        IngestJob job = rebuilds.begin(namespace, () -> view.createJob(documentIds.size()));
+        try {
+            queue.submit(namespace.tenant(), () -> {
+                try {
+                    run(job.id(), documentIds, id -> id, view::rebuild, () -> {
+                        int removed = view.removeOrphans();
+                        LOG.info(() -> "rebuild job " + job.id() + " of " + namespace + " removed " + removed + " orphaned or stale chunks");
+                    });
+                } finally {
+                    rebuilds.ended(namespace);
+                }
+            });
+        } catch (RuntimeException refused) {
+            rebuilds.ended(namespace);
+            throw refused;
+        }
         return job;
     }
 

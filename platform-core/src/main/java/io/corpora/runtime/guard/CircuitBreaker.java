@@ -7,7 +7,7 @@ import java.util.function.LongSupplier;
  * last {@code requestVolumeThreshold} calls; once the window is full and at least {@code failureRatio} of it failed,
  * the breaker opens. OPEN: calls are refused for {@code delay}. HALF_OPEN: up to {@code successThreshold} trial calls
  * run; that many consecutive successes close the breaker (with an empty window), any failure opens it again. A call
- * that failed for the caller's input ({@link #onCallerError}) is recorded in neither state.
+ * that failed for the caller's input or was refused for load ({@link #onInconclusive}) is recorded in neither state.
  * The clock is injected (nanoseconds), so tests step time instead of sleeping.
  */
 public final class CircuitBreaker {
@@ -80,10 +80,11 @@ public final class CircuitBreaker {
     }
 
     /**
-     * The admitted call ended with the caller's error (invalid input), which says nothing about the plugin: nothing is
-     * recorded, and a half-open trial's slot is freed for the next call to decide.
+     * The admitted call ended in a way that says nothing about the plugin's health — the caller's error (invalid
+     * input), or refused for load by a bulkhead full of calls within their timeout: nothing is recorded, and a
+     * half-open trial's slot is freed for the next call to decide.
      */
-    public synchronized void onCallerError() {
+    public synchronized void onInconclusive() {
         if (state == State.HALF_OPEN) {
             trialsInFlight = Math.max(0, trialsInFlight - 1);
         }

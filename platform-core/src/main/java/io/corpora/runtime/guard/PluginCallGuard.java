@@ -9,7 +9,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Guards the calls of one tenant to one plugin, in MicroProfile Fault Tolerance's order: Retry around CircuitBreaker
@@ -20,7 +20,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>What a plugin's exception means is the SPI's failure contract ({@link FailureKind}, read by
  * {@link CallKind#classify}): {@link FailureKind#TRANSIENT} failures (and timeouts) are retried with delay ± jitter and
  * counted by the breaker; {@link FailureKind#PERMANENT} ones are counted but not retried (retrying cannot help); an open
- * breaker and a full bulkhead are not retried either (retrying overload adds to it). {@link FailureKind#CALLER_ERROR}s
+ * breaker and a full bulkhead are not retried either (retrying overload adds to it). A full bulkhead counts as a
+ * failure only while a slot is held by a call past its timeout (the plugin is stuck); full of calls still within their
+ * timeout, it is load, which says nothing about the plugin's health: counting it (as MP FT does) let one tenant's burst
+ * of callers open its breaker and refuse every call of that tenant, retrievals included, for the breaker's delay. {@link FailureKind#CALLER_ERROR}s
  * (e.g. input beyond the model's limit) pass through unchanged and unretried, and say nothing about the plugin's
  * health: the breaker counts them neither as failures (a caller must not be able to open a tenant's breaker) nor as
  * successes (nor close a half-open one); they are observed as {@code caller_error}. Every other outcome that gives no
@@ -40,6 +43,8 @@ public final class PluginCallGuard {
     private final GuardContext context;
     private final CircuitBreaker breaker;
     private final Bulkhead bulkhead;
+    /** Calls that outlived their timeout and still hold a bulkhead slot (they ignore interrupts). */
+    private final AtomicInteger overdue = new AtomicInteger();
 
     public PluginCallGuard(GuardKey key, GuardPolicy policy, GuardContext context) {
         this.key = key;
@@ -87,11 +92,15 @@ public final class PluginCallGuard {
                 observe(operation, "success", start);
                 return result;
             } catch (RuntimeException callerError) { // attempt() lets only the caller's errors through
-                breaker.onCallerError();
+                breaker.onInconclusive();
                 observe(operation, "caller_error", start);
                 throw callerError;
             } catch (Failure failure) {
-                breaker.onFailure();
+                if (failure.reason == PluginUnavailableException.Reason.BULKHEAD_FULL && overdue.get() == 0) {
+                    breaker.onInconclusive(); // load, not ill health
+                } else {
+                    breaker.onFailure();
+                }
                 long blocked = breaker.openRemainingNanos();
                 last = new PluginUnavailableException(key, failure.reason, blocked > 0 ? seconds(blocked) : DEFAULT_RETRY_AFTER_SECONDS,
                         failure.detail, failure.getCause());
@@ -117,7 +126,7 @@ public final class PluginCallGuard {
             Thread.currentThread().interrupt();
             throw new Failure(PluginUnavailableException.Reason.FAILED, "interrupted while waiting for a bulkhead slot", e);
         }
-        FutureTask<T> task = slotReleasingTask(call);
+        SlotTask<T> task = new SlotTask<>(call);
         try {
             context.executor().execute(task);
         } catch (RejectedExecutionException e) {
@@ -128,7 +137,7 @@ public final class PluginCallGuard {
         try {
             return task.get(Math.max(remaining, 0), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            task.cancel(true);
+            task.abandon();
             throw new Failure(PluginUnavailableException.Reason.TIMEOUT, "no answer within " + policy.timeout().toMillis() + " ms", null);
         } catch (InterruptedException e) {
             task.cancel(true);
@@ -150,27 +159,53 @@ public final class PluginCallGuard {
         }
     }
 
-    /** The call as a task that frees its bulkhead slot exactly once: when the call ends, or when cancelled before it began. */
-    private <T> FutureTask<T> slotReleasingTask(Callable<T> call) {
-        AtomicBoolean claimed = new AtomicBoolean();
-        Callable<T> body = () -> {
-            if (!claimed.compareAndSet(false, true)) {
-                return null; // cancelled before it started; done() already freed the slot
-            }
-            try {
-                return call.call();
-            } finally {
-                bulkhead.release();
-            }
-        };
-        return new FutureTask<>(body) {
-            @Override
-            protected void done() {
-                if (claimed.compareAndSet(false, true)) {
+    /**
+     * The call as a task that frees its bulkhead slot exactly once: when the call ends, or when cancelled before it
+     * began. A call abandoned at its timeout that keeps running counts as {@link #overdue} until it ends.
+     */
+    private final class SlotTask<T> extends FutureTask<T> {
+        private static final int WAITING = 0;
+        private static final int RUNNING = 1;
+        private static final int OVERDUE = 2;
+        private static final int ENDED = 3;
+
+        private final AtomicInteger phase; // shared with the body handed to super(), hence the second constructor
+
+        SlotTask(Callable<T> call) {
+            this(call, new AtomicInteger(WAITING));
+        }
+
+        private SlotTask(Callable<T> call, AtomicInteger phase) {
+            super(() -> {
+                if (!phase.compareAndSet(WAITING, RUNNING)) {
+                    return null; // cancelled before it started; done() already freed the slot
+                }
+                try {
+                    return call.call();
+                } finally {
+                    if (phase.getAndSet(ENDED) == OVERDUE) {
+                        overdue.decrementAndGet();
+                    }
                     bulkhead.release();
                 }
+            });
+            this.phase = phase;
+        }
+
+        /** The caller stopped waiting: interrupt the call; if it keeps running, its slot is held past its timeout. */
+        void abandon() {
+            cancel(true);
+            if (phase.compareAndSet(RUNNING, OVERDUE)) {
+                overdue.incrementAndGet();
             }
-        };
+        }
+
+        @Override
+        protected void done() {
+            if (phase.compareAndSet(WAITING, ENDED)) {
+                bulkhead.release();
+            }
+        }
     }
 
     private void pause() {

@@ -67,11 +67,11 @@ class CircuitBreakerTest {
     }
 
     @Test
-    void callerErrorsCountNeitherForNorAgainstThePlugin() {
+    void callerErrorsAndLoadCountNeitherForNorAgainstThePlugin() {
         outcomes(true);
         for (int i = 0; i < 10; i++) {
             assertEquals(0, breaker.admit());
-            breaker.onCallerError();
+            breaker.onInconclusive();
         }
         assertEquals(CircuitBreaker.State.CLOSED, breaker.state(), "ten caller errors fill no window");
         outcomes(true, true);
@@ -83,7 +83,7 @@ class CircuitBreakerTest {
         now.addAndGet(delay);
         assertEquals(0, breaker.admit(), "trial 1");
         assertEquals(0, breaker.admit(), "trial 2");
-        breaker.onCallerError();
+        breaker.onInconclusive();
         assertEquals(CircuitBreaker.State.HALF_OPEN, breaker.state(), "a caller error does not close a half-open breaker");
         assertEquals(0, breaker.admit(), "but frees its trial slot");
         breaker.onSuccess();

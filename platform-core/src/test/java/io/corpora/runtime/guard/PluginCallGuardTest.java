@@ -311,6 +311,54 @@ class PluginCallGuardTest {
     }
 
     @Test
+    void aBulkheadFullOfCallsWithinTheirTimeoutIsLoadAndLeavesTheBreakerClosed() throws Exception {
+        PluginCallGuard guard = guard("a"); // bulkhead 1, no queue; a window of 4 at 0.5 would open on 2 failures
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Future<String> holder = executor.submit(() -> guard.call("search", () -> {
+            running.countDown();
+            release.await();
+            return "first";
+        }));
+        assertTrue(running.await(5, TimeUnit.SECONDS));
+        for (int i = 0; i < 10; i++) {
+            assertEquals(PluginUnavailableException.Reason.BULKHEAD_FULL,
+                    assertThrows(PluginUnavailableException.class, () -> guard.call("search", () -> "x")).reason(),
+                    "call " + i + ": refused for load, never because the load opened the breaker");
+        }
+        assertEquals(CircuitBreaker.State.CLOSED, guard.breakerState());
+        release.countDown();
+        assertEquals("first", holder.get(5, TimeUnit.SECONDS));
+        assertEquals("after", guard.call("search", () -> "after"), "the burst over, the next call runs at once");
+    }
+
+    @Test
+    void aBulkheadHeldByACallPastItsTimeoutCountsAsFailuresSoAStuckPluginOpensTheBreaker() throws Exception {
+        GuardPolicy tight = new GuardPolicy(Duration.ofMillis(50), 0, Duration.ZERO, Duration.ZERO, 2, 0.5, Duration.ofSeconds(5), 1, 1, 0);
+        PluginCallGuard guard = new PluginCallGuard(new GuardKey("a", CallKind.EMBEDDER, "stuck"), tight, context);
+        AtomicBoolean wake = new AtomicBoolean();
+        CountDownLatch ended = new CountDownLatch(1);
+        try {
+            assertEquals(PluginUnavailableException.Reason.TIMEOUT, assertThrows(PluginUnavailableException.class, () -> guard.call("embed", () -> {
+                while (!wake.get()) {
+                    Thread.onSpinWait(); // ignores interrupts: keeps the only slot past its timeout
+                }
+                ended.countDown();
+                return null;
+            })).reason());
+            assertEquals(CircuitBreaker.State.CLOSED, guard.breakerState(), "one failure: the window of 2 is not full");
+            assertEquals(PluginUnavailableException.Reason.BULKHEAD_FULL,
+                    assertThrows(PluginUnavailableException.class, () -> guard.call("embed", () -> "x")).reason());
+            assertEquals(CircuitBreaker.State.OPEN, guard.breakerState(), "full because the plugin is stuck: a failure");
+            assertEquals(PluginUnavailableException.Reason.CIRCUIT_OPEN,
+                    assertThrows(PluginUnavailableException.class, () -> guard.call("embed", () -> "x")).reason());
+        } finally {
+            wake.set(true);
+        }
+        assertTrue(ended.await(5, TimeUnit.SECONDS));
+    }
+
+    @Test
     void aWaitingCallerGetsTheSlotWhenItFreesWithinItsTimeout() throws Exception {
         GuardPolicy queued = new GuardPolicy(Duration.ofSeconds(5), 0, Duration.ZERO, Duration.ZERO, 4, 0.5, Duration.ofSeconds(5), 1, 1, 1);
         PluginCallGuard guard = new PluginCallGuard(new GuardKey("a", CallKind.EMBEDDER, "probe"), queued, context);

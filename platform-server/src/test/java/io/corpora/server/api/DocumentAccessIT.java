@@ -193,6 +193,12 @@ class DocumentAccessIT extends DeployedServer {
         assertEquals(400, slashInPath.status(), slashInPath.body());
         assertEquals("invalid-document-path", problemType(slashInPath));
         assertTrue(slashInPath.json().get("detail").asText().contains("document?id=guides%2Fa.md"), slashInPath.body());
+        // An encoded '/' or dot segment is refused by the container itself (Servlet 6) before any route: still problem+json.
+        for (String refused : List.of("/documents/guides%2Fa.md", "/documents/%2e%2e", "/documents/%2e%2e/chunks")) {
+            ServerClient.Response answer = CLIENT.get(BASE + refused, reader);
+            assertEquals(400, answer.status(), refused + ": " + answer.body());
+            assertEquals("invalid-request-uri", problemType(answer), refused + ": " + answer.body());
+        }
         assertEquals(400, CLIENT.get(BASE + "/document", reader).status(), "the id is required");
 
         String writer = writer(List.of());

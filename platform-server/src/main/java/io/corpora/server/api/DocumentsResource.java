@@ -81,6 +81,8 @@ public class DocumentsResource {
     public static final int MAX_BATCH = 1000;
     /** Form fields other than files (partition, metadata) are small. */
     private static final int FIELD_BYTES = 64 * 1024;
+    /** Thread-safe, and costly to build: one for every document body and metadata field, not one each. */
+    private static final Jsonb JSON = JsonbBuilder.create();
     private static final Map<String, String> FORMATS = Map.of("text", "text/plain", "markdown", "text/markdown", "html", "text/html",
             "json", "application/json", "jsonl", "application/x-ndjson", "csv", "text/csv");
 
@@ -378,8 +380,8 @@ public class DocumentsResource {
     }
 
     private static DocumentInput parse(JsonObject object) {
-        try (Jsonb jsonb = JsonbBuilder.create()) {
-            DocumentInput input = jsonb.fromJson(object.toString(), DocumentInput.class);
+        try {
+            DocumentInput input = JSON.fromJson(object.toString(), DocumentInput.class);
             String named = input.id == null ? "" : " (document '" + input.id + "')";
             if ((input.text == null) == (input.url == null)) {
                 throw new ProblemException(400, "invalid-request", "Invalid request", "a JSON document needs either 'text' or 'url'" + named);
@@ -463,8 +465,8 @@ public class DocumentsResource {
     @SuppressWarnings("unchecked")
     private static Map<String, Object> parseMetadata(byte[] json) {
         JsonBodies.requireParsable(json, "the 'metadata' field"); // the body's own check never saw this field
-        try (Jsonb jsonb = JsonbBuilder.create()) {
-            Object parsed = jsonb.fromJson(new String(json, StandardCharsets.UTF_8), Object.class);
+        try {
+            Object parsed = JSON.fromJson(new String(json, StandardCharsets.UTF_8), Object.class);
             if (!(parsed instanceof Map<?, ?> map)) {
                 throw new ProblemException(400, "invalid-request", "Invalid request", "the 'metadata' field must be a JSON object");
             }

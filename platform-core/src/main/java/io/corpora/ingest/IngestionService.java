@@ -244,9 +244,9 @@ public final class IngestionService {
             // The chunks went to the store the tenant left (a relocation ended while this document was written).
             case STORE_MOVED -> new IngestException(409, "store-moved", notStored + refused.getMessage()
                     + "; send it again to write it to the new store", refused);
-            // Two uploads of one document id at once (a retried batch, two clients): only one version may win.
-            case CONCURRENT_WRITE -> new IngestException(409, "concurrent-write", notStored + "another write of the same document"
-                    + " was under way at the same time and only one of them is kept; send it again if this content should win", refused);
+            // Two uploads of one document id at once (a retried batch, two clients), or a delete: only one write may win.
+            case CONCURRENT_WRITE -> new IngestException(409, "concurrent-write", notStored + refused.getMessage() + "; of two"
+                    + " writes of one document at the same time only one is kept: send it again if this content should win", refused);
         };
     }
 

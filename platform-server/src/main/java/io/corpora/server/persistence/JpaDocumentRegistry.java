@@ -197,7 +197,11 @@ public class JpaDocumentRegistry implements DocumentRegistry {
     public DocumentRecord activateVersion(Namespace namespace, String documentId, int version, String contentHash, int chunkCount, String text,
                                           DocumentDescription description, String embedderId, PluginChoice store) {
         requireWritable(namespace.tenant(), embedderId, store);
-        DocumentEntity row = lock(namespace, documentId);
+        DocumentEntity row = em.find(DocumentEntity.class, key(namespace, documentId), LockModeType.PESSIMISTIC_WRITE);
+        if (row == null) { // a delete of the document won while this version was written (it was a 500 NoSuchElementException)
+            throw new WriteRefusedException(WriteRefusedException.Reason.CONCURRENT_WRITE, "document '" + documentId + "' in " + namespace
+                    + " was deleted while version " + version + " was being written");
+        }
         if (row.pendingVersion != version) {
             throw new WriteRefusedException(WriteRefusedException.Reason.CONCURRENT_WRITE, "version " + version + " of document '" + documentId
                     + "' in " + namespace + " is not the one being written (pending: " + row.pendingVersion + ", active: " + row.activeVersion
@@ -368,13 +372,6 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         return partitionKey == null ? query : query.setParameter("p", partitionKey);
     }
 
-    private DocumentEntity lock(Namespace namespace, String documentId) {
-        DocumentEntity row = em.find(DocumentEntity.class, key(namespace, documentId), LockModeType.PESSIMISTIC_WRITE);
-        if (row == null) {
-            throw new NoSuchElementException("document '" + documentId + "' does not exist in " + namespace);
-        }
-        return row;
-    }
 
     private static DocumentEntity.Key key(Namespace namespace, String documentId) {
         return new DocumentEntity.Key(namespace.tenant(), namespace.partitionKey(), documentId);

@@ -205,6 +205,57 @@ class InterleavedReplaceTest {
                 "the later version whole; nothing of the refused one or of version 1");
     }
 
+    /**
+     * A delete of the document that lands while a new version's chunks are being written: the delete wins, the writer
+     * gets a 409 {@code concurrent-write} (it was a 500 "ingest-failed" from a NoSuchElementException), and nothing of
+     * the document is left in the registry or the store.
+     */
+    @Test
+    void aDocumentDeletedWhileAVersionIsWrittenIsAConflictAndLeavesNothing() throws Exception {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        ThreadLocal<String> role = ThreadLocal.withInitial(() -> "setup");
+        IngestionService ingestion = ingestion();
+        AtomicReference<TenantRuntime> runtimeRef = new AtomicReference<>();
+        VectorStore deletingMidWrite = new ForwardingVectorStore(reference) {
+            @Override
+            public void upsert(Namespace namespace, List<EmbeddedChunk> chunks) {
+                super.upsert(namespace, chunks);
+                if (role.get().equals("writer")) {
+                    Thread deleter = writer("deleter", role, failure, () ->
+                            assertTrue(ingestion.delete(writer(), runtimeRef.get(), "policy"), "the delete found the document"));
+                    deleter.start();
+                    try {
+                        deleter.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+        };
+        TenantRuntime runtime = runtime(deletingMidWrite);
+        runtimeRef.set(runtime);
+        assertEquals("stored", ingestion.ingest(writer(), runtime, text("Lanterns are lit at dusk.")).result());
+
+        AtomicReference<IngestException> refusal = new AtomicReference<>();
+        Thread writer = writer("writer", role, failure, () -> {
+            try {
+                ingestion.ingest(writer(), runtime, text("Harbour ferries leave hourly."));
+            } catch (IngestException e) {
+                refusal.set(e);
+            }
+        });
+        writer.start();
+        writer.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+
+        assertEquals(null, failure.get());
+        assertNotNull(refusal.get(), "the write the delete overtook must be refused");
+        assertEquals(409, refusal.get().status(), refusal.get().getMessage());
+        assertEquals("concurrent-write", refusal.get().type());
+        assertTrue(refusal.get().getMessage().contains("was deleted while version 2 was being written"), refusal.get().getMessage());
+        assertTrue(registry.find(ACME, "policy").isEmpty(), "the delete stands");
+        assertEquals(List.of(), reference.documentChunks(ACME, "policy"), "no chunk of either version is left");
+    }
+
     @Test
     void theCleanupAtRestartSparesAVersionNewerThanTheActiveOne() throws Exception {
         DocumentRegistry registryView = registry;

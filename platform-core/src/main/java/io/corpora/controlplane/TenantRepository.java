@@ -19,7 +19,10 @@ public interface TenantRepository {
 
     Tenant setState(String tenantId, TenantState state);
 
-    /** Records the fingerprint id the tenant's chunks carry (set at first ingest, changed by a re-embed migration). */
+    /**
+     * Records the fingerprint id the tenant's chunks carry (set at first ingest, changed by a re-embed migration);
+     * {@link java.util.NoSuchElementException} if absent.
+     */
     Tenant setActiveEmbedder(String tenantId, String fingerprintId);
 
     /**

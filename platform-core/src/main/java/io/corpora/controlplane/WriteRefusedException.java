@@ -14,7 +14,9 @@ public final class WriteRefusedException extends IllegalStateException {
          * begun while this one was written, the document's first version was begun by two writers at once, or the
          * document was deleted while this version was written.
          */
-        CONCURRENT_WRITE
+        CONCURRENT_WRITE,
+        /** The tenant was purged while this version was written: there is nothing left to add it to. */
+        TENANT_GONE
     }
 
     private final Reason reason;

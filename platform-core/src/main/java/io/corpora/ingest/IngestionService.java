@@ -31,6 +31,7 @@ import io.corpora.tenancy.ReservedKeyStamper;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
@@ -202,7 +203,12 @@ public final class IngestionService {
                 indexer.index(stamped.subList(from, to), indexTexts.subList(from, to));
             }
             if (tenant.activeEmbedder() == null) {
-                tenants.setActiveEmbedder(tenant.id(), embedderId);
+                try {
+                    tenants.setActiveEmbedder(tenant.id(), embedderId);
+                } catch (NoSuchElementException gone) { // purged while its first documents were written
+                    throw new WriteRefusedException(WriteRefusedException.Reason.TENANT_GONE, "tenant '" + tenant.id()
+                            + "' was deleted while it was written");
+                }
             }
             reserved.settle(() -> registry.activateVersion(namespace, request.documentId(), version, contentHash, stamped.size(), fullText(loaded),
                     description, embedderId, tenant.definition().store()));
@@ -247,6 +253,7 @@ public final class IngestionService {
             // Two uploads of one document id at once (a retried batch, two clients), or a delete: only one write may win.
             case CONCURRENT_WRITE -> new IngestException(409, "concurrent-write", notStored + refused.getMessage() + "; of two"
                     + " writes of one document at the same time only one is kept: send it again if this content should win", refused);
+            case TENANT_GONE -> new IngestException(404, "tenant-not-found", notStored + refused.getMessage(), refused);
         };
     }
 

@@ -82,7 +82,7 @@ public class JobRunner {
     /** Creates the job and queues it behind the tenant's running ones ({@link TenantJobQueue}); returns it as queued. */
     public IngestJob submit(TenantView view, List<IngestRequest> requests) {
         IngestJob job = view.createJob(requests.size());
-        queue.submit(view.namespace().tenant(), () -> run(job.id(), requests, IngestRequest::documentId, view::ingest, () -> {}));
+        queue.submit(view.namespace().tenant(), () -> run(job, requests, IngestRequest::documentId, view::ingest, () -> {}));
         return job;
     }
 
@@ -98,7 +98,7 @@ public class JobRunner {
         try {
             queue.submit(namespace.tenant(), () -> {
                 try {
-                    run(job.id(), documentIds, id -> id, view::rebuild, () -> {
+                    run(job, documentIds, id -> id, view::rebuild, () -> {
                         int removed = view.removeOrphans();
                         LOG.info(() -> "rebuild job " + job.id() + " of " + namespace + " removed " + removed + " orphaned or stale chunks");
                     });
@@ -139,8 +139,10 @@ public class JobRunner {
      * ({@link OrderedWindow}); a job naming one document twice runs one item at a time, so its last version is the last
      * one sent, as it always was.
      */
-    private <T> void run(String jobId, List<T> items, Function<T, String> documentIdOf, Function<T, IngestJob.Outcome> work, Runnable afterwards) {
+    private <T> void run(IngestJob job, List<T> items, Function<T, String> documentIdOf, Function<T, IngestJob.Outcome> work, Runnable afterwards) {
         JobRepository jobs = dataPlane.jobs();
+        String jobId = job.id();
+        boolean gone = false;
         try {
             jobs.markRunning(jobId);
             boolean distinct = items.stream().map(documentIdOf).distinct().count() == items.size();
@@ -153,13 +155,28 @@ public class JobRunner {
             }
             afterwards.run();
         } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "job " + jobId + " aborted", e);
+            gone = vanished(jobs, job);
+            if (gone) { // its tenant was purged while it ran: the job's row went with it, nothing is left to report to
+                LOG.info(() -> "job " + jobId + " of tenant " + job.tenant() + " stopped: the tenant was purged while it ran");
+            } else {
+                LOG.log(Level.SEVERE, "job " + jobId + " aborted", e);
+            }
         } finally {
             try {
-                jobs.finish(jobId);
+                if (!gone) {
+                    jobs.finish(jobId);
+                }
             } finally {
                 completions.finished(jobId);
             }
+        }
+    }
+
+    private static boolean vanished(JobRepository jobs, IngestJob job) {
+        try {
+            return jobs.find(job.tenant(), job.id()).isEmpty();
+        } catch (RuntimeException unknown) {
+            return false;
         }
     }
 }

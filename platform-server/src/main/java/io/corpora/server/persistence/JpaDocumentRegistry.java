@@ -28,7 +28,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 
 /**
@@ -184,9 +183,13 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         try {
             em.flush();
         } catch (PersistenceException e) {
-            if (created && UniqueViolation.causedBy(e)) { // no row to lock: two first versions raced to insert it
+            if (created && ConstraintViolations.uniqueKey(e)) { // no row to lock: two first versions raced to insert it
                 throw new WriteRefusedException(WriteRefusedException.Reason.CONCURRENT_WRITE, "document '" + documentId + "' in "
                         + namespace + " was created by another write at the same moment");
+            }
+            if (created && ConstraintViolations.foreignKey(e)) { // the tenant row went: purged while this ingest began
+                throw new WriteRefusedException(WriteRefusedException.Reason.TENANT_GONE, "tenant '" + namespace.tenant()
+                        + "' was deleted while '" + documentId + "' was being written");
             }
             throw e;
         }
@@ -238,8 +241,8 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         if (tenant == null && embedderId == null && store == null) {
             return; // a registry written without a tenant row (keyword-only tools and tests): no migration to order against
         }
-        if (tenant == null) {
-            throw new NoSuchElementException("tenant '" + tenantId + "' does not exist");
+        if (tenant == null) { // purged while the version was written (it was a 500 NoSuchElementException)
+            throw new WriteRefusedException(WriteRefusedException.Reason.TENANT_GONE, "tenant '" + tenantId + "' was deleted while it was written");
         }
         List<String> migrations = em.createQuery("SELECT j.kind FROM IngestJobEntity j WHERE j.tenantId = :t AND j.kind IN :kinds"
                         + " AND j.status IN :open", String.class)

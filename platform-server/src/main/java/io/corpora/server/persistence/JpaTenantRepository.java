@@ -68,7 +68,7 @@ public class JpaTenantRepository implements TenantRepository {
         try {
             em.flush();
         } catch (PersistenceException e) {
-            if (UniqueViolation.causedBy(e)) { // created by another request since the check above
+            if (ConstraintViolations.uniqueKey(e)) { // created by another request since the check above
                 throw new IllegalStateException("tenant '" + definition.id() + "' already exists");
             }
             throw e;

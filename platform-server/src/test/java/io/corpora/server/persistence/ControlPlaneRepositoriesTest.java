@@ -183,6 +183,35 @@ class ControlPlaneRepositoriesTest {
         assertNull(v3.error());
     }
 
+    /** A version whose document was deleted, or whose tenant was purged, while it was written is refused, not a server fault (it was a 500). */
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void activatingAVersionOfADeletedDocumentOrAPurgedTenantIsRefused(String database) throws Exception {
+        open(database);
+        tenants.create(tenant("acme"));
+        Namespace ns = Namespace.of("acme");
+        PluginChoice store = tenant("acme").store();
+        DocumentDescription description = new DocumentDescription("a.md", "text/markdown", Map.of(), 10);
+
+        int deletedMidWrite = documents.beginVersion(ns, "doc-1", "a.md", "text/markdown", Map.of(), 10);
+        assertTrue(documents.delete(ns, "doc-1"));
+        WriteRefusedException deleted = assertThrows(WriteRefusedException.class,
+                () -> documents.activateVersion(ns, "doc-1", deletedMidWrite, "h", 1, "t", description, "onnx:e", store));
+        assertEquals(WriteRefusedException.Reason.CONCURRENT_WRITE, deleted.reason());
+        assertTrue(deleted.getMessage().contains("was deleted while version 1 was being written"), deleted.getMessage());
+
+        int purgedMidWrite = documents.beginVersion(ns, "doc-2", "b.md", "text/markdown", Map.of(), 10);
+        documents.deleteTenant("acme");
+        tenants.delete("acme");
+        WriteRefusedException purged = assertThrows(WriteRefusedException.class,
+                () -> documents.activateVersion(ns, "doc-2", purgedMidWrite, "h", 1, "t", description, "onnx:e", store));
+        assertEquals(WriteRefusedException.Reason.TENANT_GONE, purged.reason());
+        assertTrue(documents.find(ns, "doc-2").isEmpty());
+        WriteRefusedException beganAfterPurge = assertThrows(WriteRefusedException.class,
+                () -> documents.beginVersion(ns, "doc-3", "c.md", "text/markdown", Map.of(), 10));
+        assertEquals(WriteRefusedException.Reason.TENANT_GONE, beganAfterPurge.reason(), "the foreign key refused it: " + beganAfterPurge.getMessage());
+    }
+
     /**
      * The registry's hot paths (the active-version lookup every retrieval makes, document lists and lookups, stats)
      * never read a document's body, and the lookup is one statement for a retrieval's candidates, not one per id:

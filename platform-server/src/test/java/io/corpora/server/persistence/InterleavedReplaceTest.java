@@ -212,48 +212,73 @@ class InterleavedReplaceTest {
      */
     @Test
     void aDocumentDeletedWhileAVersionIsWrittenIsAConflictAndLeavesNothing() throws Exception {
+        IngestionService ingestion = ingestion();
+        AtomicReference<TenantRuntime> runtime = new AtomicReference<>();
+        IngestException refusal = aSecondVersionInterruptedBy(ingestion, runtime,
+                () -> assertTrue(ingestion.delete(writer(), runtime.get(), "policy"), "the delete found the document"));
+        assertEquals(409, refusal.status(), refusal.getMessage());
+        assertEquals("concurrent-write", refusal.type());
+        assertTrue(refusal.getMessage().contains("was deleted while version 2 was being written"), refusal.getMessage());
+        assertTrue(registry.find(ACME, "policy").isEmpty(), "the delete stands");
+        assertEquals(List.of(), reference.documentChunks(ACME, "policy"), "no chunk of either version is left");
+    }
+
+    /** The tenant purged while a version is written: 404 tenant-not-found (it was a 500), and the version's chunks removed. */
+    @Test
+    void aTenantPurgedWhileAVersionIsWrittenIsNotFound() throws Exception {
+        IngestionService ingestion = ingestion();
+        IngestException refusal = aSecondVersionInterruptedBy(ingestion, new AtomicReference<>(), () -> {
+            registry.deleteTenant("acme");
+            tenants.delete("acme");
+        });
+        assertEquals(404, refusal.status(), refusal.getMessage());
+        assertEquals("tenant-not-found", refusal.type());
+        assertTrue(refusal.getMessage().contains("tenant 'acme' was deleted"), refusal.getMessage());
+        assertEquals(List.of("Lanterns are lit at dusk."), reference.documentChunks(ACME, "policy").stream().map(Chunk::text).toList(),
+                "only the first version's chunks, which the purge of the store (not run here) removes; the refused version's are gone");
+    }
+
+    /**
+     * Stores version 1 of "policy", then writes version 2 and runs {@code interruption} on another thread once its chunks
+     * are in the store, before its activation; returns the refusal version 2 met.
+     */
+    private IngestException aSecondVersionInterruptedBy(IngestionService ingestion, AtomicReference<TenantRuntime> runtimeRef, Runnable interruption)
+            throws InterruptedException {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         ThreadLocal<String> role = ThreadLocal.withInitial(() -> "setup");
-        IngestionService ingestion = ingestion();
-        AtomicReference<TenantRuntime> runtimeRef = new AtomicReference<>();
-        VectorStore deletingMidWrite = new ForwardingVectorStore(reference) {
+        VectorStore interrupting = new ForwardingVectorStore(reference) {
             @Override
             public void upsert(Namespace namespace, List<EmbeddedChunk> chunks) {
                 super.upsert(namespace, chunks);
                 if (role.get().equals("writer")) {
-                    Thread deleter = writer("deleter", role, failure, () ->
-                            assertTrue(ingestion.delete(writer(), runtimeRef.get(), "policy"), "the delete found the document"));
-                    deleter.start();
+                    Thread other = writer("interruption", role, failure, interruption);
+                    other.start();
                     try {
-                        deleter.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+                        other.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
                 }
             }
         };
-        TenantRuntime runtime = runtime(deletingMidWrite);
+        TenantRuntime runtime = runtime(interrupting);
         runtimeRef.set(runtime);
-        assertEquals("stored", ingestion.ingest(writer(), runtime, text("Lanterns are lit at dusk.")).result());
+        AccessDecision writer = writer();
+        assertEquals("stored", ingestion.ingest(writer, runtime, text("Lanterns are lit at dusk.")).result());
 
         AtomicReference<IngestException> refusal = new AtomicReference<>();
-        Thread writer = writer("writer", role, failure, () -> {
+        Thread second = writer("writer", role, failure, () -> {
             try {
-                ingestion.ingest(writer(), runtime, text("Harbour ferries leave hourly."));
+                ingestion.ingest(writer, runtime, text("Harbour ferries leave hourly."));
             } catch (IngestException e) {
                 refusal.set(e);
             }
         });
-        writer.start();
-        writer.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
-
+        second.start();
+        second.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
         assertEquals(null, failure.get());
-        assertNotNull(refusal.get(), "the write the delete overtook must be refused");
-        assertEquals(409, refusal.get().status(), refusal.get().getMessage());
-        assertEquals("concurrent-write", refusal.get().type());
-        assertTrue(refusal.get().getMessage().contains("was deleted while version 2 was being written"), refusal.get().getMessage());
-        assertTrue(registry.find(ACME, "policy").isEmpty(), "the delete stands");
-        assertEquals(List.of(), reference.documentChunks(ACME, "policy"), "no chunk of either version is left");
+        assertNotNull(refusal.get(), "the interrupted write must be refused");
+        return refusal.get();
     }
 
     @Test

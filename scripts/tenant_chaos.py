@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Concurrent traffic on a few tenants while an admin changes their state, deletes, purges and recreates them.
+
+Writers ingest (single documents and batches) into ids that a lister deletes again; readers retrieve; a lister reads
+documents, chunks, stats, jobs and verify and sometimes rebuilds; an admin flips each tenant between ACTIVE,
+INACTIVE and OFFLOADED, updates it, or deletes, purges and recreates it. Every answer is tallied by route and status;
+any answer of 500 or above (or none) is listed and makes the exit status 1. Needs a development-mode server
+(bin/corpora serve: it mints tokens with bin/corpora token), e.g.
+
+    scripts/tenant_chaos.py --url http://localhost:9080 --seconds 120
+"""
+import argparse, collections, json, random, subprocess, threading, time, urllib.request, urllib.error
+ap = argparse.ArgumentParser(); ap.add_argument('--url', default='http://localhost:9080'); ap.add_argument('--seconds', type=int, default=90)
+ap.add_argument('--tenants', type=int, default=2)
+a = ap.parse_args()
+def tok(*args):
+    return subprocess.run(["bin/corpora", "token", *args], capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+ADMIN = tok("--admin")
+def call(method, path, token, body=None):
+    req = urllib.request.Request(a.url + path, method=method, data=None if body is None else json.dumps(body).encode(),
+                                 headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=120) as r:
+            return r.status, r.read().decode(errors='replace')
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode(errors='replace')
+    except Exception as e:
+        return 0, repr(e)
+tally = collections.Counter(); bad = []; lock = threading.Lock(); stop = threading.Event()
+def note(route, status, body):
+    with lock:
+        tally[(route, status)] += 1
+        if status >= 500 or status == 0:
+            bad.append((route, status, body[:400]))
+def definition(t):
+    return {"id": t, "store": {"provider": "lucene"}, "embedder": {"provider": "onnx"}, "retrieval": {"mode": "hybrid", "topK": 5}, "access": {"partitions": []}}
+tenants = [f"chaos-{i}" for i in range(a.tenants)]
+for t in tenants:
+    print(t, call("POST", "/admin/v1/tenants", ADMIN, definition(t))[0])
+tokens = {t: tok("--tenant", t, "--roles", "reader,writer,tenant-admin") for t in tenants}
+def writer():
+    i = 0
+    while not stop.is_set():
+        t = random.choice(tenants); i += 1
+        s, b = call("POST", f"/api/v1/tenants/{t}/documents", tokens[t], {"id": f"d{random.randint(0, 30)}", "text": f"Harbour log {i}: " + "tides and berths. " * random.randint(5, 200)})
+        note("ingest", s, b)
+def batch():
+    while not stop.is_set():
+        t = random.choice(tenants)
+        s, b = call("POST", f"/api/v1/tenants/{t}/documents", tokens[t], [{"id": f"b{random.randint(0, 30)}", "text": "Batch note on pilots. " * 40} for _ in range(4)])
+        note("ingest-batch", s, b); time.sleep(0.2)
+def reader():
+    while not stop.is_set():
+        t = random.choice(tenants)
+        s, b = call("POST", f"/api/v1/tenants/{t}/retrieve", tokens[t], {"query": "tides and berths", "mode": random.choice(["hybrid", "vector", "keyword"])})
+        note("retrieve", s, b)
+def lister():
+    while not stop.is_set():
+        t = random.choice(tenants)
+        for route, path in [("list", "/documents"), ("stats", "/stats"), ("jobs", "/jobs"), ("doc", "/documents/d1"), ("chunks", "/documents/d2/chunks"), ("verify", "/index:verify")]:
+            s, b = call("GET", f"/api/v1/tenants/{t}{path}", tokens[t]); note(route, s, b)
+        s, b = call("DELETE", f"/api/v1/tenants/{t}/documents/d{random.randint(0, 30)}", tokens[t]); note("delete", s, b)
+        if random.random() < 0.1:
+            s, b = call("POST", f"/api/v1/tenants/{t}/index:rebuild", tokens[t]); note("rebuild", s, b)
+def admin():
+    while not stop.is_set():
+        t = random.choice(tenants)
+        op = random.choice(["INACTIVE", "ACTIVE", "OFFLOADED", "ACTIVE", "put", "purge", "get"])
+        if op in ("INACTIVE", "ACTIVE", "OFFLOADED"):
+            s, b = call("POST", f"/admin/v1/tenants/{t}/state", ADMIN, {"state": op}); note("state-" + op, s, b)
+        elif op == "put":
+            s, b = call("PUT", f"/admin/v1/tenants/{t}", ADMIN, definition(t)); note("put", s, b)
+        elif op == "get":
+            s, b = call("GET", f"/admin/v1/tenants/{t}", ADMIN); note("get", s, b)
+        else:
+            s, b = call("DELETE", f"/admin/v1/tenants/{t}", ADMIN); note("delete-tenant", s, b)
+            time.sleep(random.uniform(0, 0.5))
+            s, b = call("POST", f"/admin/v1/tenants/{t}:purge", ADMIN); note("purge", s, b)
+            time.sleep(random.uniform(0, 0.5))
+            s, b = call("POST", "/admin/v1/tenants", ADMIN, definition(t)); note("recreate", s, b)
+        time.sleep(random.uniform(0.2, 1.0))
+threads = [threading.Thread(target=f) for f in [writer, writer, writer, batch, reader, reader, lister, admin]]
+[t.start() for t in threads]; time.sleep(a.seconds); stop.set(); [t.join() for t in threads]
+for k in sorted(tally): print(k, tally[k])
+print(len(bad), "answers of 500 or above (or no answer)")
+for b in bad[:15]: print(b)
+raise SystemExit(1 if bad else 0)

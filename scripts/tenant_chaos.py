@@ -12,6 +12,7 @@ any answer of 500 or above (or none) is listed and makes the exit status 1. Need
 import argparse, collections, json, random, subprocess, threading, time, urllib.request, urllib.error
 ap = argparse.ArgumentParser(); ap.add_argument('--url', default='http://localhost:9080'); ap.add_argument('--seconds', type=int, default=90)
 ap.add_argument('--tenants', type=int, default=2)
+ap.add_argument('--store', default='{"provider": "lucene"}', help='the tenants\' store choice, JSON (e.g. a pgvector one)')
 a = ap.parse_args()
 def tok(*args):
     return subprocess.run(["bin/corpora", "token", *args], capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
@@ -33,7 +34,7 @@ def note(route, status, body):
         if status >= 500 or status == 0:
             bad.append((route, status, body[:400]))
 def definition(t):
-    return {"id": t, "store": {"provider": "lucene"}, "embedder": {"provider": "onnx"}, "retrieval": {"mode": "hybrid", "topK": 5}, "access": {"partitions": []}}
+    return {"id": t, "store": json.loads(a.store), "embedder": {"provider": "onnx"}, "retrieval": {"mode": "hybrid", "topK": 5}, "access": {"partitions": []}}
 tenants = [f"chaos-{i}" for i in range(a.tenants)]
 for t in tenants:
     print(t, call("POST", "/admin/v1/tenants", ADMIN, definition(t))[0])

@@ -60,6 +60,13 @@ final class ControlPlaneJpa implements AutoCloseable {
         return transactional(port, target, em);
     }
 
+    /** An entity manager of its own (its own connection), for a test that holds a transaction open; closed with the rest. */
+    EntityManager ownEntityManager() {
+        EntityManager own = factory.createEntityManager();
+        extra.add(own);
+        return own;
+    }
+
     /** A job repository on its own entity manager (its own connection), e.g. one per concurrent worker. */
     JobRepository jobsOnOwnConnection(Clock clock) {
         EntityManager own = factory.createEntityManager();

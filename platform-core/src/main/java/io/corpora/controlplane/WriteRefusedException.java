@@ -2,7 +2,8 @@ package io.corpora.controlplane;
 
 /**
  * A document version's activation refused by the control plane: the tenant's corpus is being re-embedded or moved,
- * its embedder changed while the version was being embedded, or another write of the same document (a delete too) overlapped it.
+ * its embedder changed while the version was being embedded, another write of the same document (a delete too)
+ * overlapped it, or the tenant was purged meanwhile.
  * Checked under the tenant's and the document's row locks, so it holds for every server sharing the control plane.
  */
 public final class WriteRefusedException extends IllegalStateException {

@@ -23,11 +23,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * breaker and a full bulkhead are not retried either (retrying overload adds to it). A full bulkhead counts as a
  * failure only while a slot is held by a call past its timeout (the plugin is stuck); full of calls still within their
  * timeout, it is load, which says nothing about the plugin's health: counting it (as MP FT does) let one tenant's burst
- * of callers open its breaker and refuse every call of that tenant, retrievals included, for the breaker's delay. {@link FailureKind#CALLER_ERROR}s
- * (e.g. input beyond the model's limit) pass through unchanged and unretried, and say nothing about the plugin's
- * health: the breaker counts them neither as failures (a caller must not be able to open a tenant's breaker) nor as
- * successes (nor close a half-open one); they are observed as {@code caller_error}. Every other outcome that gives no
- * answer becomes a {@link PluginUnavailableException}.
+ * of callers open its breaker and refuse every call of that tenant, retrievals included, for the breaker's delay.
+ * {@link FailureKind#CALLER_ERROR}s (e.g. input beyond the model's limit) pass through unchanged and unretried, and
+ * say nothing about the plugin's health: the breaker counts them neither as failures (a caller must not be able to
+ * open a tenant's breaker) nor as successes (nor close a half-open one); they are observed as {@code caller_error}.
+ * Every other outcome that gives no answer becomes a {@link PluginUnavailableException}.
  *
  * <p>Hand-written rather than MicroProfile Fault Tolerance or Resilience4j because the guard is keyed at run time
  * (one breaker and bulkhead per tenant and plugin, created as tenants appear, with per-tenant policy), which MP FT's

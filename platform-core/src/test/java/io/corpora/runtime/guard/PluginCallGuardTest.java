@@ -291,44 +291,28 @@ class PluginCallGuardTest {
     @Test
     void aFullBulkheadRefusesAtOnceWithoutRetrying() throws Exception {
         PluginCallGuard guard = guard("a");
-        CountDownLatch running = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Future<String> holder = executor.submit(() -> guard.call("search", () -> {
-            running.countDown();
-            release.await();
-            return "first";
-        }));
-        assertTrue(running.await(5, TimeUnit.SECONDS));
+        HeldSlot holder = holdTheSlot(guard, "search");
         AtomicInteger calls = new AtomicInteger();
         PluginUnavailableException full = assertThrows(PluginUnavailableException.class,
                 () -> guard.call("search", calls::incrementAndGet));
         assertEquals(PluginUnavailableException.Reason.BULKHEAD_FULL, full.reason());
         assertEquals(0, calls.get());
         assertTrue(pauses.isEmpty(), "overload is not retried");
-        release.countDown();
-        assertEquals("first", holder.get(5, TimeUnit.SECONDS));
+        assertEquals("first", holder.release());
         assertEquals(1, guard.call("search", calls::incrementAndGet));
     }
 
     @Test
     void aBulkheadFullOfCallsWithinTheirTimeoutIsLoadAndLeavesTheBreakerClosed() throws Exception {
         PluginCallGuard guard = guard("a"); // bulkhead 1, no queue; a window of 4 at 0.5 would open on 2 failures
-        CountDownLatch running = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Future<String> holder = executor.submit(() -> guard.call("search", () -> {
-            running.countDown();
-            release.await();
-            return "first";
-        }));
-        assertTrue(running.await(5, TimeUnit.SECONDS));
+        HeldSlot holder = holdTheSlot(guard, "search");
         for (int i = 0; i < 10; i++) {
             assertEquals(PluginUnavailableException.Reason.BULKHEAD_FULL,
                     assertThrows(PluginUnavailableException.class, () -> guard.call("search", () -> "x")).reason(),
                     "call " + i + ": refused for load, never because the load opened the breaker");
         }
         assertEquals(CircuitBreaker.State.CLOSED, guard.breakerState());
-        release.countDown();
-        assertEquals("first", holder.get(5, TimeUnit.SECONDS));
+        assertEquals("first", holder.release());
         assertEquals("after", guard.call("search", () -> "after"), "the burst over, the next call runs at once");
     }
 
@@ -362,17 +346,9 @@ class PluginCallGuardTest {
     void aWaitingCallerGetsTheSlotWhenItFreesWithinItsTimeout() throws Exception {
         GuardPolicy queued = new GuardPolicy(Duration.ofSeconds(5), 0, Duration.ZERO, Duration.ZERO, 4, 0.5, Duration.ofSeconds(5), 1, 1, 1);
         PluginCallGuard guard = new PluginCallGuard(new GuardKey("a", CallKind.EMBEDDER, "probe"), queued, context);
-        CountDownLatch running = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Future<String> holder = executor.submit(() -> guard.call("embed", () -> {
-            running.countDown();
-            release.await();
-            return "first";
-        }));
-        assertTrue(running.await(5, TimeUnit.SECONDS));
+        HeldSlot holder = holdTheSlot(guard, "embed");
         Future<String> waiter = executor.submit(() -> guard.call("embed", () -> "second"));
-        release.countDown();
-        assertEquals("first", holder.get(5, TimeUnit.SECONDS));
+        assertEquals("first", holder.release());
         assertEquals("second", waiter.get(5, TimeUnit.SECONDS));
     }
 
@@ -407,5 +383,25 @@ class PluginCallGuardTest {
             }
         }
         assertEquals("free again", answer);
+    }
+
+    /** A call answering "first" that holds one of the guard's bulkhead slots until {@link #release}d. */
+    private record HeldSlot(CountDownLatch latch, Future<String> call) {
+        String release() throws Exception {
+            latch.countDown();
+            return call.get(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private HeldSlot holdTheSlot(PluginCallGuard guard, String operation) throws InterruptedException {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Future<String> call = executor.submit(() -> guard.call(operation, () -> {
+            running.countDown();
+            release.await();
+            return "first";
+        }));
+        assertTrue(running.await(5, TimeUnit.SECONDS), "the holding call is running");
+        return new HeldSlot(release, call);
     }
 }

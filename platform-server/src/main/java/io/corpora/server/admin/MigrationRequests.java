@@ -87,6 +87,9 @@ public class MigrationRequests {
         }
         ObjectNode document = TenantDefinitionCodec.toJson(tenant.definition());
         document.set(section, request.get(section));
+        // Not the request's to validate: a definition may only say ACTIVE or INACTIVE, and the migration refuses a tenant
+        // that is not ACTIVE itself (409 tenant-not-active); an OFFLOADED one was a 400 naming a "/state" never sent.
+        document.remove("state");
         return document;
     }
 }

@@ -52,6 +52,11 @@ class StoreRelocationIT extends DeployedServer {
 
         Map<String, Object> target = Map.of("store", Map.of("provider", "pgvector", "config",
                 Map.of("jdbcUrl", pgUrl, "table", TABLE, "ensureSchema", "true")));
+        // An offloaded tenant is refused for its state (it was a 400 naming a "/state" the caller never sent).
+        String state = "admin/v1/tenants/" + tenant + "/state";
+        assertEquals(200, client.post(state, admin, Map.of("state", "OFFLOADED")).status());
+        assertProblem(409, client.post(relocate, admin, target), "tenant-not-active");
+        assertEquals(200, client.post(state, admin, Map.of("state", "ACTIVE")).status());
         ServerClient.Response started = client.post(relocate, admin, target);
         assertEquals(202, started.status(), started.body());
         assertNotNull(started.location(), "202 names the job");

@@ -99,7 +99,13 @@ public class JobRunner {
             queue.submit(namespace.tenant(), () -> {
                 try {
                     run(job, documentIds, id -> id, view::rebuild, () -> {
-                        int removed = view.removeOrphans();
+                        int removed;
+                        try {
+                            removed = view.removeOrphans();
+                        } catch (IngestException refused) { // e.g. a migration of the tenant began meanwhile
+                            throw new IngestException(refused.status(), refused.type(), "the documents were re-pushed, but orphaned and"
+                                    + " stale chunks were not removed: " + refused.getMessage() + "; run index:rebuild again later", refused);
+                        }
                         LOG.info(() -> "rebuild job " + job.id() + " of " + namespace + " removed " + removed + " orphaned or stale chunks");
                     });
                 } finally {
@@ -135,7 +141,7 @@ public class JobRunner {
     /**
      * Records one outcome per item, in the items' order and in groups ({@link OutcomeBatch}: one transaction for several
      * documents, none held longer than a quarter second), then runs {@code afterwards}; the job is finished whatever
-     * happens. Up to {@link #parallelism} items are in flight, the next starting as soon as any finishes
+     * happens (FAILED with the reason when a refusal such as a migration's 409 ends it early). Up to {@link #parallelism} items are in flight, the next starting as soon as any finishes
      * ({@link OrderedWindow}); a job naming one document twice runs one item at a time, so its last version is the last
      * one sent, as it always was.
      */
@@ -143,6 +149,7 @@ public class JobRunner {
         JobRepository jobs = dataPlane.jobs();
         String jobId = job.id();
         boolean gone = false;
+        String refusal = null;
         try {
             jobs.markRunning(jobId);
             boolean distinct = items.stream().map(documentIdOf).distinct().count() == items.size();
@@ -154,6 +161,13 @@ public class JobRunner {
                 outcomes.flush(); // before the job finishes: its status tells the client these documents are done
             }
             afterwards.run();
+        } catch (IngestException refused) {
+            if (refused.status() >= 500) {
+                LOG.log(Level.SEVERE, "job " + jobId + " aborted", refused);
+            } else { // the caller's kind of refusal, not a fault: the job ends FAILED saying why
+                refusal = refused.getMessage();
+                LOG.info(() -> "job " + jobId + " of " + job.tenant() + " ended early: " + refused.getMessage());
+            }
         } catch (RuntimeException e) {
             gone = vanished(jobs, job);
             if (gone) { // its tenant was purged while it ran: the job's row went with it, nothing is left to report to
@@ -163,7 +177,9 @@ public class JobRunner {
             }
         } finally {
             try {
-                if (!gone) {
+                if (refusal != null) {
+                    jobs.fail(jobId, refusal);
+                } else if (!gone) {
                     jobs.finish(jobId);
                 }
             } finally {

@@ -3,7 +3,8 @@
 
 Writers ingest (single documents and batches) into ids that a lister deletes again; readers retrieve; a lister reads
 documents, chunks, stats, jobs and verify and sometimes rebuilds; an admin flips each tenant between ACTIVE,
-INACTIVE and OFFLOADED, updates it, or deletes, purges and recreates it. Every answer is tallied by route and status;
+INACTIVE and OFFLOADED, updates it, or deletes, purges and recreates it (and, with --relocate-to, moves its corpus
+between two stores). Every answer is tallied by route and status;
 any answer of 500 or above (or none) is listed and makes the exit status 1. Needs a development-mode server
 (bin/corpora serve: it mints tokens with bin/corpora token), e.g.
 
@@ -13,6 +14,7 @@ import argparse, collections, json, random, subprocess, threading, time, urllib.
 ap = argparse.ArgumentParser(); ap.add_argument('--url', default='http://localhost:9080'); ap.add_argument('--seconds', type=int, default=90)
 ap.add_argument('--tenants', type=int, default=2)
 ap.add_argument('--store', default='{"provider": "lucene"}', help='the tenants\' store choice, JSON (e.g. a pgvector one)')
+ap.add_argument('--relocate-to', help='a second store choice, JSON: the admin also moves tenants between it and --store (store:relocate)')
 a = ap.parse_args()
 def tok(*args):
     return subprocess.run(["bin/corpora", "token", *args], capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
@@ -66,11 +68,14 @@ def lister():
 def admin():
     while not stop.is_set():
         t = random.choice(tenants)
-        op = random.choice(["INACTIVE", "ACTIVE", "OFFLOADED", "ACTIVE", "put", "purge", "get"])
+        op = random.choice(["INACTIVE", "ACTIVE", "OFFLOADED", "ACTIVE", "put", "purge", "get"] + (["relocate"] * 2 if a.relocate_to else []))
         if op in ("INACTIVE", "ACTIVE", "OFFLOADED"):
             s, b = call("POST", f"/admin/v1/tenants/{t}/state", ADMIN, {"state": op}); note("state-" + op, s, b)
         elif op == "put":
             s, b = call("PUT", f"/admin/v1/tenants/{t}", ADMIN, definition(t)); note("put", s, b)
+        elif op == "relocate":
+            target = json.loads(random.choice([a.store, a.relocate_to]))
+            s, b = call("POST", f"/admin/v1/tenants/{t}/store:relocate", ADMIN, {"store": target}); note("relocate", s, b)
         elif op == "get":
             s, b = call("GET", f"/admin/v1/tenants/{t}", ADMIN); note("get", s, b)
         else:

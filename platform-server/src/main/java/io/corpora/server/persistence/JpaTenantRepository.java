@@ -146,9 +146,6 @@ public class JpaTenantRepository implements TenantRepository {
         if (documents > 0) {
             throw new IllegalStateException("tenant '" + tenantId + "' still has " + documents + " documents in the registry; purge its corpus first");
         }
-        // H2 does not lock the tenant row for a document's insert (PostgreSQL does): a first version begun since the
-        // purge's registry delete made the tenant's removal fail on the foreign key (a 500 from :purge).
-        em.createQuery("DELETE FROM DocumentEntity d WHERE d.tenantId = :t").setParameter("t", tenantId).executeUpdate();
         // A job still running records its outcomes under its row's lock: holding every job row first makes such a write
         // wait for this delete (and then find its job gone) rather than add an outcome between the two deletes below,
         // which failed the purge on the outcome's foreign key (500).
@@ -159,8 +156,20 @@ public class JpaTenantRepository implements TenantRepository {
         em.createQuery("DELETE FROM IngestJobEntity j WHERE j.tenantId = :t").setParameter("t", tenantId).executeUpdate();
         em.createQuery("DELETE FROM EvaluationEntity e WHERE e.tenantId = :t").setParameter("t", tenantId).executeUpdate();
         TenantUsage.remove(em, tenantId);
+        // H2 does not lock the tenant row for a document's insert (PostgreSQL does): a first version begun since the
+        // purge's registry delete made the tenant's removal fail on the foreign key (a 500 from :purge). Removed here,
+        // right before the tenant; one begun in between still fails it, as a conflict to purge again.
+        em.createQuery("DELETE FROM DocumentEntity d WHERE d.tenantId = :t").setParameter("t", tenantId).executeUpdate();
         em.remove(row);
-        em.flush();
+        try {
+            em.flush();
+        } catch (PersistenceException e) {
+            if (ConstraintViolations.foreignKey(e)) {
+                throw new IllegalStateException("a document of tenant '" + tenantId + "' began to be written while it was purged;"
+                        + " its corpus is purged and it stays marked for deletion: purge it again");
+            }
+            throw e;
+        }
     }
 
     private TenantEntity lock(String tenantId) {

@@ -26,6 +26,7 @@ import io.corpora.controlplane.TenantRepository;
 import io.corpora.controlplane.WriteRefusedException;
 import io.corpora.controlplane.TenantState;
 import io.corpora.spi.Namespace;
+import io.corpora.testkit.Poll;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -216,8 +217,8 @@ class ControlPlaneRepositoriesTest {
      * A purge while one of the tenant's jobs is recording an outcome (its job row locked, the outcome not yet written):
      * the purge waits for it and removes the job with every outcome. It used to delete the outcomes first, let the
      * job's new outcome in, and fail on its foreign key (a 500 from {@code :purge}, found by scripts/tenant_chaos.py).
-     * The job's writer holds its transaction for a second after the purge started, long enough for the old purge to
-     * reach its second delete; the fixed one waits at its first statement.
+     * The job's writer holds its transaction until the purge waits for a row lock: the old purge waited at its delete of
+     * jobs (after deleting the outcomes), the fixed one waits at its first statement.
      */
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
@@ -234,7 +235,8 @@ class ControlPlaneRepositoriesTest {
             writerEm.getTransaction().begin();
             writer.recordOutcomes(job.id(), List.of(new IngestJob.Outcome("a", "stored", 1, 1, 201, null))); // row locked, outcome unflushed
             Future<?> purge = thread.submit(() -> purger.delete("gone"));
-            Thread.sleep(1000);
+            jakarta.persistence.EntityManager observer = jpa.ownEntityManager();
+            Poll.until("the purge waits for a row lock", Duration.ofSeconds(30), () -> sessionsWaitingForALock(observer, database) > 0);
             writerEm.flush();
             writerEm.getTransaction().commit();
             purge.get(30, TimeUnit.SECONDS);
@@ -246,6 +248,13 @@ class ControlPlaneRepositoriesTest {
         }
         assertTrue(tenants.find("gone").isEmpty());
         assertTrue(jobs.find("gone", job.id()).isEmpty(), "the job went with its outcomes");
+    }
+
+    /** Sessions of the database blocked by another's lock, as the database itself reports them. */
+    private static long sessionsWaitingForALock(jakarta.persistence.EntityManager em, String database) {
+        String sql = database.equals("h2") ? "SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS WHERE BLOCKER_ID IS NOT NULL"
+                : "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'";
+        return ((Number) em.createNativeQuery(sql).getSingleResult()).longValue();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.corpora.server.api;
 import io.corpora.controlplane.DocumentRecord;
 import io.corpora.controlplane.IngestJob;
 import io.corpora.controlplane.Tenant;
+import io.corpora.ingest.IngestException;
 import io.corpora.ingest.IngestRequest;
 import io.corpora.ingest.UrlFetcher;
 import io.corpora.server.Roles;
@@ -16,6 +17,7 @@ import io.corpora.server.api.model.DocumentPage;
 import io.corpora.server.api.model.DocumentView;
 import io.corpora.server.api.model.IngestOutcome;
 import io.corpora.server.api.model.Job;
+import io.corpora.server.rest.DataPlaneExceptionMappers;
 import io.corpora.server.rest.ProblemException;
 import io.corpora.server.security.CallerScope;
 import io.corpora.spi.Chunk;
@@ -125,10 +127,11 @@ public class DocumentsResource {
             DocumentInput input = parse(object);
             TenantView view = writer(tenantId, input.partition);
             IngestRequest request = validated(input.url != null ? fetched(view.tenant(), input) : toRequest(input));
-            IngestJob.Outcome outcome = jobs.ingestOne(view, request);
-            if ("failed".equals(outcome.result())) {
-                throw new ProblemException(outcome.status(), "ingest-failed", "Document not ingested", outcome.error(),
-                        Map.of("documentId", outcome.documentId()));
+            IngestJob.Outcome outcome;
+            try {
+                outcome = view.ingest(request);
+            } catch (IngestException refused) { // its own type and Retry-After, naming the document
+                throw DataPlaneExceptionMappers.Ingest.problem(refused, Map.of("documentId", request.documentId()));
             }
             return ReadYourWrites.withToken(Response.status(outcome.status()).entity(IngestOutcome.of(outcome)), view).build();
         }

@@ -119,11 +119,6 @@ public class JobRunner {
         return job;
     }
 
-    /** Ingests one document and turns any failure into an outcome. */
-    public IngestJob.Outcome ingestOne(TenantView view, IngestRequest request) {
-        return outcomeOf(request.documentId(), () -> view.ingest(request));
-    }
-
     private static IngestJob.Outcome outcomeOf(String documentId, Supplier<IngestJob.Outcome> work) {
         try {
             return work.get();

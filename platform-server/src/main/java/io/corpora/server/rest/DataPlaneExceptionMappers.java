@@ -69,20 +69,25 @@ public final class DataPlaneExceptionMappers {
     public static class Ingest implements ExceptionMapper<IngestException> {
         @Override
         public Response toResponse(IngestException e) {
+            return problem(e, Map.of()).toResponse();
+        }
+
+        /**
+         * The problem an ingest refusal answers with: its status and type, and a {@code Retry-After} when it passes with
+         * time (a migration, an unavailable plugin); a 5xx is logged. For routes that add extensions such as the document id.
+         */
+        public static ProblemException problem(IngestException e, Map<String, ?> extensions) {
             if (e.status() >= 500) {
                 LOG.log(Level.SEVERE, e.getMessage(), e.getCause());
             }
-            Response response = Problem.response(e.status(), e.type(), title(e.status()), e.getMessage());
+            ProblemException problem = new ProblemException(e.status(), e.type(), title(e.status()), e.getMessage(), extensions);
             if (e.retryAfterSeconds() > 0) {
-                return Response.fromResponse(response).header("Retry-After", Long.toString(e.retryAfterSeconds())).build();
-            }
-            if (e.status() == 429) {
-                return Response.fromResponse(response).header("Retry-After", "60").build();
+                return problem.retryAfter(e.retryAfterSeconds());
             }
             if (e.getCause() instanceof PluginUnavailableException unavailable) {
-                return Response.fromResponse(response).header("Retry-After", Long.toString(unavailable.retryAfterSeconds())).build();
+                return problem.retryAfter(unavailable.retryAfterSeconds());
             }
-            return response;
+            return problem;
         }
 
         private static String title(int status) {

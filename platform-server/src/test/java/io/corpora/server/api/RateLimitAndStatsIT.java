@@ -1,6 +1,7 @@
 package io.corpora.server.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,7 +13,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** A tenant's requestsPerMinute and ingestsPerMinute quotas answer 429 with Retry-After; stats count what is stored. */
+/**
+ * A tenant's requestsPerMinute and ingestsPerMinute quotas answer 429 with Retry-After; its stored-size quotas answer 429
+ * quota-exceeded naming the document; stats count what is stored.
+ */
 class RateLimitAndStatsIT extends DeployedServer {
 
     private final ServerClient client = ServerClient.fromBuild();
@@ -54,5 +58,33 @@ class RateLimitAndStatsIT extends DeployedServer {
         new TenantFixtures(client).create(other, List.of(), false);
         assertEquals(200, client.post("api/v1/tenants/" + other + "/retrieve", client.token("r", other, Roles.READER),
                 Map.of("query", "honey", "mode", "keyword")).status(), "another tenant is not affected");
+    }
+
+    /** A refusal inside the ingest of one document keeps its own problem type (it was "ingest-failed" for all of them). */
+    @Test
+    void aSingleDocumentRefusalAnswersItsOwnProblemTypeNamingTheDocument() {
+        String tenant = TenantFixtures.uniqueId("capped");
+        Map<String, Object> definition = new LinkedHashMap<>();
+        definition.put("id", tenant);
+        definition.put("store", Map.of("provider", "lucene"));
+        definition.put("embedder", Map.of("provider", "onnx"));
+        definition.put("quotas", Map.of("maxDocuments", 1));
+        ServerClient.Response created = client.post("admin/v1/tenants", client.token("ops", null, Roles.PLATFORM_ADMIN), definition);
+        assertEquals(201, created.status(), created.body());
+        String writer = client.token("w", tenant, Roles.WRITER, Roles.READER);
+        String docs = "api/v1/tenants/" + tenant + "/documents";
+        assertEquals(201, client.post(docs, writer, Map.of("id", "a", "text", "Apples grow on trees.")).status());
+
+        ServerClient.Response over = client.post(docs, writer, Map.of("id", "b", "text", "Bees make honey."));
+        assertEquals(429, over.status(), over.body());
+        assertTrue(over.json().get("type").asText().endsWith("/quota-exceeded"), over.body());
+        assertEquals("b", over.json().get("documentId").asText(), over.body());
+        assertNull(over.retryAfter(), "a quota of stored documents does not pass with time: no Retry-After");
+
+        ServerClient.Response empty = client.post(docs, writer, Map.of("id", "a", "text", ""));
+        assertEquals(422, empty.status(), empty.body());
+        assertTrue(empty.json().get("type").asText().endsWith("/unreadable-document"), empty.body());
+        assertEquals("a", empty.json().get("documentId").asText(), empty.body());
+        assertEquals(1, client.get("api/v1/tenants/" + tenant + "/stats", writer).json().get("documents").asInt(), "nothing lost");
     }
 }

@@ -11,21 +11,15 @@ Needs a development-mode server (bin/corpora serve) with the example plugins, e.
 import argparse
 import collections
 import json
-import subprocess
 import threading
 import time
-import urllib.error
-import urllib.request
+
+from corpora_http import call as http_call, dev_token
 
 
 def call(url, token, body=None, method=None):
-    request = urllib.request.Request(url, data=None if body is None else json.dumps(body).encode(), method=method,
-                                     headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=120) as response:
-            return response.status, json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as e:
-        return e.code, None
+    status, text = http_call(url, method or ("GET" if body is None else "POST"), token, body)
+    return status, json.loads(text or "null") if 200 <= status < 300 else None
 
 
 def main():
@@ -43,8 +37,7 @@ def main():
         "retrieval": {"mode": "hybrid", "topK": 5}, "access": {"partitions": []}})
     if status not in (200, 201, 409):
         raise SystemExit(f"creating tenant {a.tenant}: {status}")
-    token = subprocess.run(["bin/corpora", "token", "--tenant", a.tenant, "--roles", "reader,writer"],
-                           capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+    token = dev_token("--tenant", a.tenant, "--roles", "reader,writer")
     base = f"{a.url}/api/v1/tenants/{a.tenant}"
     for i in range(3):
         call(f"{base}/documents", token, {"id": f"lantern-{i}", "text": f"Lanterns are lit at dusk, round {i}, by the night watch."})

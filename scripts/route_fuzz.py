@@ -15,10 +15,10 @@ generator is not counted). Standard library only; a few minutes against a local 
 import argparse
 import collections
 import json
-import subprocess
 import sys
-import urllib.error
 import urllib.request
+
+from corpora_http import call as http_call, dev_token as token
 
 PATH_IDS = ["no-such-x", "%2e%2e", "a%2Fb", "x" * 3000, "%F0%9F%98%80"]
 QUERIES = ["", "?limit=-1", "?limit=abc", "?after=%00", "?id=", "?id=%2e%2e%2f", "?id=" + "x" * 5000,
@@ -33,10 +33,6 @@ BODIES = [b"", b"{", b"null", b"[]", b"123", b'"x"', b'{"query":null}', b'{"quer
           b'{"jsonrpc":"2.0","method":"tools/call","params":{"name":"nope"},"id":1}', b'{"jsonrpc":"2.0","id":[1]}',
           b"\xff\xfe\x00", b'{"query":"x","fusion":{"weight":2}}', b'{"query":"x","partition":"../../etc"}']
 CONTENT_TYPES = ["text/plain", "application/xml", "multipart/form-data; boundary=zz", "application/octet-stream"]
-
-
-def token(*args):
-    return subprocess.check_output(["bin/corpora", "token", *args], stderr=subprocess.DEVNULL).decode().strip()
 
 
 def main():
@@ -54,17 +50,12 @@ def main():
     def call(method, path, body, content_type, bearer):
         nonlocal sent
         sent += 1
-        request = urllib.request.Request(base + path, data=body if method in ("POST", "PUT", "DELETE") else None, method=method,
-                                         headers={"Authorization": "Bearer " + bearer, "Content-Type": content_type,
-                                                  "Accept": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=120) as response:
-                status, text = response.status, response.read(600)
-        except urllib.error.HTTPError as answered:
-            status, text = answered.code, answered.read(600)
+        status, text = http_call(base + path, method, bearer, body if method in ("POST", "PUT", "DELETE") else None,
+                                 headers={"Content-Type": content_type, "Accept": "application/json"})
+        text = text[:600].encode()
         statuses[status] += 1
         rpc_internal = path == "/mcp" and b'"code":-32000' in text and b"(500)" in text
-        if (status >= 500 and not (status == 501 and b"generator-not-configured" in text)) or rpc_internal:
+        if status == 0 or (status >= 500 and not (status == 501 and b"generator-not-configured" in text)) or rpc_internal:
             failures.append((status, method, path[:140], (body or b"")[:60], content_type, text[:300]))
 
     for template, operations in spec["paths"].items():

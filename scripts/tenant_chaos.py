@@ -10,31 +10,19 @@ any answer of 500 or above (or none) is listed and makes the exit status 1. Need
 
     scripts/tenant_chaos.py --url http://localhost:9080 --seconds 120
 """
-import argparse, collections, json, random, subprocess, threading, time, urllib.request, urllib.error
+import argparse, json, random, threading, time
+from corpora_http import Tally, call as http_call, dev_token
 ap = argparse.ArgumentParser(); ap.add_argument('--url', default='http://localhost:9080'); ap.add_argument('--seconds', type=int, default=90)
 ap.add_argument('--tenants', type=int, default=2)
 ap.add_argument('--store', default='{"provider": "lucene"}', help='the tenants\' store choice, JSON (e.g. a pgvector one)')
 ap.add_argument('--relocate-to', help='a second store choice, JSON: the admin also moves tenants between it and --store (store:relocate)')
 a = ap.parse_args()
-def tok(*args):
-    return subprocess.run(["bin/corpora", "token", *args], capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+tok = dev_token
 ADMIN = tok("--admin")
 def call(method, path, token, body=None):
-    req = urllib.request.Request(a.url + path, method=method, data=None if body is None else json.dumps(body).encode(),
-                                 headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=120) as r:
-            return r.status, r.read().decode(errors='replace')
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode(errors='replace')
-    except Exception as e:
-        return 0, repr(e)
-tally = collections.Counter(); bad = []; lock = threading.Lock(); stop = threading.Event()
-def note(route, status, body):
-    with lock:
-        tally[(route, status)] += 1
-        if status >= 500 or status == 0:
-            bad.append((route, status, body[:400]))
+    return http_call(a.url + path, method, token, body)
+tally = Tally(); stop = threading.Event()
+note = tally.note
 def definition(t):
     return {"id": t, "store": json.loads(a.store), "embedder": {"provider": "onnx"}, "retrieval": {"mode": "hybrid", "topK": 5}, "access": {"partitions": []}}
 tenants = [f"chaos-{i}" for i in range(a.tenants)]
@@ -87,7 +75,5 @@ def admin():
         time.sleep(random.uniform(0.2, 1.0))
 threads = [threading.Thread(target=f) for f in [writer, writer, writer, batch, reader, reader, lister, admin]]
 [t.start() for t in threads]; time.sleep(a.seconds); stop.set(); [t.join() for t in threads]
-for k in sorted(tally): print(k, tally[k])
-print(len(bad), "answers of 500 or above (or no answer)")
-for b in bad[:15]: print(b)
-raise SystemExit(1 if bad else 0)
+tally.print_summary()
+raise SystemExit(1 if tally.failures else 0)

@@ -7,7 +7,8 @@ its write: `w=<n> tenant=<t> part=<p> aud=<a>`. Readers act as random actors —
 partition — over REST (retrieve in every mode, retrieve:batch, documents list and read, chunks) and MCP (search,
 get_document, list_documents, resources/read). An admin meanwhile deactivates and reactivates tenants, re-embeds them
 (embedder:migrate between the bundled model and a copy of it loaded as a custom model, so another fingerprint),
-rebuilds their indexes, and deletes, purges and recreates them.
+rebuilds their indexes, and deletes, purges and recreates them; an operator reads the fleet, audit, job and
+evaluation views, starts evaluations and uploads files.
 
 Every passage, chunk and document returned is checked against the actor, and a violation fails the run (exit 1):
 - **audience**: its audience is public or one of the actor's groups (from the stamp and from its metadata);
@@ -235,6 +236,47 @@ def deleter(writers):
         time.sleep(random.uniform(0.05, 0.3))
 
 
+BOUNDARY = "chaos-upload"
+
+
+def operator(tenants, owners):
+    """Fleet and audit views, the tenant's jobs and evaluations, multipart uploads: routes the readers do not cover."""
+    while not stop.is_set():
+        tenant = random.choice(tenants)
+        op = random.choice(["fleet", "tenants", "audit", "jobs", "evaluate", "evaluations", "upload"])
+        if op == "fleet":
+            s, b = call(f"{a.url}/admin/v1/fleet?sort={random.choice(['chunks', 'documents', 'quota', 'bytes', 'state', 'id'])}"
+                        f"&order=desc&size=20&q=iso", "GET", ADMIN)
+        elif op == "tenants":
+            s, b = call(f"{a.url}/admin/v1/tenants", "GET", ADMIN)
+        elif op == "audit":
+            s, b = call(f"{a.url}/admin/v1/audit", "GET", ADMIN)
+        elif op == "jobs":
+            s, b = call(api(tenant, "/jobs"), "GET", owners[tenant])
+            if s == 200 and json.loads(b).get("jobs"):
+                job = random.choice(json.loads(b)["jobs"])["id"]
+                s, b = call(f"{a.url}/admin/v1/tenants/{tenant}/jobs/{job}", "GET", ADMIN)
+                op = "admin-job"
+        elif op == "evaluate":
+            s, b = call(api(tenant, "/evaluations"), "POST", owners[tenant], {
+                "queries": {"q1": "harbour tides", "q2": "pilots at dawn"},
+                "qrelsTsv": "query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\n",
+                "actor": {"groups": random.sample(GROUPS, 1)}})
+        elif op == "evaluations":
+            s, b = call(api(tenant, "/evaluations"), "GET", owners[tenant])
+            if s == 200 and json.loads(b).get("evaluations"):
+                s, b = call(api(tenant, "/evaluations/" + json.loads(b)["evaluations"][0]["id"]), "GET", owners[tenant])
+                op = "evaluation"
+        else:
+            files = b"".join(f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="up-{i}.md"\r\n'
+                             f"Content-Type: text/markdown\r\n\r\n# Upload {i}\n\nHarbour tides, public notes.\r\n".encode()
+                             for i in range(random.randint(1, 4)))
+            s, b = call(api(tenant, "/documents?partition=" + random.choice(PARTITIONS)), "POST", owners[tenant],
+                        files + f"--{BOUNDARY}--\r\n".encode(), headers={"Content-Type": f"multipart/form-data; boundary={BOUNDARY}"})
+        tally.note(op, s, b)
+        time.sleep(random.uniform(0.05, 0.3))
+
+
 def admin(tenants, owners):
     while not stop.is_set():
         tenant = random.choice(tenants)
@@ -283,7 +325,8 @@ def main():
         print(actor)
     threads = ([threading.Thread(target=writer, args=(writers,)) for _ in range(3)]
                + [threading.Thread(target=reader, args=(actors,)) for _ in range(3)]
-               + [threading.Thread(target=deleter, args=(writers,)), threading.Thread(target=admin, args=(tenants, owners))])
+               + [threading.Thread(target=deleter, args=(writers,)), threading.Thread(target=admin, args=(tenants, owners)),
+                  threading.Thread(target=operator, args=(tenants, owners))])
     for t in threads:
         t.start()
     time.sleep(a.seconds)

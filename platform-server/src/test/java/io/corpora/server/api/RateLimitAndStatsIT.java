@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -23,14 +22,7 @@ class RateLimitAndStatsIT extends DeployedServer {
 
     @Test
     void quotasLimitRequestsAndIngestsPerTenant() {
-        String tenant = TenantFixtures.uniqueId("limited");
-        Map<String, Object> definition = new LinkedHashMap<>();
-        definition.put("id", tenant);
-        definition.put("store", Map.of("provider", "lucene"));
-        definition.put("embedder", Map.of("provider", "onnx"));
-        definition.put("quotas", Map.of("requestsPerMinute", 6, "ingestsPerMinute", 2));
-        ServerClient.Response created = client.post("admin/v1/tenants", client.token("ops", null, Roles.PLATFORM_ADMIN), definition);
-        assertEquals(201, created.status(), created.body());
+        String tenant = tenantWithQuotas("limited", Map.of("requestsPerMinute", 6, "ingestsPerMinute", 2));
         String writer = client.token("w", tenant, Roles.WRITER, Roles.READER);
         String docs = "api/v1/tenants/" + tenant + "/documents";
 
@@ -63,14 +55,7 @@ class RateLimitAndStatsIT extends DeployedServer {
     /** A refusal inside the ingest of one document keeps its own problem type (it was "ingest-failed" for all of them). */
     @Test
     void aSingleDocumentRefusalAnswersItsOwnProblemTypeNamingTheDocument() {
-        String tenant = TenantFixtures.uniqueId("capped");
-        Map<String, Object> definition = new LinkedHashMap<>();
-        definition.put("id", tenant);
-        definition.put("store", Map.of("provider", "lucene"));
-        definition.put("embedder", Map.of("provider", "onnx"));
-        definition.put("quotas", Map.of("maxDocuments", 1));
-        ServerClient.Response created = client.post("admin/v1/tenants", client.token("ops", null, Roles.PLATFORM_ADMIN), definition);
-        assertEquals(201, created.status(), created.body());
+        String tenant = tenantWithQuotas("capped", Map.of("maxDocuments", 1));
         String writer = client.token("w", tenant, Roles.WRITER, Roles.READER);
         String docs = "api/v1/tenants/" + tenant + "/documents";
         assertEquals(201, client.post(docs, writer, Map.of("id", "a", "text", "Apples grow on trees.")).status());
@@ -86,5 +71,13 @@ class RateLimitAndStatsIT extends DeployedServer {
         assertTrue(empty.json().get("type").asText().endsWith("/unreadable-document"), empty.body());
         assertEquals("a", empty.json().get("documentId").asText(), empty.body());
         assertEquals(1, client.get("api/v1/tenants/" + tenant + "/stats", writer).json().get("documents").asInt(), "nothing lost");
+    }
+
+    private String tenantWithQuotas(String prefix, Map<String, Object> quotas) {
+        String tenant = TenantFixtures.uniqueId(prefix);
+        Map<String, Object> definition = TenantFixtures.embeddedDefaults(tenant);
+        definition.put("quotas", quotas);
+        new TenantFixtures(client).create(definition);
+        return tenant;
     }
 }

@@ -67,6 +67,19 @@ public record IngestJob(String id, String tenant, String partition, JobKind kind
      *
      * @param result stored | skipped | failed
      * @param status the HTTP status a single-document request would have answered (201, 200, 4xx/5xx)
+     * @param problem for a failure, the kind of problem a single-document request would have answered (e.g.
+     *                {@code concurrent-write}, {@code quota-exceeded}); null otherwise, and for outcomes recorded
+     *                before it was kept
      */
-    public record Outcome(String documentId, String result, int version, int chunks, int status, String error) {}
+    public record Outcome(String documentId, String result, int version, int chunks, int status, String error, String problem) {
+
+        public Outcome(String documentId, String result, int version, int chunks, int status, String error) {
+            this(documentId, result, version, chunks, status, error, null);
+        }
+
+        /** A document the ingest refused, with the refusal's status and kind of problem. */
+        public static Outcome failed(String documentId, int status, String problem, String error) {
+            return new Outcome(documentId, "failed", 0, 0, status, error, problem);
+        }
+    }
 }

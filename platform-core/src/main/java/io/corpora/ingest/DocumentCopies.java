@@ -45,9 +45,11 @@ final class DocumentCopies {
         return new IngestJob.Outcome(document.documentId(), "failed", document.activeVersion(), 0, status, error);
     }
 
-    /** A copy that threw: the status of an {@link IngestException}, 500 for anything else. */
+    /** A copy that threw: the status and kind of an {@link IngestException}, 500 for anything else. */
     static IngestJob.Outcome failed(DocumentRecord document, RuntimeException e) {
-        return failed(document, e instanceof IngestException ie ? ie.status() : 500, e.getClass().getSimpleName() + ": " + e.getMessage());
+        IngestException refusal = e instanceof IngestException ie ? ie : null;
+        return new IngestJob.Outcome(document.documentId(), "failed", document.activeVersion(), 0, refusal != null ? refusal.status() : 500,
+                e.getClass().getSimpleName() + ": " + e.getMessage(), refusal != null ? refusal.type() : "internal-error");
     }
 
     /** {@code store} ("the store", "the source store") holds only {@code held} of the active version's chunks. */

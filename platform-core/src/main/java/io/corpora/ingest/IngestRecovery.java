@@ -71,7 +71,7 @@ public final class IngestRecovery {
             String reason = JOB_INTERRUPTED.formatted(ownerText(orphan.owner()));
             int unreported = job.get().total() - job.get().outcomes().size();
             if (unreported > 0) {
-                jobs.recordOutcomes(orphan.jobId(), Collections.nCopies(unreported, new IngestJob.Outcome(null, "failed", 0, 0, 503, reason)));
+                jobs.recordOutcomes(orphan.jobId(), Collections.nCopies(unreported, IngestJob.Outcome.failed(null, 503, "job-interrupted", reason)));
             }
             jobs.finish(orphan.jobId());
             jobsClosed++;

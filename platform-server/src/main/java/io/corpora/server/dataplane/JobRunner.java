@@ -123,12 +123,12 @@ public class JobRunner {
         try {
             return work.get();
         } catch (IngestException e) {
-            return new IngestJob.Outcome(documentId, "failed", 0, 0, e.status(), e.getMessage());
+            return IngestJob.Outcome.failed(documentId, e.status(), e.type(), e.getMessage());
         } catch (IllegalArgumentException e) {
-            return new IngestJob.Outcome(documentId, "failed", 0, 0, 400, e.getMessage());
+            return IngestJob.Outcome.failed(documentId, 400, "invalid-request", e.getMessage());
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "ingest of '" + documentId + "' failed", e);
-            return new IngestJob.Outcome(documentId, "failed", 0, 0, 500,
+            return IngestJob.Outcome.failed(documentId, 500, "internal-error",
                     "internal error (" + e.getClass().getSimpleName() + "); the previous version, if any, is unchanged");
         }
     }

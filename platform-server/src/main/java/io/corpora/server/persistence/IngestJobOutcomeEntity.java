@@ -31,6 +31,9 @@ public class IngestJobOutcomeEntity {
     int httpStatus;
     @Column(name = "error")
     String error;
+    /** The kind of problem of a failure (V16); null otherwise and on rows recorded before. */
+    @Column(name = "problem_type", length = 64)
+    String problemType;
 
     /** The composite primary key. */
     public static class Key implements Serializable {

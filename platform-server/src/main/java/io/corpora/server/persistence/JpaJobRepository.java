@@ -185,6 +185,7 @@ public class JpaJobRepository implements JobRepository {
         entry.chunks = outcome.chunks();
         entry.httpStatus = outcome.status();
         entry.error = outcome.error();
+        entry.problemType = outcome.problem();
         em.persist(entry);
     }
 
@@ -253,7 +254,7 @@ public class JpaJobRepository implements JobRepository {
     private List<IngestJob.Outcome> outcomes(String jobId) {
         return em.createQuery("SELECT o FROM IngestJobOutcomeEntity o WHERE o.jobId = :j ORDER BY o.position", IngestJobOutcomeEntity.class)
                 .setParameter("j", jobId).getResultList().stream()
-                .map(o -> new IngestJob.Outcome(o.documentId, o.result, o.version, o.chunks, o.httpStatus, o.error)).toList();
+                .map(o -> new IngestJob.Outcome(o.documentId, o.result, o.version, o.chunks, o.httpStatus, o.error, o.problemType)).toList();
     }
 
     private static IngestJob toJob(IngestJobEntity row, List<IngestJob.Outcome> outcomes) {

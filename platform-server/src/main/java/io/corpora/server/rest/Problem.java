@@ -17,13 +17,18 @@ public final class Problem {
 
     private Problem() {}
 
+    /** The stable URI of a kind of problem, e.g. {@code concurrent-write}. */
+    public static String type(String kind) {
+        return URI.create(TYPE_BASE + kind).toString();
+    }
+
     public static Response response(int status, String type, String title, String detail) {
         return response(status, type, title, detail, Map.of());
     }
 
     public static Response response(int status, String type, String title, String detail, Map<String, ?> extensions) {
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("type", URI.create(TYPE_BASE + type).toString());
+        body.put("type", type(type));
         body.put("title", title);
         body.put("status", status);
         if (detail != null) {

@@ -108,6 +108,7 @@ class DocumentLifecycleIT extends DeployedServer {
             }
         }
         assertEquals(422, failure.get("status").asInt(), job.toString());
+        assertEquals("https://corpora.dev/problems/unreadable-document", failure.path("type").asText(), failure.toString());
         assertTrue(failure.get("error").asText().contains("bad-json"), failure.toString());
         assertTrue(texts(search("otters sleeping")).stream().anyMatch(t -> t.contains("Otters hold hands")));
     }

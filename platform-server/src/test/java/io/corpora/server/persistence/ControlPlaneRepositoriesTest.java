@@ -553,13 +553,15 @@ class ControlPlaneRepositoriesTest {
         jobs.markRunning(job.id());
         jobs.recordOutcome(job.id(), new IngestJob.Outcome("a", "stored", 1, 4, 201, null));
         jobs.recordOutcomes(job.id(), List.of(new IngestJob.Outcome("b", "skipped", 1, 0, 200, null), // a group, in one transaction
-                new IngestJob.Outcome("c", "failed", 0, 0, 422, "malformed PDF")));
+                IngestJob.Outcome.failed("c", 422, "unreadable-document", "malformed PDF")));
         IngestJob running = jobs.find("acme", job.id()).orElseThrow();
         assertEquals(List.of(1, 1, 1), List.of(running.succeeded(), running.skipped(), running.failed()), "each outcome counted once");
         assertEquals(JobStatus.RUNNING, running.status());
         assertEquals(100, running.percent());
         assertEquals(List.of("a", "b", "c"), running.outcomes().stream().map(IngestJob.Outcome::documentId).toList());
         assertEquals("malformed PDF", running.outcomes().get(2).error());
+        assertEquals("unreadable-document", running.outcomes().get(2).problem(), "a failure keeps its kind of problem");
+        assertNull(running.outcomes().get(0).problem());
 
         IngestJob finished = jobs.finish(job.id());
         assertEquals(JobStatus.PARTIALLY_FAILED, finished.status());

@@ -41,20 +41,20 @@ final class DocumentCopies {
         return new IngestJob.Outcome(document.documentId(), "stored", document.activeVersion(), chunks, 200, null);
     }
 
-    static IngestJob.Outcome failed(DocumentRecord document, int status, String error) {
-        return new IngestJob.Outcome(document.documentId(), "failed", document.activeVersion(), 0, status, error);
+    static IngestJob.Outcome failed(DocumentRecord document, int status, String problem, String error) {
+        return new IngestJob.Outcome(document.documentId(), "failed", document.activeVersion(), 0, status, error, problem);
     }
 
     /** A copy that threw: the status and kind of an {@link IngestException}, 500 for anything else. */
     static IngestJob.Outcome failed(DocumentRecord document, RuntimeException e) {
         IngestException refusal = e instanceof IngestException ie ? ie : null;
-        return new IngestJob.Outcome(document.documentId(), "failed", document.activeVersion(), 0, refusal != null ? refusal.status() : 500,
-                e.getClass().getSimpleName() + ": " + e.getMessage(), refusal != null ? refusal.type() : "internal-error");
+        return failed(document, refusal != null ? refusal.status() : 500, refusal != null ? refusal.type() : "internal-error",
+                e.getClass().getSimpleName() + ": " + e.getMessage());
     }
 
     /** {@code store} ("the store", "the source store") holds only {@code held} of the active version's chunks. */
     static IngestJob.Outcome incomplete(DocumentRecord document, String store, int held, String beforeWhat) {
-        return failed(document, 409, store + " holds " + held + " of the " + document.chunkCount() + " chunks of version "
+        return failed(document, 409, "index-incomplete", store + " holds " + held + " of the " + document.chunkCount() + " chunks of version "
                 + document.activeVersion() + " (partition " + document.namespace().partitionKey() + "); repair it with POST index:rebuild before "
                 + beforeWhat);
     }

@@ -195,7 +195,7 @@ public final class StoreRelocation extends CorpusMigration<IngestJob.Relocate> {
                 to.upsert(namespace, copies);
             } else {
                 if (!Objects.equals(target.embedderId(), activeEmbedder)) {
-                    return DocumentCopies.failed(document, 409, "the source store cannot return its vectors and"
+                    return DocumentCopies.failed(document, 409, "embedder-mismatch", "the source store cannot return its vectors and"
                             + " the tenant's embedder now has fingerprint " + target.embedderId() + ", not " + activeEmbedder);
                 }
                 LOG.fine("the source store returned no vectors for '" + document.documentId() + "'; embedding its chunks again");

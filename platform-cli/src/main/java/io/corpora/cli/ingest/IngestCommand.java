@@ -173,7 +173,7 @@ public final class IngestCommand implements Command {
                     String result = outcome == null ? "failed" : outcome.get("result").asText();
                     if (result.equals("failed")) {
                         failures.add(upload.relative() + ": " + (outcome == null ? "no outcome reported" : outcome.get("status").asInt()
-                                + " " + outcome.path("error").asText()));
+                                + problemKind(outcome) + " " + outcome.path("error").asText()));
                     } else {
                         state.markStored(upload.relative(), upload.sha256());
                         chunks += outcome.get("chunks").asLong();
@@ -291,5 +291,11 @@ public final class IngestCommand implements Command {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** " unreadable-document" from the outcome's problem type (its last segment), or "" for a server that sends none. */
+    private static String problemKind(JsonNode outcome) {
+        String type = outcome.path("type").asText("");
+        return type.isEmpty() ? "" : " " + type.substring(type.lastIndexOf('/') + 1);
     }
 }

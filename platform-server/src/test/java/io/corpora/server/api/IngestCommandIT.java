@@ -43,7 +43,7 @@ class IngestCommandIT extends DeployedServer {
 
         Run first = run(tenant, state);
         assertEquals(1, first.exitCode(), first.toString());
-        assertTrue(first.err().contains("broken.json: 422"), first.err());
+        assertTrue(first.err().contains("broken.json: 422 unreadable-document "), first.err());
         assertTrue(first.out().contains("2 stored"), first.out());
 
         Run resumed = run(tenant, state);

@@ -63,6 +63,6 @@ class Tally:
             print(key, self.counts[key])
             if samples and len(key) == 3:
                 print("    e.g.", self.samples[key])
-        print(len(self.failures), "answers of 500 or above (or no answer)")
+        print(sum(self.counts.values()), "requests;", len(self.failures), "answers of 500 or above (or no answer)")
         for failure in self.failures[:15]:
             print(failure)

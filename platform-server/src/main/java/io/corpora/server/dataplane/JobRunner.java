@@ -156,19 +156,18 @@ public class JobRunner {
                 outcomes.flush(); // before the job finishes: its status tells the client these documents are done
             }
             afterwards.run();
-        } catch (IngestException refused) {
-            if (refused.status() >= 500) {
-                LOG.log(Level.SEVERE, "job " + jobId + " aborted", refused);
-            } else { // the caller's kind of refusal, not a fault: the job ends FAILED saying why
+        } catch (RuntimeException e) {
+            if (e instanceof IngestException refused && refused.status() < 500) {
+                // the caller's kind of refusal, not a fault: the job ends FAILED saying why
                 refusal = refused.getMessage();
                 LOG.info(() -> "job " + jobId + " of " + job.tenant() + " ended early: " + refused.getMessage());
-            }
-        } catch (RuntimeException e) {
-            gone = vanished(jobs, job);
-            if (gone) { // its tenant was purged while it ran: the job's row went with it, nothing is left to report to
-                LOG.info(() -> "job " + jobId + " of tenant " + job.tenant() + " stopped: the tenant was purged while it ran");
             } else {
-                LOG.log(Level.SEVERE, "job " + jobId + " aborted", e);
+                gone = vanished(jobs, job);
+                if (gone) { // its tenant was purged while it ran: the job's row went with it, nothing is left to report to
+                    LOG.info(() -> "job " + jobId + " of tenant " + job.tenant() + " stopped: the tenant was purged while it ran");
+                } else {
+                    LOG.log(Level.SEVERE, "job " + jobId + " aborted", e);
+                }
             }
         } finally {
             try {

@@ -16,7 +16,6 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceException;
 import jakarta.persistence.PersistenceContext;
-import jakarta.transaction.Transactional;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -35,7 +34,7 @@ import java.util.Optional;
  * writers of one document serialize; a version that was superseded meanwhile can no longer be activated.
  */
 @ApplicationScoped
-@Transactional
+@ControlPlaneTransactional
 public class JpaDocumentRegistry implements DocumentRegistry {
 
     @PersistenceContext(unitName = ControlPlane.PERSISTENCE_UNIT)

@@ -12,7 +12,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
-import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -21,7 +20,7 @@ import java.util.UUID;
 
 /** Ingest and re-embed jobs on JPA. Outcomes are appended under a lock on the job row, so concurrent workers keep counters exact. */
 @ApplicationScoped
-@Transactional
+@ControlPlaneTransactional
 public class JpaJobRepository implements JobRepository {
 
     @PersistenceContext(unitName = ControlPlane.PERSISTENCE_UNIT)

@@ -16,7 +16,6 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceException;
 import jakarta.persistence.PersistenceContext;
-import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +25,7 @@ import java.util.Optional;
 
 /** The tenant registry on JPA. Every method runs in a JTA transaction (joining the caller's, if any). */
 @ApplicationScoped
-@Transactional
+@ControlPlaneTransactional
 public class JpaTenantRepository implements TenantRepository {
 
     @PersistenceContext(unitName = ControlPlane.PERSISTENCE_UNIT)

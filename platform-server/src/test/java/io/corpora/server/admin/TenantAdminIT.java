@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
+import io.corpora.server.api.MessagesLog;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -85,6 +86,23 @@ class TenantAdminIT extends DeployedServer {
         ServerClient.Response nonsense = http.send("POST", "admin/v1/tenants/" + id + "/state", admin, "{\"state\": \"ASLEEP\"}");
         assertEquals(400, nonsense.status(), nonsense.body());
         assertTrue(nonsense.json().get("detail").asText().contains("ACTIVE, INACTIVE or OFFLOADED"), nonsense.body());
+    }
+
+    @Test
+    void aRefusedCreateIsAnAnswerNotAnIncident() throws Exception {
+        String id = "twice-" + run;
+        assertEquals(201, http.send("POST", "admin/v1/tenants", admin, tenantJson(id, "Once")).status());
+        ServerClient.Response again = http.send("POST", "admin/v1/tenants", admin, tenantJson(id, "Twice"));
+        assertEquals(409, again.status(), again.body());
+        assertEquals("https://corpora.dev/problems/tenant-conflict", again.json().get("type").asText(), again.body());
+
+        // Liberty's @Transactional reports every exception leaving it as an FFDC incident; the control plane's refusals
+        // are answered 409 and must not leave an incident report behind.
+        String refusal = "tenant '" + id + "' already exists";
+        List<String> incidents = MessagesLog.incidentReports().stream().filter(r -> r.contains(refusal)).toList();
+        assertTrue(incidents.isEmpty(), "FFDC incident reports for a refused create: " + incidents);
+        assertTrue(MessagesLog.jsonRecords().noneMatch(r -> "FFDC1015I".equals(r.path("ibm_messageId").asText())
+                && r.path("message").asText().contains(refusal)), "an FFDC1015I line for a refused create");
     }
 
     @Test

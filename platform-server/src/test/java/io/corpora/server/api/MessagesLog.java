@@ -6,11 +6,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
 import java.util.stream.Stream;
 
-/** The JSON messages.log of the build's Liberty servers, for the observability and fault tests. */
+/** The JSON messages.log of the build's Liberty servers and their FFDC incident reports, for the observability and fault tests. */
 public final class MessagesLog {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -22,19 +24,38 @@ public final class MessagesLog {
      * most recently written one of the build's Liberty servers (other tests start servers of their own next to it).
      */
     public static Stream<JsonNode> jsonRecords() throws IOException {
-        Path servers = Path.of("target", "liberty", "wlp", "usr", "servers");
-        String name = System.getProperty("corpora.liberty.server.name");
-        Path log = name == null ? null : servers.resolve(name).resolve("logs").resolve("messages.log");
-        if (log == null || !Files.isRegularFile(log)) {
-            log = mostRecent(servers);
-        }
-        return Files.readAllLines(log).stream().filter(line -> line.startsWith("{")).map(line -> {
+        return Files.readAllLines(messagesLog()).stream().filter(line -> line.startsWith("{")).map(line -> {
             try {
                 return JSON.readTree(line);
             } catch (IOException e) {
                 return null;
             }
         }).filter(Objects::nonNull);
+    }
+
+    /**
+     * The texts of the FFDC incident reports beside that messages.log ({@code logs/ffdc/ffdc_*.log}: Liberty writes one
+     * for the first occurrence of each kind of incident, which a rolled-over messages.log would no longer show).
+     */
+    public static List<String> incidentReports() throws IOException {
+        Path ffdc = messagesLog().resolveSibling("ffdc");
+        if (!Files.isDirectory(ffdc)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(ffdc)) {
+            List<String> reports = new ArrayList<>();
+            for (Path file : files.filter(f -> f.getFileName().toString().startsWith("ffdc_")).toList()) {
+                reports.add(new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.UTF_8)); // lenient: a report quotes whatever failed
+            }
+            return reports;
+        }
+    }
+
+    private static Path messagesLog() throws IOException {
+        Path servers = Path.of("target", "liberty", "wlp", "usr", "servers");
+        String name = System.getProperty("corpora.liberty.server.name");
+        Path log = name == null ? null : servers.resolve(name).resolve("logs").resolve("messages.log");
+        return log != null && Files.isRegularFile(log) ? log : mostRecent(servers);
     }
 
     private static Path mostRecent(Path servers) throws IOException {

@@ -173,6 +173,7 @@ class ServerKillIT {
         String why = interrupted.get("error").asText();
         // Closed by the restarted server, or by whichever server first saw the dead one's lease expire.
         assertTrue(why.contains("server restart") || why.contains("the server running the job stopped"), "the job says why: " + job);
+        assertEquals("https://corpora.dev/problems/job-interrupted", interrupted.path("type").asText(), job.toString());
     }
 
     /** @param versionTwoBegun the registry had begun version 2 before the kill, so it must now record why it failed */

@@ -71,6 +71,8 @@ class IngestRecoveryTest {
             assertEquals(1, closed.failed(), "the unreported document counts as failed: " + closed);
             assertEquals(100, closed.percent());
             assertTrue(closed.outcomes().get(0).error().contains("server restart"), closed.outcomes().toString());
+            assertEquals(503, closed.outcomes().get(0).status(), closed.outcomes().toString());
+            assertEquals("job-interrupted", closed.outcomes().get(0).problem(), closed.outcomes().toString());
             DocumentRecord document = registry.find(namespace, "policy").orElseThrow();
             assertEquals(v1, document.activeVersion());
             assertTrue(document.status() == DocumentStatus.ACTIVE || document.status() == DocumentStatus.FAILED, document.toString());

@@ -93,6 +93,7 @@ class LeaseAdoptionTest {
         assertEquals(1, closed.succeeded());
         assertEquals(1, closed.failed());
         assertTrue(closed.outcomes().get(1).error().contains(DEAD), "the reason names the dead server: " + closed.outcomes());
+        assertEquals("job-interrupted", closed.outcomes().get(1).problem(), closed.outcomes().toString());
         DocumentRecord failed = deadRegistry.find(namespace, "dead-doc").orElseThrow();
         assertEquals(DocumentStatus.FAILED, failed.status());
         assertTrue(store.documentChunks(namespace, "dead-doc").isEmpty(), "the dead server's unfinished chunks are removed");

@@ -235,6 +235,29 @@ class ReembedMigrationTest {
         assertFalse(gate.claimed(TENANT));
     }
 
+    /** A store missing a chunk the registry counts is not copied short: the document fails as index-incomplete. */
+    @Test
+    void aDocumentTheStoreHoldsOnlyInPartIsRefusedAsIndexIncompleteAndTheMigrationRollsBack() {
+        TenantWriteGate gate = new TenantWriteGate();
+        String lost = store.documentChunks(DEFAULT, "harbour").get(0).id();
+        assertEquals(1, store.deleteChunks(DEFAULT, List.of(lost)));
+
+        IngestJob done = migration(gate).run(migration(gate).start(tenant(), CHOICE_B));
+
+        assertEquals(JobStatus.FAILED, done.status(), String.valueOf(done));
+        IngestJob.Outcome harbour = done.outcomes().stream().filter(o -> "harbour".equals(o.documentId())).findFirst().orElseThrow();
+        assertEquals("failed", harbour.result(), harbour.toString());
+        assertEquals(409, harbour.status(), harbour.toString());
+        assertEquals("index-incomplete", harbour.problem(), harbour.toString());
+        assertTrue(harbour.error().contains("holds 1 of the 2 chunks") && harbour.error().contains("index:rebuild"), harbour.error());
+        assertEquals(embedderA.fingerprint().id(), tenant().activeEmbedder(), "rolled back: the tenant keeps its embedder");
+        for (Namespace namespace : List.of(DEFAULT, TEAM)) {
+            CORPUS.get(namespace).keySet().forEach(id -> store.documentChunks(namespace, id).forEach(chunk ->
+                    assertEquals(embedderA.fingerprint().id(), chunk.metadata().get(ReservedKeys.EMBEDDER), "no new-generation chunk left: " + chunk.id())));
+        }
+        assertFalse(gate.claimed(TENANT));
+    }
+
     @Test
     void aRollBackWhoseNewGenerationCannotBeDeletedStillFailsTheJobAndReopensWrites() {
         TenantWriteGate gate = new TenantWriteGate();

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The scale-out tests CI runs (.ci/run): on a real cluster (scripts/cluster.sh: PostgreSQL primary + streaming replica,
 # two Corpora servers, HAProxy), under steady retrieve + ingest load through HAProxy:
-#   1. failover   SIGKILL server 1: no acknowledged write lost, every job ends (or fails with a reason), retrieval
-#                 errors only for requests in flight at the kill (counted), server 2 serves everything;
+#   1. failover   SIGKILL server 1: no acknowledged write lost, every job ends (or fails with a reason), no retrieval
+#                 fails (HAProxy re-sends reads in flight on the killed server), server 2 serves everything;
 #   2. rejoin     server 1 restarts: both servers are in HAProxy's rotation again and both answer;
 #   3. propagation a tenant set INACTIVE through server 1 is refused by server 2 on its next request, and back;
 #   4. replica    the replica is stopped under load: searches go on (served by the primary), then it is restarted;
@@ -46,7 +46,7 @@ lagfile="$(mktemp)"
 sampler=$!
 echo "== cluster-test 1: failover (SIGKILL server 1 under load)"
 python3 "$ROOT/scripts/cluster_load.py" failover --url "$URL" --reader-token "$READER" --writer-token "$WRITER" \
-  --before "${CORPORA_FAILOVER_BEFORE:-10}" --after "${CORPORA_FAILOVER_AFTER:-20}" --job-timeout 90 \
+  --before "${CORPORA_FAILOVER_BEFORE:-10}" --after "${CORPORA_FAILOVER_AFTER:-20}" --job-timeout 90 --max-failed-reads 0 \
   --fault-cmd "bash '$CLUSTER' kill-server 1"
 
 kill "$sampler" 2>/dev/null || true

@@ -269,10 +269,11 @@ defaults
   timeout client 120s
   timeout server 120s
   # A request that could not connect (a dead server the health check has not yet marked down) goes to another
-  # server; one already sent is never re-sent (a POST may have been applied), so only requests in flight fail.
-  retries 2
-  option redispatch
-  retry-on conn-failure
+  # server. One already sent is re-sent to another server only if it reads and its server closed the connection
+  # without an answer (killed mid-request): see disable-l7-retry below; a write may have been applied, so it fails.
+  retries 3
+  option redispatch 1
+  retry-on conn-failure empty-response junk-response
 frontend corpora
   bind $HOST:$LB_PORT
   default_backend servers
@@ -282,6 +283,11 @@ backend servers
   http-check expect status 200
   timeout check 3s
   default-server inter 2s fall 2 rise 2
+  # Reads are safe to send twice: GET and HEAD, and the retrieve routes (POST with a query body). Nothing else is
+  # re-sent once sent, whatever retry-on says (MCP's POSTs included: a session's initialize must not run twice).
+  # HAProxy keeps a request to re-send only if it had the whole of it when it chose the server: wait for the body.
+  option http-buffer-request
+  http-request disable-l7-retry if !METH_GET !{ path_end /retrieve /retrieve:batch }
   # Which server answered (the failover test counts the survivor's answers).
   http-response set-header X-Corpora-Server %s
 CFG

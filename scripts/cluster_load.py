@@ -146,9 +146,14 @@ def failover(args):
             served_by[r[3]] = served_by.get(r[3], 0) + 1
     print("failover: retrievals %d ok, %d failed (%d in flight at the fault, %d outside it); after the fault served by %s"
           % (len(ok_reads), len(failed), len(in_flight), len(stray), served_by))
+    for r in in_flight[:5]:
+        print("  in-flight retrieval error: status %s, sent at %+.2fs, answered at %+.2fs: %s" % (r[2], r[0] - fault_at, r[1] - fault_at, r[4]))
     for r in stray[:5]:
         print("  stray retrieval error: status %s at %+.1fs: %s" % (r[2], r[0] - fault_at, r[4]))
     if stray:
+        ok = False
+    if args.max_failed_reads >= 0 and len(failed) > args.max_failed_reads:
+        print("failover: %d retrievals failed, more than --max-failed-reads %d" % (len(failed), args.max_failed_reads))
         ok = False
     # Writes refused outright (no acknowledgement) are allowed around the fault; an acknowledged one must be served.
     print("failover: %d documents acknowledged, %d writes not acknowledged (%d of them outside the fault window), %d jobs accepted"
@@ -328,6 +333,8 @@ def main():
     parser.add_argument("--before", type=float, default=10)
     parser.add_argument("--after", type=float, default=25)
     parser.add_argument("--grace", type=float, default=5, help="seconds after the fault a request may still fail (HAProxy marks a server down after fall 2 x inter 2s)")
+    parser.add_argument("--max-failed-reads", type=int, default=-1,
+                        help="failover: fail if more retrievals failed (0 behind a balancer that re-sends reads; -1: no limit)")
     parser.add_argument("--job-timeout", type=int, default=90)
     parser.add_argument("--fault-cmd")
     parser.add_argument("--seconds", type=float, default=20)

@@ -249,6 +249,28 @@ class StoreRelocationTest {
         registryWriteSucceeds();
     }
 
+    /** A source missing a chunk the registry counts is not copied short: the document fails as index-incomplete. */
+    @Test
+    void aDocumentTheSourceHoldsOnlyInPartIsRefusedAsIndexIncompleteAndTheRelocationRollsBack() {
+        VectorStore source = runtimes.runtime(tenant().definition()).store();
+        String lost = source.documentChunks(TEAM, "roster").get(0).id();
+        assertEquals(1, source.deleteChunks(TEAM, List.of(lost)));
+        Map<Namespace, List<String>> before = passages();
+        TenantWriteGate gate = new TenantWriteGate();
+        StoreRelocation relocation = relocation(gate);
+
+        IngestJob ended = relocation.run(relocation.start(tenant(), pgvector(SHARED_TABLE)));
+
+        assertEquals(JobStatus.FAILED, ended.status(), String.valueOf(ended));
+        IngestJob.Outcome roster = ended.outcomes().stream().filter(o -> "roster".equals(o.documentId())).findFirst().orElseThrow();
+        assertEquals(409, roster.status(), roster.toString());
+        assertEquals("index-incomplete", roster.problem(), roster.toString());
+        assertTrue(roster.error().contains("the source store holds 1 of the 2 chunks") && roster.error().contains("partition team"), roster.error());
+        assertEquals(lucene(), tenant().definition().store(), "rolled back: the tenant stays where it was");
+        assertEquals(before, passages(), "the source still serves");
+        assertEquals("open", gate.write(TENANT, () -> "open"));
+    }
+
     @Test
     void aRollBackWhoseTargetCannotBeDeletedStillFailsTheJobAndReopensTheTenantsWrites() {
         TenantWriteGate gate = new TenantWriteGate();

@@ -22,7 +22,7 @@ import jakarta.transaction.UserTransaction;
  *
  * <p>Semantics are {@code REQUIRED}'s: a transaction is begun when none is active and committed when the method returns;
  * any exception rolls it back and is rethrown unchanged. Inside a caller's transaction the method joins it, and a runtime
- * exception marks it rollback-only. A commit that fails is a {@link TransactionalException}, as the standard interceptor
+ * exception or an error marks it rollback-only. A commit that fails is a {@link TransactionalException}, as the standard interceptor
  * throws.
  */
 @ControlPlaneTransactional
@@ -56,7 +56,7 @@ public class ControlPlaneTransactionInterceptor {
     private Object joined(InvocationContext call) throws Exception {
         try {
             return call.proceed();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             transactions.setRollbackOnly();
             throw e;
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ public final class MessagesLog {
         try (Stream<Path> files = Files.list(ffdc)) {
             List<String> reports = new ArrayList<>();
             for (Path file : files.filter(f -> f.getFileName().toString().startsWith("ffdc_")).toList()) {
-                reports.add(new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.UTF_8)); // lenient: a report quotes whatever failed
+                reports.add(new String(Files.readAllBytes(file), StandardCharsets.UTF_8)); // lenient: a report quotes whatever failed
             }
             return reports;
         }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The scale-out tests CI runs (.ci/run): on a real cluster (scripts/cluster.sh: PostgreSQL primary + streaming replica,
 # two Corpora servers, HAProxy), under steady retrieve + ingest load through HAProxy:
-#   1. failover   SIGKILL server 1: no acknowledged write lost, every job ends (or fails with a reason), no retrieval
+#   1. failover   SIGKILL server 1: no acknowledged write lost, every job ends (or fails with a reason), no retrieval (REST or MCP)
 #                 fails (HAProxy re-sends reads in flight on the killed server), server 2 serves everything;
 #   2. rejoin     server 1 restarts: both servers are in HAProxy's rotation again and both answer;
 #   3. propagation a tenant set INACTIVE through server 1 is refused by server 2 on its next request, and back;

@@ -283,11 +283,16 @@ backend servers
   http-check expect status 200
   timeout check 3s
   default-server inter 2s fall 2 rise 2
-  # Reads are safe to send twice: GET and HEAD, and the retrieve routes (POST with a query body). Nothing else is
-  # re-sent once sent, whatever retry-on says (MCP's POSTs included: a session's initialize must not run twice).
+  # Reads are safe to send twice: GET and HEAD, the retrieve routes (POST with a query body) and MCP's POSTs (the MCP
+  # server is stateless and every method reads) but a call of its ask tool, which, like POST ask, runs the generator
+  # again and may answer differently. Nothing else is re-sent once sent, whatever retry-on says.
   # HAProxy keeps a request to re-send only if it had the whole of it when it chose the server: wait for the body.
   option http-buffer-request
-  http-request disable-l7-retry if !METH_GET !{ path_end /retrieve /retrieve:batch }
+  acl retrieve_route path_end /retrieve /retrieve:batch
+  acl mcp_route path /mcp
+  acl names_ask_tool req.body -m sub '"ask"'
+  http-request disable-l7-retry if !METH_GET !retrieve_route !mcp_route
+  http-request disable-l7-retry if mcp_route names_ask_tool
   # Which server answered (the failover test counts the survivor's answers).
   http-response set-header X-Corpora-Server %s
 CFG

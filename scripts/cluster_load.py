@@ -17,8 +17,8 @@ at once retrieves each term: one without the token (may be served by a replica t
 one with it (must find its document). Fails unless every ingest returned a token and every tokened retrieve found its
 document.
 
-failover: readers POST /retrieve and writers POST single documents (201 = acknowledged) and batches (202 = a job) for
---before seconds, then --fault-cmd runs (e.g. SIGKILL of a server), the load goes on for --after seconds. Then:
+failover: readers POST /retrieve (and --mcp-readers call the MCP search tool, POST /mcp) and writers POST single
+documents (201 = acknowledged) and batches (202 = a job) for --before seconds, then --fault-cmd runs (e.g. SIGKILL of a server), the load goes on for --after seconds. Then:
   * every acknowledged document is served (GET documents/{id}: ACTIVE at a version >= the acknowledged one);
   * every job ends (SUCCEEDED, PARTIALLY_FAILED or FAILED; each failed outcome carries an error) within --job-timeout;
   * retrieval errors are only those in flight at the fault (started before it, ended after it, within --grace s).
@@ -66,6 +66,8 @@ class Client:
             return 0, repr(e), None
 
 
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-06-18"}
+
 QUERIES = ["hybrid retrieval ranking", "how are documents chunked", "tenant isolation", "vector store", "rate limits"]
 
 
@@ -76,7 +78,7 @@ class Load:
         self.writer = Client(args.url, args.writer_token)
         self.stop = threading.Event()
         self.lock = threading.Lock()
-        self.retrievals = []  # (start, end, status, server)
+        self.retrievals = []  # (start, end, status, server, error or None, kind)
         self.acked = {}       # document id -> version acknowledged
         self.write_errors = []
         self.jobs = []        # job ids acknowledged with 202
@@ -89,7 +91,22 @@ class Load:
             status, body, server = self.reader.call("POST", "/api/v1/tenants/%s/retrieve" % self.args.tenant,
                                                     {"query": QUERIES[(n + i) % len(QUERIES)]})
             with self.lock:
-                self.retrievals.append((start, time.time(), status, server, None if status == 200 else str(body)[:200]))
+                self.retrievals.append((start, time.time(), status, server, None if status == 200 else str(body)[:200], "rest"))
+            i += 1
+
+    def mcp_read_loop(self, n):
+        """The MCP search tool: one JSON-RPC tools/call per POST; a failure is a non-200, a JSON-RPC error or a tool error."""
+        i = 0
+        while not self.stop.is_set():
+            start = time.time()
+            message = {"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                       "params": {"name": "search", "arguments": {"query": QUERIES[(n + i) % len(QUERIES)]}}}
+            status, body, server = self.reader.call("POST", "/mcp", message, MCP_HEADERS)
+            failed = status != 200 or not isinstance(body, dict) or "error" in body or body.get("result", {}).get("isError")
+            if status == 200 and failed:
+                status = -1  # answered, but not with the tool's result
+            with self.lock:
+                self.retrievals.append((start, time.time(), status, server, str(body)[:200] if failed else None, "mcp"))
             i += 1
 
     def write_loop(self, n):
@@ -117,6 +134,7 @@ class Load:
 
     def run(self, fault_cmd):
         threads = [threading.Thread(target=self.read_loop, args=(n,), daemon=True) for n in range(self.args.readers)]
+        threads += [threading.Thread(target=self.mcp_read_loop, args=(n,), daemon=True) for n in range(self.args.mcp_readers)]
         threads += [threading.Thread(target=self.write_loop, args=(n,), daemon=True) for n in range(self.args.writers)]
         for t in threads:
             t.start()
@@ -144,12 +162,14 @@ def failover(args):
     for r in ok_reads:
         if r[1] > fault_at + args.grace:
             served_by[r[3]] = served_by.get(r[3], 0) + 1
-    print("failover: retrievals %d ok, %d failed (%d in flight at the fault, %d outside it); after the fault served by %s"
-          % (len(ok_reads), len(failed), len(in_flight), len(stray), served_by))
+    by_kind = {kind: "%d ok, %d failed" % (len([r for r in ok_reads if r[5] == kind]), len([r for r in failed if r[5] == kind]))
+               for kind in sorted({r[5] for r in load.retrievals})}
+    print("failover: retrievals %d ok, %d failed (%d in flight at the fault, %d outside it; %s); after the fault served by %s"
+          % (len(ok_reads), len(failed), len(in_flight), len(stray), by_kind, served_by))
     for r in in_flight[:5]:
-        print("  in-flight retrieval error: status %s, sent at %+.2fs, answered at %+.2fs: %s" % (r[2], r[0] - fault_at, r[1] - fault_at, r[4]))
+        print("  in-flight %s retrieval error: status %s, sent at %+.2fs, answered at %+.2fs: %s" % (r[5], r[2], r[0] - fault_at, r[1] - fault_at, r[4]))
     for r in stray[:5]:
-        print("  stray retrieval error: status %s at %+.1fs: %s" % (r[2], r[0] - fault_at, r[4]))
+        print("  stray %s retrieval error: status %s at %+.1fs: %s" % (r[5], r[2], r[0] - fault_at, r[4]))
     if stray:
         ok = False
     if args.max_failed_reads >= 0 and len(failed) > args.max_failed_reads:
@@ -328,6 +348,7 @@ def main():
     parser.add_argument("--reader-token", required=True)
     parser.add_argument("--writer-token")
     parser.add_argument("--readers", type=int, default=3)
+    parser.add_argument("--mcp-readers", type=int, default=1, help="failover: threads calling the MCP search tool beside the REST readers")
     parser.add_argument("--writers", type=int, default=2)
     parser.add_argument("--write-pause", type=float, default=0.2)
     parser.add_argument("--before", type=float, default=10)

@@ -42,14 +42,12 @@ final class DocumentCopies {
     }
 
     static IngestJob.Outcome failed(DocumentRecord document, int status, String problem, String error) {
-        return new IngestJob.Outcome(document.documentId(), "failed", document.activeVersion(), 0, status, error, problem);
+        return FailedOutcomes.failed(document.documentId(), document.activeVersion(), status, problem, error);
     }
 
-    /** A copy that threw: the status and kind of an {@link IngestException}, 500 for anything else. */
+    /** A copy that threw ({@link FailedOutcomes}); the migration rolls back, so the tenant keeps what it had. */
     static IngestJob.Outcome failed(DocumentRecord document, RuntimeException e) {
-        IngestException refusal = e instanceof IngestException ie ? ie : null;
-        return failed(document, refusal != null ? refusal.status() : 500, refusal != null ? refusal.type() : "internal-error",
-                e.getClass().getSimpleName() + ": " + e.getMessage());
+        return FailedOutcomes.of(document.documentId(), document.activeVersion(), e, "the server log has the details");
     }
 
     /** {@code store} ("the store", "the source store") holds only {@code held} of the active version's chunks. */

@@ -3,6 +3,7 @@ package io.corpora.server.dataplane;
 import io.corpora.controlplane.IngestJob;
 import io.corpora.controlplane.JobRepository;
 import io.corpora.access.TenantView;
+import io.corpora.ingest.FailedOutcomes;
 import io.corpora.ingest.IngestException;
 import io.corpora.ingest.IngestRequest;
 import io.corpora.ingest.JobCompletions;
@@ -122,14 +123,11 @@ public class JobRunner {
     private static IngestJob.Outcome outcomeOf(String documentId, Supplier<IngestJob.Outcome> work) {
         try {
             return work.get();
-        } catch (IngestException e) {
-            return IngestJob.Outcome.failed(documentId, e.status(), e.type(), e.getMessage());
-        } catch (IllegalArgumentException e) {
-            return IngestJob.Outcome.failed(documentId, 400, "invalid-request", e.getMessage());
         } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "ingest of '" + documentId + "' failed", e);
-            return IngestJob.Outcome.failed(documentId, 500, "internal-error",
-                    "internal error (" + e.getClass().getSimpleName() + "); the previous version, if any, is unchanged");
+            if (FailedOutcomes.unexpected(e)) {
+                LOG.log(Level.SEVERE, "ingest of '" + documentId + "' failed", e);
+            }
+            return FailedOutcomes.of(documentId, 0, e, "the previous version, if any, is unchanged");
         }
     }
 

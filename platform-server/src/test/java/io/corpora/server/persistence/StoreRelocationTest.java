@@ -37,7 +37,9 @@ import io.corpora.runtime.guard.PluginCallObserver;
 import io.corpora.runtime.guard.PluginGuards;
 import io.corpora.spi.Chunk;
 import io.corpora.spi.EmbeddedChunk;
+import io.corpora.spi.EmbedderFingerprint;
 import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.embed.Embedder;
 import io.corpora.spi.Namespace;
 import io.corpora.spi.filter.Actor;
 import io.corpora.spi.store.VectorStore;
@@ -106,6 +108,10 @@ class StoreRelocationTest {
     private volatile boolean processDead;
     /** The target store refuses to delete the tenant's data (a rollback's cleanup fails). */
     private volatile boolean targetDeletesFail;
+    /** The source store cannot return its vectors (an SPI 1.0 to 1.3 store), so the copy embeds the chunk texts again. */
+    private volatile boolean sourceKeepsNoVectors;
+    /** The target runtime's embedder stamps this fingerprint instead of its own (an upgraded model; null: its own). */
+    private volatile EmbedderFingerprint targetFingerprint;
 
     @BeforeEach
     void seed() throws Exception {
@@ -271,19 +277,69 @@ class StoreRelocationTest {
         assertEquals("open", gate.write(TENANT, () -> "open"));
     }
 
+    /** A source that cannot return its vectors: each document is embedded again, by the embedder that embedded it. */
+    @Test
+    void aSourceThatCannotReturnItsVectorsIsEmbeddedAgainAndServesTheSamePassages() {
+        Map<Namespace, List<String>> before = passages();
+        sourceKeepsNoVectors = true;
+        StoreRelocation relocation = relocation(new TenantWriteGate());
+
+        IngestJob ended = relocation.run(relocation.start(tenant(), pgvector(SHARED_TABLE)));
+
+        assertEquals(JobStatus.SUCCEEDED, ended.status(), String.valueOf(ended));
+        assertEquals(DOCUMENTS, ended.succeeded());
+        assertEquals(pgvector(SHARED_TABLE), tenant().definition().store());
+        assertEquals(before, passages(), "the texts embedded again give the vectors the source held");
+    }
+
+    /**
+     * A source that cannot return its vectors while the tenant's embedder now stamps another fingerprint: embedding the
+     * texts again would mix two embedders' vectors in one corpus, so each document is refused as embedder-mismatch.
+     */
+    @Test
+    void aSourceThatCannotReturnItsVectorsUnderAnotherEmbedderIsRefusedAsEmbedderMismatchAndRollsBack() {
+        Map<Namespace, List<String>> before = passages();
+        String served = tenant().activeEmbedder();
+        sourceKeepsNoVectors = true;
+        targetFingerprint = new EmbedderFingerprint("onnx", "upgraded-model", 384, true, "2");
+        TenantWriteGate gate = new TenantWriteGate();
+        StoreRelocation relocation = relocation(gate);
+
+        IngestJob ended = relocation.run(relocation.start(tenant(), pgvector(SHARED_TABLE)));
+
+        assertEquals(JobStatus.FAILED, ended.status(), String.valueOf(ended));
+        assertFalse(ended.outcomes().isEmpty());
+        for (IngestJob.Outcome outcome : ended.outcomes()) {
+            assertEquals(409, outcome.status(), outcome.toString());
+            assertEquals("embedder-mismatch", outcome.problem(), outcome.toString());
+            assertTrue(outcome.error().contains(targetFingerprint.id()) && outcome.error().contains(served), outcome.error());
+        }
+        assertEquals(lucene(), tenant().definition().store(), "rolled back: the tenant stays where it was");
+        assertEquals(served, tenant().activeEmbedder());
+        VectorStore target = runtimes.runtime(tenant().definition().withStore(pgvector(SHARED_TABLE))).store();
+        assertEquals(0, target.count(DEFAULT, MetadataFilter.all()), "nothing embedded by the other model is left in the target");
+        assertEquals(before, passages(), "the source still serves");
+        assertEquals("open", gate.write(TENANT, () -> "open"));
+    }
+
     @Test
     void aRollBackWhoseTargetCannotBeDeletedStillFailsTheJobAndReopensTheTenantsWrites() {
         TenantWriteGate gate = new TenantWriteGate();
         StoreRelocation relocation = relocation(gate);
         Map<Namespace, List<String>> before = passages();
         failOnWrite(2, () -> {
-            throw new IllegalStateException("the target refuses a write");
+            throw new IllegalStateException("the target at db2.internal:5432 refuses a write");
         });
         targetDeletesFail = true;
         IngestJob ended = relocation.run(relocation.start(tenant(), pgvector(SHARED_TABLE)));
         duringCopy = null;
 
         assertEquals(JobStatus.FAILED, ended.status(), String.valueOf(ended));
+        IngestJob.Outcome failed = ended.outcomes().stream().filter(o -> "failed".equals(o.result())).findFirst().orElseThrow();
+        assertEquals(500, failed.status(), failed.toString());
+        assertEquals("internal-error", failed.problem(), failed.toString());
+        assertFalse(failed.error().contains("db2.internal") || ended.error().contains("db2.internal"),
+                "the store's own words stay in the server log: " + ended);
         assertTrue(ended.error().contains("rolled back") && ended.error().contains("the target copy could not be deleted"), ended.error());
         assertEquals(JobStatus.FAILED, jobs.find(TENANT, ended.id()).orElseThrow().status(), "the job is closed in the control plane");
         assertEquals(lucene(), tenant().definition().store());
@@ -349,7 +405,12 @@ class StoreRelocationTest {
         Function<TenantDefinition, TenantRuntime> observed = definition -> {
             TenantRuntime runtime = runtimes.runtime(definition);
             if (definition.store().equals(tenant().definition().store())) {
-                return runtime;
+                return sourceKeepsNoVectors ? withStore(runtime, new ForwardingVectorStore(runtime.store()) {
+                    @Override
+                    public Optional<Map<String, float[]>> storedVectors(Namespace namespace, java.util.Collection<String> chunkIds) {
+                        return Optional.empty();
+                    }
+                }) : runtime;
             }
             VectorStore store = new ForwardingVectorStore(runtime.store()) {
                 @Override
@@ -368,11 +429,37 @@ class StoreRelocationTest {
                     super.deleteNamespace(namespace);
                 }
             };
-            return new TenantRuntime(definition, store, runtime.embedder(), runtime.reranker(), runtime.filterHook(), runtime.chunking(),
-                    runtime.generator());
+            TenantRuntime target = withStore(runtime, store);
+            EmbedderFingerprint fingerprint = targetFingerprint;
+            return fingerprint == null ? target : target.withEmbedder(stamping(fingerprint, runtime.embedder()));
         };
         return new StoreRelocation(tenants, registry, jobsOfThisProcess(), gate, observed, runtimes::storeLocation, Duration.ofSeconds(1),
                 Duration.ZERO);
+    }
+
+    private static TenantRuntime withStore(TenantRuntime runtime, VectorStore store) {
+        return new TenantRuntime(runtime.definition(), store, runtime.embedder(), runtime.reranker(), runtime.filterHook(), runtime.chunking(),
+                runtime.generator());
+    }
+
+    /** {@code embedder}'s vectors under another fingerprint, as after a model upgrade. */
+    private static Embedder stamping(EmbedderFingerprint fingerprint, Embedder embedder) {
+        return new Embedder() {
+            @Override
+            public EmbedderFingerprint fingerprint() {
+                return fingerprint;
+            }
+
+            @Override
+            public List<float[]> embedDocuments(List<String> texts) {
+                return embedder.embedDocuments(texts);
+            }
+
+            @Override
+            public float[] embedQuery(String query) {
+                return embedder.embedQuery(query);
+            }
+        };
     }
 
     /** The job repository as this process sees it: unusable once it is {@link #processDead dead}. */

@@ -195,6 +195,11 @@ public final class TenantView {
         return jobs.create(namespace(), total);
     }
 
+    /** A queued rebuild job of this view's namespace, for {@code total} documents; one per namespace at a time ({@link JobRepository#createRebuild}). */
+    public IngestJob createRebuildJob(int total) {
+        return jobs.createRebuild(namespace(), total);
+    }
+
     /** The documents a rebuild re-pushes: the visible ones. */
     public List<String> rebuildable() {
         return ingestion.rebuildable(access);

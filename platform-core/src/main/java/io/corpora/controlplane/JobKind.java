@@ -1,14 +1,14 @@
 package io.corpora.controlplane;
 
 /**
- * What a job does: ingest documents, re-embed a tenant's whole corpus with another embedder (a migration), or move it
- * to another store configuration (a relocation).
+ * What a job does: ingest documents, rebuild a namespace's index from the registry's texts, re-embed a tenant's whole
+ * corpus with another embedder (a migration), or move it to another store configuration (a relocation).
  */
 public enum JobKind {
-    INGEST, REEMBED, RELOCATE;
+    INGEST, REBUILD, REEMBED, RELOCATE;
 
     /** Whether the job moves the tenant's whole corpus: its writes are refused until it ends. */
     public boolean migratesCorpus() {
-        return this != INGEST;
+        return this == REEMBED || this == RELOCATE;
     }
 }

@@ -7,8 +7,16 @@ import java.util.Optional;
 /** Background jobs: ingests and re-embed migrations (JPA-backed in the server). */
 public interface JobRepository {
 
-    /** A QUEUED ingest (or rebuild) job writing to one namespace. */
+    /** A QUEUED ingest job writing to one namespace. */
     IngestJob create(Namespace namespace, int total);
+
+    /**
+     * A QUEUED rebuild job of one namespace, unless one is unfinished on any server sharing this control plane: the check
+     * and the insert are one step, so of two servers starting at once one creates the job and the other is refused.
+     *
+     * @throws io.corpora.ingest.IngestException 409 {@code rebuild-in-progress} naming the unfinished job (nothing created)
+     */
+    IngestJob createRebuild(Namespace namespace, int total);
 
     /** A QUEUED re-embed migration job, persisting its target so a restart can resume or roll it back. */
     IngestJob createReembed(String tenant, int total, IngestJob.Reembed target);

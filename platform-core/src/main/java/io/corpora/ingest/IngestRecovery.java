@@ -41,6 +41,8 @@ public final class IngestRecovery {
     static final String JOB_INTERRUPTED = "interrupted: the server running the job stopped (%s) before this document's outcome was "
             + "recorded; it may have been stored (its new version then serves), or not (a version not yet switched in was discarded "
             + "and the previous version, if any, still serves): send it again to be sure, an unchanged document is skipped";
+    static final String REBUILD_INTERRUPTED = "interrupted: the server running the rebuild stopped (%s) before this document's outcome "
+            + "was recorded; its active version still serves, and orphaned or stale chunks were not removed: run index:rebuild again";
 
     private IngestRecovery() {}
 
@@ -52,30 +54,15 @@ public final class IngestRecovery {
     }
 
     /**
-     * Adopts and closes every orphaned ingest job and every orphaned pending version ({@code self} becomes their owner
+     * Adopts and closes every orphaned ingest and rebuild job and every orphaned pending version ({@code self} becomes their owner
      * first). Safe to run on every server at once and at any time: what another server adopted first is skipped.
      */
     public static Report adoptOrphans(TenantRepository tenants, DocumentRegistry registry, JobRepository jobs, ServerLeases leases,
                                       String self, long nowMillis, Function<Tenant, VectorStore> stores) {
         List<String> problems = new ArrayList<>();
-        int jobsClosed = 0;
-        for (ServerLeases.OrphanedJob orphan : leases.orphanedJobs(JobKind.INGEST, nowMillis)) {
-            if (!leases.adoptJob(orphan.jobId(), self, nowMillis)) {
-                continue; // another server adopted it first, or it finished meanwhile
-            }
-            Optional<IngestJob> job = jobs.find(orphan.tenant(), orphan.jobId());
-            if (job.isEmpty() || job.get().finished()) {
-                continue;
-            }
-            // Each document the job never reported gets a failed outcome saying why, so the closed job's counts add up.
-            String reason = JOB_INTERRUPTED.formatted(ownerText(orphan.owner()));
-            int unreported = job.get().total() - job.get().outcomes().size();
-            if (unreported > 0) {
-                jobs.recordOutcomes(orphan.jobId(), Collections.nCopies(unreported, IngestJob.Outcome.failed(null, 503, "job-interrupted", reason)));
-            }
-            jobs.finish(orphan.jobId());
-            jobsClosed++;
-        }
+        // A rebuild's job is closed too: while it stays unfinished, no server starts another rebuild of its namespace.
+        int jobsClosed = closeOrphanedJobs(JobKind.INGEST, JOB_INTERRUPTED, jobs, leases, self, nowMillis)
+                + closeOrphanedJobs(JobKind.REBUILD, REBUILD_INTERRUPTED, jobs, leases, self, nowMillis);
         int versionsFailed = 0;
         int chunksRemoved = 0;
         Map<String, Optional<Tenant>> tenantById = new HashMap<>();
@@ -147,6 +134,29 @@ public final class IngestRecovery {
         List<String> problems = new ArrayList<>(adopted.problems());
         problems.addAll(leftovers.problems());
         return new Report(adopted.jobsClosed(), adopted.versionsFailed(), adopted.chunksRemoved() + leftovers.chunksRemoved(), problems);
+    }
+
+    /** Adopts and closes the orphaned jobs of {@code kind}, each unreported document failed with {@code reason}; how many it closed. */
+    private static int closeOrphanedJobs(JobKind kind, String reason, JobRepository jobs, ServerLeases leases, String self, long nowMillis) {
+        int closed = 0;
+        for (ServerLeases.OrphanedJob orphan : leases.orphanedJobs(kind, nowMillis)) {
+            if (!leases.adoptJob(orphan.jobId(), self, nowMillis)) {
+                continue; // another server adopted it first, or it finished meanwhile
+            }
+            Optional<IngestJob> job = jobs.find(orphan.tenant(), orphan.jobId());
+            if (job.isEmpty() || job.get().finished()) {
+                continue;
+            }
+            // Each document the job never reported gets a failed outcome saying why, so the closed job's counts add up.
+            int unreported = job.get().total() - job.get().outcomes().size();
+            if (unreported > 0) {
+                jobs.recordOutcomes(orphan.jobId(), Collections.nCopies(unreported,
+                        IngestJob.Outcome.failed(null, 503, "job-interrupted", reason.formatted(ownerText(orphan.owner())))));
+            }
+            jobs.finish(orphan.jobId());
+            closed++;
+        }
+        return closed;
     }
 
     private static String ownerText(String owner) {

@@ -79,12 +79,12 @@ public class IndexResource {
     @RolesAllowed({Roles.TENANT_ADMIN})
     @Operation(summary = "Start a job re-pushing every registered document from the registry's text, then removing orphaned chunks",
             description = "Answered 202 with the job and its Location; the job lists one outcome per document and its percent."
-                    + " GET index:verify afterwards to confirm the namespace is consistent. One rebuild per namespace at a time on a"
-                    + " server: another is refused while one is queued or running.")
+                    + " GET index:verify afterwards to confirm the namespace is consistent. One rebuild per namespace at a time: another"
+                    + " is refused while one is queued or running on any server sharing the control plane.")
     @APIResponse(responseCode = "202", description = "The rebuild job, queued; Location is GET jobs/{id}",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Job.class)))
-    @APIResponse(responseCode = "409", description = "This server is already rebuilding the namespace (rebuild-in-progress); the"
-            + " problem's detail names the job to follow")
+    @APIResponse(responseCode = "409", description = "The namespace is already being rebuilt (rebuild-in-progress), by this"
+            + " server or another; the problem's detail names the job to follow")
     public Response rebuild(@PathParam("tenant") String tenantId, @QueryParam("partition") String partition) {
         IngestJob job = jobs.submitRebuild(dataPlane.view(caller, tenantId, partition, Roles.TENANT_ADMIN));
         URI location = uri.getBaseUriBuilder().path("api/v1/tenants/{tenant}/jobs/{id}").build(job.tenant(), job.id());

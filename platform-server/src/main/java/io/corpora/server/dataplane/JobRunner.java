@@ -9,7 +9,6 @@ import io.corpora.ingest.IngestRequest;
 import io.corpora.ingest.JobCompletions;
 import io.corpora.ingest.OrderedWindow;
 import io.corpora.ingest.OutcomeBatch;
-import io.corpora.ingest.RebuildsInFlight;
 import io.corpora.ingest.TenantJobQueue;
 import io.corpora.spi.Namespace;
 import jakarta.annotation.PostConstruct;
@@ -68,8 +67,6 @@ public class JobRunner {
 
     private TenantJobQueue queue;
 
-    private final RebuildsInFlight rebuilds = new RebuildsInFlight();
-
     @PostConstruct
     void bindWaiters() {
         completions = new JobCompletions(maxWaiting, maxWaitingPerTenant);
@@ -83,41 +80,45 @@ public class JobRunner {
     /** Creates the job and queues it behind the tenant's running ones ({@link TenantJobQueue}); returns it as queued. */
     public IngestJob submit(TenantView view, List<IngestRequest> requests) {
         IngestJob job = view.createJob(requests.size());
-        queue.submit(view.namespace().tenant(), () -> run(job, requests, IngestRequest::documentId, view::ingest, () -> {}));
+        enqueue(view.namespace().tenant(), job, () -> run(job, requests, IngestRequest::documentId, view::ingest, () -> {}));
         return job;
     }
 
     /**
      * Creates a job re-pushing every document of the view's namespace that its actor may see (one outcome each), then
      * removing the chunks no registered document owns and stale versions of documents not being written; returns it as
-     * queued. Refused (409 {@code rebuild-in-progress}) while this server has a rebuild of the namespace queued or running.
+     * queued. Refused (409 {@code rebuild-in-progress}) while a rebuild of the namespace is unfinished on any server
+     * sharing the control plane ({@link JobRepository#createRebuild}).
      */
     public IngestJob submitRebuild(TenantView view) {
         Namespace namespace = view.namespace();
         List<String> documentIds = view.rebuildable();
-        IngestJob job = rebuilds.begin(namespace, () -> view.createJob(documentIds.size()));
+        IngestJob job = view.createRebuildJob(documentIds.size());
+        enqueue(namespace.tenant(), job, () -> run(job, documentIds, id -> id, view::rebuild, () -> {
+            int removed;
+            try {
+                removed = view.removeOrphans();
+            } catch (IngestException refused) { // e.g. a migration of the tenant began meanwhile
+                throw new IngestException(refused.status(), refused.type(), "the documents were re-pushed, but orphaned and"
+                        + " stale chunks were not removed: " + refused.getMessage() + "; run index:rebuild again later", refused);
+            }
+            LOG.info(() -> "rebuild job " + job.id() + " of " + namespace + " removed " + removed + " orphaned or stale chunks");
+        }));
+        return job;
+    }
+
+    /** Queues the created job's work; a job the executor refuses is failed, so it does not stay QUEUED (and, a rebuild, block the next). */
+    private void enqueue(String tenant, IngestJob job, Runnable work) {
         try {
-            queue.submit(namespace.tenant(), () -> {
-                try {
-                    run(job, documentIds, id -> id, view::rebuild, () -> {
-                        int removed;
-                        try {
-                            removed = view.removeOrphans();
-                        } catch (IngestException refused) { // e.g. a migration of the tenant began meanwhile
-                            throw new IngestException(refused.status(), refused.type(), "the documents were re-pushed, but orphaned and"
-                                    + " stale chunks were not removed: " + refused.getMessage() + "; run index:rebuild again later", refused);
-                        }
-                        LOG.info(() -> "rebuild job " + job.id() + " of " + namespace + " removed " + removed + " orphaned or stale chunks");
-                    });
-                } finally {
-                    rebuilds.ended(namespace);
-                }
-            });
+            queue.submit(tenant, work);
         } catch (RuntimeException refused) {
-            rebuilds.ended(namespace);
+            try {
+                dataPlane.jobs().fail(job.id(), "not started: the server could not run it (" + refused.getClass().getSimpleName() + ")");
+            } catch (RuntimeException alsoFailed) {
+                refused.addSuppressed(alsoFailed);
+            }
             throw refused;
         }
-        return job;
     }
 
     private static IngestJob.Outcome outcomeOf(String documentId, Supplier<IngestJob.Outcome> work) {

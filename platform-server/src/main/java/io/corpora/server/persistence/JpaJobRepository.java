@@ -60,6 +60,26 @@ public class JpaJobRepository implements JobRepository {
     }
 
     @Override
+    public IngestJob createRebuild(Namespace namespace, int total) {
+        // The tenant row's lock orders rebuild starts on every server (as it orders migration starts and activations).
+        em.find(TenantEntity.class, namespace.tenant(), LockModeType.PESSIMISTIC_WRITE);
+        List<String> open = em.createQuery("SELECT j.id FROM IngestJobEntity j WHERE j.tenantId = :t AND j.partitionId = :p"
+                        + " AND j.kind = :k AND j.status IN :s", String.class)
+                .setParameter("t", namespace.tenant())
+                .setParameter("p", namespace.partitionKey())
+                .setParameter("k", JobKind.REBUILD.name())
+                .setParameter("s", List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name()))
+                .getResultList();
+        if (!open.isEmpty()) {
+            throw new IngestException(409, "rebuild-in-progress", "namespace '" + namespace + "' is already being rebuilt by job "
+                    + open.get(0) + "; follow it at GET jobs/" + open.get(0));
+        }
+        IngestJobEntity row = newRow(namespace.tenant(), total, JobKind.REBUILD);
+        row.partitionId = namespace.partitionKey();
+        return persist(row);
+    }
+
+    @Override
     public IngestJob createReembed(String tenant, int total, IngestJob.Reembed target) {
         // Orders the start against document activations on every server (JpaDocumentRegistry#requireWritable).
         lockTenantWithoutOpenMigration(tenant);

@@ -22,9 +22,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Rebuild requests sent together for one namespace start one rebuild; the others are refused with 409
- * {@code rebuild-in-progress} naming the job to follow, so no document is re-pushed twice at once. Before
- * ({@code RebuildsInFlight}), each request queued a rebuild of its own, and rebuilds running side by side failed each
- * other's documents as concurrent writes (409 outcomes).
+ * {@code rebuild-in-progress} naming the job to follow, so no document is re-pushed twice at once
+ * ({@code JobRepository.createRebuild} checks the control plane, so servers sharing it refuse too). Without the check,
+ * each request queued a rebuild of its own, and rebuilds running side by side failed each other's documents as
+ * concurrent writes (409 outcomes).
  */
 class ConcurrentRebuildIT extends DeployedServer {
 
@@ -67,6 +68,7 @@ class ConcurrentRebuildIT extends DeployedServer {
         List<String> namedInRefusals = new ArrayList<>();
         for (ServerClient.Response answer : answers) {
             if (answer.status() == 202) {
+                assertEquals("rebuild", answer.json().get("kind").asText(), answer.body());
                 acceptedJobs.add(answer.json().get("id").asText());
             } else {
                 assertEquals(409, answer.status(), answer.body());

@@ -4,7 +4,7 @@ import io.corpora.spi.Namespace;
 import java.util.List;
 import java.util.Optional;
 
-/** Background jobs: ingests and re-embed migrations (JPA-backed in the server). */
+/** Background jobs: ingests, index rebuilds, re-embed migrations and store relocations (JPA-backed in the server). */
 public interface JobRepository {
 
     /** A QUEUED ingest job writing to one namespace. */
@@ -14,7 +14,8 @@ public interface JobRepository {
      * A QUEUED rebuild job of one namespace, unless one is unfinished on any server sharing this control plane: the check
      * and the insert are one step, so of two servers starting at once one creates the job and the other is refused.
      *
-     * @throws io.corpora.ingest.IngestException 409 {@code rebuild-in-progress} naming the unfinished job (nothing created)
+     * @throws io.corpora.ingest.IngestException 409 {@code rebuild-in-progress} naming the unfinished job, or 409
+     *         {@code migration-in-progress} while the tenant is re-embedded or relocated (nothing created)
      */
     IngestJob createRebuild(Namespace namespace, int total);
 

@@ -61,8 +61,9 @@ public class JpaJobRepository implements JobRepository {
 
     @Override
     public IngestJob createRebuild(Namespace namespace, int total) {
-        // The tenant row's lock orders rebuild starts on every server (as it orders migration starts and activations).
-        em.find(TenantEntity.class, namespace.tenant(), LockModeType.PESSIMISTIC_WRITE);
+        // The tenant row's lock orders rebuild starts on every server, as it orders migration starts and activations; a
+        // rebuild during a migration would only have each activation refused, so it is refused at the start.
+        lockTenantWithoutOpenMigration(namespace.tenant());
         List<String> open = em.createQuery("SELECT j.id FROM IngestJobEntity j WHERE j.tenantId = :t AND j.partitionId = :p"
                         + " AND j.kind = :k AND j.status IN :s", String.class)
                 .setParameter("t", namespace.tenant())

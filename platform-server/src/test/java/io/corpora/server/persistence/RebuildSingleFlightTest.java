@@ -7,6 +7,7 @@ import io.corpora.controlplane.IngestJob;
 import io.corpora.controlplane.JobKind;
 import io.corpora.controlplane.JobRepository;
 import io.corpora.controlplane.JobStatus;
+import io.corpora.controlplane.PluginChoice;
 import io.corpora.controlplane.ServerLeases;
 import io.corpora.controlplane.TenantRepository;
 import io.corpora.ingest.IngestException;
@@ -17,6 +18,7 @@ import io.corpora.spi.VectorSimilarity;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -107,6 +109,25 @@ class RebuildSingleFlightTest {
         assertEquals("job-interrupted", interrupted.problem(), interrupted.toString());
         assertTrue(interrupted.error().contains(DEAD) && interrupted.error().contains("run index:rebuild again"), interrupted.error());
         assertEquals(JobKind.REBUILD, survivorJobs.createRebuild(NAMESPACE, 2).kind(), "the namespace can be rebuilt again");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void aRebuildIsRefusedOnEveryServerWhileItsTenantIsMigrated(String database) throws Exception {
+        ControlPlaneJpa jpa = controlPlanes.open(database);
+        Clock clock = Clock.systemUTC();
+        jpa.transactional(TenantRepository.class, jpa.tenants(clock)).create(ControlPlaneRepositoriesTest.tenant("acme"));
+        JobRepository migrating = jpa.jobsOnOwnConnection(clock);
+        JobRepository other = jpa.jobsOnOwnConnection(clock);
+        IngestJob migration = migrating.createReembed("acme", 1,
+                new IngestJob.Reembed(new PluginChoice("onnx", Map.of()), "old.384.aaaa", "new.384.bbbb"));
+
+        IngestException refused = (IngestException) refusal(() -> other.createRebuild(NAMESPACE, 3));
+
+        assertEquals("migration-in-progress", refused.type(), refused.getMessage());
+        assertTrue(refused.getMessage().contains(migration.id()), refused.getMessage());
+        migrating.finish(migration.id());
+        assertEquals(JobKind.REBUILD, other.createRebuild(NAMESPACE, 3).kind(), "after the migration a rebuild starts");
     }
 
     /** Each server's {@code createRebuild} of the namespace, started at one moment: the job or the exception, per server. */

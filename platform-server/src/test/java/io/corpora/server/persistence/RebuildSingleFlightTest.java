@@ -46,9 +46,8 @@ class RebuildSingleFlightTest {
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
     void startsSentTogetherFromSeveralServersCreateOneRebuildAndTheOthersNameIt(String database) throws Exception {
-        ControlPlaneJpa jpa = controlPlanes.open(database);
+        ControlPlaneJpa jpa = openWithTenantAcme(database);
         Clock clock = Clock.systemUTC();
-        jpa.transactional(TenantRepository.class, jpa.tenants(clock)).create(ControlPlaneRepositoriesTest.tenant("acme"));
         List<JobRepository> servers = new ArrayList<>();
         for (int i = 0; i < SERVERS; i++) {
             servers.add(jpa.jobsOnOwnConnection(clock));
@@ -82,10 +81,9 @@ class RebuildSingleFlightTest {
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
     void aRebuildWhoseServerDiedIsClosedByALiveOneAndTheNamespaceCanBeRebuiltAgain(String database) throws Exception {
-        ControlPlaneJpa jpa = controlPlanes.open(database);
+        ControlPlaneJpa jpa = openWithTenantAcme(database);
         Clock clock = Clock.systemUTC();
         TenantRepository tenants = jpa.transactional(TenantRepository.class, jpa.tenants(clock));
-        tenants.create(ControlPlaneRepositoriesTest.tenant("acme"));
         ServerLeases leases = jpa.leases();
         long now = System.currentTimeMillis();
         leases.register(DEAD, "node2", now - 2 * TTL, TTL); // last renewed two ttls ago: expired
@@ -114,9 +112,8 @@ class RebuildSingleFlightTest {
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
     void aRebuildIsRefusedOnEveryServerWhileItsTenantIsMigrated(String database) throws Exception {
-        ControlPlaneJpa jpa = controlPlanes.open(database);
+        ControlPlaneJpa jpa = openWithTenantAcme(database);
         Clock clock = Clock.systemUTC();
-        jpa.transactional(TenantRepository.class, jpa.tenants(clock)).create(ControlPlaneRepositoriesTest.tenant("acme"));
         JobRepository migrating = jpa.jobsOnOwnConnection(clock);
         JobRepository other = jpa.jobsOnOwnConnection(clock);
         IngestJob migration = migrating.createReembed("acme", 1,
@@ -128,6 +125,13 @@ class RebuildSingleFlightTest {
         assertTrue(refused.getMessage().contains(migration.id()), refused.getMessage());
         migrating.finish(migration.id());
         assertEquals(JobKind.REBUILD, other.createRebuild(NAMESPACE, 3).kind(), "after the migration a rebuild starts");
+    }
+
+    /** The control plane ({@code h2} or {@code postgresql}) with tenant acme. */
+    private ControlPlaneJpa openWithTenantAcme(String database) throws Exception {
+        ControlPlaneJpa jpa = controlPlanes.open(database);
+        jpa.transactional(TenantRepository.class, jpa.tenants(Clock.systemUTC())).create(ControlPlaneRepositoriesTest.tenant("acme"));
+        return jpa;
     }
 
     /** Each server's {@code createRebuild} of the namespace, started at one moment: the job or the exception, per server. */

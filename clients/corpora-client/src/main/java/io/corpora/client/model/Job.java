@@ -3,8 +3,9 @@ package io.corpora.client.model;
 import java.util.List;
 
 /**
- * An ingest, rebuild or re-embed job.
+ * An ingest, index rebuild, re-embed or store relocation job.
  *
+ * @param kind ingest, rebuild, reembed or relocate
  * @param status QUEUED, RUNNING, SUCCEEDED, PARTIALLY_FAILED or FAILED
  * @param reembed what a re-embed job migrates; null for other kinds
  */

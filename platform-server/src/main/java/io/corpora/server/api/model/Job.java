@@ -14,7 +14,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @Schema(name = "Job")
 @JsonbPropertyOrder({"id", "kind", "partition", "status", "total", "succeeded", "skipped", "failed", "percent", "reembed", "error",
         "outcomes", "created", "updated"})
-public record Job(@Schema String id, @Schema(description = "ingest (an index rebuild too: it re-pushes every registered document) | reembed | relocate") String kind,
+public record Job(@Schema String id, @Schema(description = "ingest | rebuild (index:rebuild; one recorded by an earlier version shows ingest) | reembed | relocate") String kind,
                   @JsonbNillable @Schema(description = "null for a tenant-wide job") String partition,
                   @Schema(description = "QUEUED, RUNNING, SUCCEEDED, PARTIALLY_FAILED or FAILED") String status,
                   @Schema int total, @Schema int succeeded, @Schema int skipped, @Schema int failed, @Schema int percent, @Schema Reembed reembed, @Schema String error,

@@ -8,7 +8,9 @@
 #   4. replica    the replica is stopped under load: searches go on (served by the primary), then it is restarted;
 #   5. read-your-writes  an ingest's Corpora-Consistency token makes the next retrieve see the document at once;
 #   6. relocation  the demo tenant moves to a dedicated pgvector table (started on server 1, used through server 2):
-#                 same passages during and after, writes refused during, the shared table no longer holds it.
+#                 same passages during and after, writes refused during, the shared table no longer holds it;
+#   7. bulk ingest `corpora ingest` of 300 files through HAProxy while server 1 is SIGKILLed ends with every file
+#                 stored (exit 0): files whose job the dead server ran, or whose answer it took, are sent again.
 # Prints the counts; exits non-zero on the first failed check. Leaves the cluster down unless CORPORA_CLUSTER_KEEP=1.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -104,5 +106,26 @@ python3 "$ROOT/scripts/cluster_load.py" relocate --url "$NODE2" --admin-url "$NO
 left="$(psql -X -tA -h 127.0.0.1 -p "$BASE" -U postgres -d corpora -c "select count(*) from corpora_chunks where tenant = 'demo'")"
 echo "cluster-test: chunks of demo left in the shared table: $left"
 [ "$left" = 0 ] || { echo "cluster-test: FAIL: the source copy was not deleted"; exit 1; }
+
+echo "== cluster-test 7: corpora ingest through HAProxy while server 1 is SIGKILLed (files that failed for a passing reason are sent again)"
+files="$(mktemp -d)"
+python3 - "$files" <<'PY'
+import random, sys
+random.seed(19)
+words = "lantern harbour ferry keeper wick oil tide beacon fog signal shift log rope anchor gull pier".split()
+for i in range(300):
+    with open("%s/kill-note-%04d.md" % (sys.argv[1], i), "w") as f:
+        f.write("# Kill note %d\n\n%s entry %d.\n" % (i, " ".join(random.choice(words) for _ in range(120)), i))
+PY
+( sleep 5; bash "$CLUSTER" kill-server 1 ) &
+killer=$!
+set +e
+"$ROOT/bin/corpora" ingest "$files" --tenant demo --server "$URL" --token "$WRITER" --batch 3 --state "$files.state" 2>&1 \
+  | tr '\r' '\n' | grep -v ' documents \| incubator modules'
+code=${PIPESTATUS[0]}
+set -e
+wait "$killer" || true
+rm -rf "$files" "$files.state"
+[ "$code" = 0 ] || { echo "cluster-test: FAIL: corpora ingest ended with exit code $code across the kill"; exit 1; }
 bash "$CLUSTER" status
 echo "== cluster-test: all passed in $((SECONDS - t0)) s"

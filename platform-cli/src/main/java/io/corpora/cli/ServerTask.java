@@ -95,6 +95,20 @@ public final class ServerTask {
         return status + " " + (title.isEmpty() ? detail : detail.isEmpty() ? title : title + ": " + detail);
     }
 
+    /** The kind of an RFC 9457 problem body ({@code concurrent-write} of {@code …/problems/concurrent-write}), or "". */
+    public static String problemKind(String body) {
+        try {
+            return kindOf(JSON.readTree(body).path("type").asText(""));
+        } catch (IOException notJson) {
+            return "";
+        }
+    }
+
+    /** The last segment of a problem type URI, or "". */
+    public static String kindOf(String type) {
+        return type.substring(type.lastIndexOf('/') + 1);
+    }
+
     /** The task could not be followed to its end: the server refused a look, or the task outlived the timeout. */
     public static final class Failure extends IOException {
         private static final long serialVersionUID = 1L;

@@ -66,6 +66,9 @@ public final class IngestCommand implements Command {
                   --ahead N            batches uploaded while an earlier one still runs; default 2 (0: one job at a time)
                   --state FILE         resume file; default ~/.cache/corpora/ingest/<server+tenant+folder>.tsv
                   --timeout MINUTES    how long to follow one job; default 30
+                  --retries N          rounds sending again the files that failed for a passing reason (the server
+                                       running the job stopped, a concurrent write, a migration, 429 or 503, a proxy's
+                                       502 or 504), 2 s, 4 s … apart; default 2 (0: none)
                 Files already stored unchanged by an earlier run are skipped. Exit code 1 lists every failed file.""";
     }
 
@@ -76,13 +79,14 @@ public final class IngestCommand implements Command {
         }
         Path root = Path.of(args.get(0)).toAbsolutePath().normalize();
         Options options = Options.parse(args.subList(1, args.size()),
-                union(Set.of("tenant", "server", "partition", "batch", "batch-mb", "ahead", "state", "timeout"), ServerToken.OPTIONS), Set.of());
+                union(Set.of("tenant", "server", "partition", "batch", "batch-mb", "ahead", "state", "timeout", "retries"), ServerToken.OPTIONS), Set.of());
         String tenant = options.requireString("tenant");
         URI server = URI.create(options.string("server", "http://localhost:9080").replaceAll("/+$", "") + "/");
         int batchSize = options.integer("batch", 16, 1, 500);
         long batchBytes = options.integer("batch-mb", 32, 1, 4096) * 1024L * 1024L;
         int ahead = options.integer("ahead", 2, 0, 8);
         Duration jobTimeout = Duration.ofMinutes(options.integer("timeout", 30, 1, 24 * 60));
+        int retries = options.integer("retries", 2, 0, 10);
         String partition = options.string("partition", null);
         String token = ServerToken.resolve(options, "ingest", tenant, "writer", partition == null ? Map.of() : Map.of("partition", partition), err);
         if (!Files.exists(root)) {
@@ -110,19 +114,20 @@ public final class IngestCommand implements Command {
         Tally tally = new Tally(state);
         // Batches are uploaded ahead while an earlier one runs, so the server never waits for this client to notice a
         // finished job (polling backs off up to 2 s) and upload the next.
-        java.util.ArrayDeque<Submitted> running = new java.util.ArrayDeque<>();
-        for (List<Upload> batch : UploadBatches.of(pending, Upload::bytes, batchSize, batchBytes)) {
-            running.add(submitOrFail(server, tenant, token, partition, batch));
-            if (running.size() > ahead) {
-                tally.collect(running.poll(), token, jobTimeout);
-                progress.show(tally.done, tally.chunks);
-            }
-        }
-        while (!running.isEmpty()) {
-            tally.collect(running.poll(), token, jobTimeout);
-            progress.show(tally.done, tally.chunks);
-        }
+        send(pending, server, tenant, token, partition, batchSize, batchBytes, ahead, jobTimeout, tally, progress);
         progress.finish();
+        for (int round = 1; round <= retries && !tally.passing.isEmpty(); round++) {
+            List<Upload> again = tally.passing.stream().map(PassingFailure::upload).toList();
+            out.printf("corpora ingest: sending %d files again (round %d of %d) that failed for a passing reason: %s%n",
+                    again.size(), round, retries, tally.passingKinds());
+            tally.passing.clear();
+            Thread.sleep(Math.min(30_000L, 1000L << round));
+            tally.done -= again.size(); // counted again as they finish
+            ProgressLine againProgress = new ProgressLine(err, pending.size());
+            send(again, server, tenant, token, partition, batchSize, batchBytes, ahead, jobTimeout, tally, againProgress);
+            againProgress.finish();
+        }
+        tally.passing.forEach(f -> tally.failures.add(f.message()));
         out.printf("corpora ingest: %d stored, %d unchanged on the server, %d skipped by resume, %d failed%n",
                 tally.stored, tally.skipped, unchanged, tally.failures.size());
         if (!tally.failures.isEmpty()) {
@@ -133,7 +138,40 @@ public final class IngestCommand implements Command {
         return 0;
     }
 
+    /** Uploads the files in batches as jobs, {@code ahead} batches running while an earlier one is followed to its end. */
+    private void send(List<Upload> uploads, URI server, String tenant, String token, String partition, int batchSize, long batchBytes,
+                      int ahead, Duration jobTimeout, Tally tally, ProgressLine progress) throws IOException, InterruptedException {
+        java.util.ArrayDeque<Submitted> running = new java.util.ArrayDeque<>();
+        for (List<Upload> batch : UploadBatches.of(uploads, Upload::bytes, batchSize, batchBytes)) {
+            running.add(submitOrFail(server, tenant, token, partition, batch));
+            if (running.size() > ahead) {
+                tally.collect(running.poll(), token, jobTimeout);
+                progress.show(tally.done, tally.chunks);
+            }
+        }
+        while (!running.isEmpty()) {
+            tally.collect(running.poll(), token, jobTimeout);
+            progress.show(tally.done, tally.chunks);
+        }
+    }
+
+    /**
+     * Whether a document refused with {@code status} and problem {@code kind} may be stored if sent again unchanged: its
+     * job's server stopped, another write or a migration held it, the server was overloaded, a proxy found no server, or
+     * the connection closed unanswered. Sending a file again is safe: one stored unchanged meanwhile is skipped.
+     */
+    static boolean passing(int status, String kind) {
+        return status == 429 || status == 502 || status == 503 || status == 504
+                || Set.of("job-interrupted", "concurrent-write", "migration-in-progress", NO_ANSWER).contains(kind);
+    }
+
+    /** The kind of a failure without an HTTP answer: the connection failed or was closed (a server that died). */
+    static final String NO_ANSWER = "no-answer";
+
     private record Upload(Path file, String relative, String sha256, long bytes) {}
+
+    /** A file that failed for a passing reason: sent again in the next round, else listed with {@code message}. */
+    private record PassingFailure(Upload upload, String kind, String message) {}
 
     /** A batch uploaded as a job, or refused (every file of it then fails with the reason). */
     private record Submitted(List<Upload> batch, URI job, UploadException refused) {}
@@ -144,6 +182,8 @@ public final class IngestCommand implements Command {
             return new Submitted(batch, submit(server, tenant, token, partition, batch), null);
         } catch (UploadException e) {
             return new Submitted(batch, null, e);
+        } catch (IOException e) { // the connection failed or closed unanswered: the job may or may not exist
+            return new Submitted(batch, null, new UploadException("upload got no answer: " + e, 0, NO_ANSWER));
         }
     }
 
@@ -151,6 +191,7 @@ public final class IngestCommand implements Command {
     private final class Tally {
         private final IngestState state;
         private final List<String> failures = new ArrayList<>();
+        private final List<PassingFailure> passing = new ArrayList<>();
         private int done;
         private long chunks;
         private int stored;
@@ -172,8 +213,10 @@ public final class IngestCommand implements Command {
                     JsonNode outcome = outcomes != null && i < outcomes.size() ? outcomes.get(i) : null;
                     String result = outcome == null ? "failed" : outcome.get("result").asText();
                     if (result.equals("failed")) {
-                        failures.add(upload.relative() + ": " + (outcome == null ? "no outcome reported" : outcome.get("status").asInt()
-                                + problemKind(outcome) + " " + outcome.path("error").asText()));
+                        String kind = outcome == null ? "" : problemKind(outcome).strip();
+                        int status = outcome == null ? 0 : outcome.get("status").asInt();
+                        failed(upload, status, kind, outcome == null ? "no outcome reported" : status + problemKind(outcome) + " "
+                                + outcome.path("error").asText());
                     } else {
                         state.markStored(upload.relative(), upload.sha256());
                         chunks += outcome.get("chunks").asLong();
@@ -184,19 +227,47 @@ public final class IngestCommand implements Command {
                         }
                     }
                 }
-            } catch (UploadException | ServerTask.Failure e) {
+            } catch (UploadException e) {
+                batch.forEach(u -> failed(u, e.status, e.kind, e.getMessage()));
+            } catch (ServerTask.Failure e) { // the server refused a look or the job outlived the timeout: it may still run
                 batch.forEach(u -> failures.add(u.relative() + ": " + e.getMessage()));
+            } catch (IOException e) { // a look got no answer: sending the files again is safe, an unchanged one is skipped
+                batch.forEach(u -> failed(u, 0, NO_ANSWER, "following its job got no answer: " + e));
             }
             done += batch.size();
+        }
+
+        private void failed(Upload upload, int status, String kind, String message) {
+            if (passing(status, kind)) {
+                passing.add(new PassingFailure(upload, kind.isEmpty() ? String.valueOf(status) : kind, upload.relative() + ": " + message));
+            } else {
+                failures.add(upload.relative() + ": " + message);
+            }
+        }
+
+        /** "concurrent-write: 2, job-interrupted: 10". */
+        String passingKinds() {
+            Map<String, Integer> counts = new java.util.TreeMap<>();
+            passing.forEach(f -> counts.merge(f.kind(), 1, Integer::sum));
+            return String.join(", ", counts.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).toList());
         }
     }
 
     /** Thrown when a batch cannot be submitted or followed; every file of the batch is reported with the reason. */
     private static final class UploadException extends Exception {
         private static final long serialVersionUID = 1L;
+        /** The server's (or a proxy's) status and problem kind; 0 and "" when there was no answer to read. */
+        final int status;
+        final String kind;
 
         UploadException(String message) {
+            this(message, 0, "");
+        }
+
+        UploadException(String message, int status, String kind) {
             super(message);
+            this.status = status;
+            this.kind = kind;
         }
     }
 
@@ -216,7 +287,8 @@ public final class IngestCommand implements Command {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build();
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 202) {
-            throw new UploadException("upload refused: " + ServerTask.problem(response.statusCode(), response.body()));
+            throw new UploadException("upload refused: " + ServerTask.problem(response.statusCode(), response.body()), response.statusCode(),
+                    ServerTask.problemKind(response.body()));
         }
         String location = response.headers().firstValue("Location").orElseThrow(() -> new UploadException("202 without a Location"));
         return server.resolve(URI.create(location).getPath().replaceFirst("^/", ""));
@@ -295,7 +367,7 @@ public final class IngestCommand implements Command {
 
     /** " unreadable-document" from the outcome's problem type (its last segment), or "" for a server that sends none. */
     private static String problemKind(JsonNode outcome) {
-        String type = outcome.path("type").asText("");
-        return type.isEmpty() ? "" : " " + type.substring(type.lastIndexOf('/') + 1);
+        String kind = ServerTask.kindOf(outcome.path("type").asText(""));
+        return kind.isEmpty() ? "" : " " + kind;
     }
 }

@@ -117,7 +117,12 @@ for i in range(300):
     with open("%s/kill-note-%04d.md" % (sys.argv[1], i), "w") as f:
         f.write("# Kill note %d\n\n%s entry %d.\n" % (i, " ".join(random.choice(words) for _ in range(120)), i))
 PY
-( sleep 5; bash "$CLUSTER" kill-server 1 ) &
+documents() {
+  curl -s -H "Authorization: Bearer $READER" "$URL/api/v1/tenants/demo/stats" | python3 -c 'import json,sys; print(json.load(sys.stdin)["documents"])'
+}
+before="$(documents)"
+# The kill lands once the upload is under way (30 files stored), so jobs are running on both servers.
+( for _ in $(seq 1 120); do [ "$(documents)" -ge $((before + 30)) ] && break; sleep 0.5; done; bash "$CLUSTER" kill-server 1 ) &
 killer=$!
 set +e
 "$ROOT/bin/corpora" ingest "$files" --tenant demo --server "$URL" --token "$WRITER" --batch 3 --state "$files.state" 2>&1 \
@@ -127,5 +132,8 @@ set -e
 wait "$killer" || true
 rm -rf "$files" "$files.state"
 [ "$code" = 0 ] || { echo "cluster-test: FAIL: corpora ingest ended with exit code $code across the kill"; exit 1; }
+after="$(documents)"
+echo "cluster-test: demo holds $((after - before)) more documents"
+[ "$((after - before))" = 300 ] || { echo "cluster-test: FAIL: 300 files ingested, $((after - before)) more documents"; exit 1; }
 bash "$CLUSTER" status
 echo "== cluster-test: all passed in $((SECONDS - t0)) s"

@@ -121,11 +121,11 @@ documents() {
   curl -s -H "Authorization: Bearer $READER" "$URL/api/v1/tenants/demo/stats" | python3 -c 'import json,sys; print(json.load(sys.stdin)["documents"])'
 }
 before="$(documents)"
-# The kill lands once the upload is under way (30 files stored), so jobs are running on both servers.
+# The kill lands once the upload is under way (30 files stored); jobs of 10 files keep both servers busy meanwhile.
 ( for _ in $(seq 1 120); do [ "$(documents)" -ge $((before + 30)) ] && break; sleep 0.5; done; bash "$CLUSTER" kill-server 1 ) &
 killer=$!
 set +e
-"$ROOT/bin/corpora" ingest "$files" --tenant demo --server "$URL" --token "$WRITER" --batch 3 --state "$files.state" 2>&1 \
+"$ROOT/bin/corpora" ingest "$files" --tenant demo --server "$URL" --token "$WRITER" --batch 10 --state "$files.state" 2>&1 \
   | tr '\r' '\n' | grep -v ' documents \| incubator modules'
 code=${PIPESTATUS[0]}
 set -e

@@ -5,7 +5,6 @@ import io.corpora.controlplane.DocumentRecord;
 import io.corpora.controlplane.DocumentRegistry;
 import io.corpora.controlplane.DocumentStatus;
 import io.corpora.controlplane.JobKind;
-import io.corpora.controlplane.JobStatus;
 import io.corpora.controlplane.PluginChoice;
 import io.corpora.controlplane.ServerLeases;
 import io.corpora.controlplane.WriteRefusedException;
@@ -245,8 +244,8 @@ public class JpaDocumentRegistry implements DocumentRegistry {
         }
         List<String> migrations = em.createQuery("SELECT j.kind FROM IngestJobEntity j WHERE j.tenantId = :t AND j.kind IN :kinds"
                         + " AND j.status IN :open", String.class)
-                .setParameter("t", tenantId).setParameter("kinds", List.of(JobKind.REEMBED.name(), JobKind.RELOCATE.name()))
-                .setParameter("open", List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name())).getResultList();
+                .setParameter("t", tenantId).setParameter("kinds", JpaJobRepository.MIGRATION_KINDS)
+                .setParameter("open", JpaJobRepository.UNFINISHED).getResultList();
         if (!migrations.isEmpty()) {
             throw new WriteRefusedException(WriteRefusedException.Reason.MIGRATION_IN_PROGRESS, "tenant '" + tenantId + "' is being "
                     + (migrations.contains(JobKind.RELOCATE.name()) ? "relocated to another store" : "re-embedded")

@@ -37,6 +37,11 @@ public class JpaJobRepository implements JobRepository {
     public JpaJobRepository() {}
 
     /** Outside the container (tests): the caller manages transactions. */
+    /** The statuses of a job not yet finished, as the jobs table spells them. */
+    static final List<String> UNFINISHED = List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name());
+    /** The kinds of job that migrate a tenant's whole corpus, as the jobs table spells them. */
+    static final List<String> MIGRATION_KINDS = java.util.Arrays.stream(JobKind.values()).filter(JobKind::migratesCorpus).map(JobKind::name).toList();
+
     JpaJobRepository(EntityManager em, Clock clock) {
         this(em, clock, null);
     }
@@ -69,7 +74,7 @@ public class JpaJobRepository implements JobRepository {
                 .setParameter("t", namespace.tenant())
                 .setParameter("p", namespace.partitionKey())
                 .setParameter("k", JobKind.REBUILD.name())
-                .setParameter("s", List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name()))
+                .setParameter("s", UNFINISHED)
                 .getResultList();
         if (!open.isEmpty()) {
             throw new IngestException(409, "rebuild-in-progress", "namespace '" + namespace + "' is already being rebuilt by job "
@@ -114,8 +119,8 @@ public class JpaJobRepository implements JobRepository {
         List<String> open = em.createQuery("SELECT j.id FROM IngestJobEntity j WHERE j.tenantId = :t AND j.kind IN :k AND j.status IN :s",
                         String.class)
                 .setParameter("t", tenant)
-                .setParameter("k", java.util.Arrays.stream(JobKind.values()).filter(JobKind::migratesCorpus).map(JobKind::name).toList())
-                .setParameter("s", List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name()))
+                .setParameter("k", MIGRATION_KINDS)
+                .setParameter("s", UNFINISHED)
                 .getResultList();
         if (!open.isEmpty()) {
             throw new IngestException(409, "migration-in-progress", "tenant '" + tenant + "' is already being migrated by job "
@@ -255,7 +260,7 @@ public class JpaJobRepository implements JobRepository {
     @Override
     public List<IngestJob> unfinished() {
         return em.createQuery("SELECT j FROM IngestJobEntity j WHERE j.status IN :s ORDER BY j.createdAt", IngestJobEntity.class)
-                .setParameter("s", List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name())).getResultList()
+                .setParameter("s", UNFINISHED).getResultList()
                 .stream().map(row -> toJob(row, outcomes(row.id))).toList();
     }
 

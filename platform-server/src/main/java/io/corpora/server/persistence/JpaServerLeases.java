@@ -1,7 +1,6 @@
 package io.corpora.server.persistence;
 
 import io.corpora.controlplane.JobKind;
-import io.corpora.controlplane.JobStatus;
 import io.corpora.controlplane.ServerLeases;
 import io.corpora.spi.Namespace;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,7 +20,7 @@ public class JpaServerLeases implements ServerLeases {
 
     /** Owners that hold no live lease: never registered (NULL, pre-lease rows), expired, or purged (also evaluations'). */
     static final String DEAD = "(%s IS NULL OR %s NOT IN (SELECT l.server_id FROM server_leases l WHERE l.expires_ms >= ?))";
-    private static final List<String> OPEN = List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name());
+    private static final List<String> OPEN = JpaJobRepository.UNFINISHED;
     /**
      * Pending versions whose writer is dead. Every server runs it every few seconds, so it must not read every document of
      * every tenant: {@code writer > ''} is a range on {@code ix_documents_writer}, and only a pending version names its

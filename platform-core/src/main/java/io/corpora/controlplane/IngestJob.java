@@ -79,7 +79,12 @@ public record IngestJob(String id, String tenant, String partition, JobKind kind
 
         /** A document the ingest refused, with the refusal's status and kind of problem. */
         public static Outcome failed(String documentId, int status, String problem, String error) {
-            return new Outcome(documentId, "failed", 0, 0, status, error, problem);
+            return failed(documentId, 0, status, problem, error);
+        }
+
+        /** A document that failed at {@code version} (0 when none was begun), with the status and kind of problem. */
+        public static Outcome failed(String documentId, int version, int status, String problem, String error) {
+            return new Outcome(documentId, "failed", version, 0, status, error, problem);
         }
     }
 }

@@ -42,7 +42,7 @@ final class DocumentCopies {
     }
 
     static IngestJob.Outcome failed(DocumentRecord document, int status, String problem, String error) {
-        return FailedOutcomes.failed(document.documentId(), document.activeVersion(), status, problem, error);
+        return IngestJob.Outcome.failed(document.documentId(), document.activeVersion(), status, problem, error);
     }
 
     /** A copy that threw ({@link FailedOutcomes}); the migration rolls back, so the tenant keeps what it had. */

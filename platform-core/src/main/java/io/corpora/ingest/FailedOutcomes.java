@@ -19,20 +19,16 @@ public final class FailedOutcomes {
      */
     public static IngestJob.Outcome of(String documentId, int version, RuntimeException e, String unchanged) {
         if (e instanceof IngestException refusal) {
-            return failed(documentId, version, refusal.status(), refusal.type(), refusal.getMessage());
+            return IngestJob.Outcome.failed(documentId, version, refusal.status(), refusal.type(), refusal.getMessage());
         }
         if (e instanceof IllegalArgumentException invalid) {
-            return failed(documentId, version, 400, "invalid-request", invalid.getMessage());
+            return IngestJob.Outcome.failed(documentId, version, 400, "invalid-request", invalid.getMessage());
         }
-        return failed(documentId, version, 500, "internal-error", "internal error (" + e.getClass().getSimpleName() + "); " + unchanged);
+        return IngestJob.Outcome.failed(documentId, version, 500, "internal-error", "internal error (" + e.getClass().getSimpleName() + "); " + unchanged);
     }
 
     /** A failure no caller input explains: a bug, or a store or plugin that broke. */
     public static boolean unexpected(RuntimeException e) {
         return !(e instanceof IngestException) && !(e instanceof IllegalArgumentException);
-    }
-
-    static IngestJob.Outcome failed(String documentId, int version, int status, String problem, String reason) {
-        return new IngestJob.Outcome(documentId, "failed", version, 0, status, reason, problem);
     }
 }

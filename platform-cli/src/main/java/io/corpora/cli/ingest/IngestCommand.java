@@ -211,12 +211,15 @@ public final class IngestCommand implements Command {
                 for (int i = 0; i < batch.size(); i++) {
                     Upload upload = batch.get(i);
                     JsonNode outcome = outcomes != null && i < outcomes.size() ? outcomes.get(i) : null;
-                    String result = outcome == null ? "failed" : outcome.get("result").asText();
+                    if (outcome == null) {
+                        failed(upload, 0, "", "no outcome reported");
+                        continue;
+                    }
+                    String result = outcome.get("result").asText();
                     if (result.equals("failed")) {
-                        String kind = outcome == null ? "" : problemKind(outcome).strip();
-                        int status = outcome == null ? 0 : outcome.get("status").asInt();
-                        failed(upload, status, kind, outcome == null ? "no outcome reported" : status + problemKind(outcome) + " "
-                                + outcome.path("error").asText());
+                        int status = outcome.get("status").asInt();
+                        String kind = ServerTask.kindOf(outcome.path("type").asText("")); // "" from a server that sends none
+                        failed(upload, status, kind, status + (kind.isEmpty() ? "" : " " + kind) + " " + outcome.path("error").asText());
                     } else {
                         state.markStored(upload.relative(), upload.sha256());
                         chunks += outcome.get("chunks").asLong();
@@ -365,9 +368,4 @@ public final class IngestCommand implements Command {
         }
     }
 
-    /** " unreadable-document" from the outcome's problem type (its last segment), or "" for a server that sends none. */
-    private static String problemKind(JsonNode outcome) {
-        String kind = ServerTask.kindOf(outcome.path("type").asText(""));
-        return kind.isEmpty() ? "" : " " + kind;
-    }
 }

@@ -89,8 +89,14 @@ public interface DocumentRegistry {
      */
     Map<String, Integer> activeVersions(Namespace namespace, Collection<String> documentIds);
 
-    /** Removes the document; false if it did not exist. */
-    boolean delete(Namespace namespace, String documentId);
+    /**
+     * Removes the document, first running {@code removeChunks} (the deletion of its chunks from the store) inside the
+     * same control-plane transaction; false, without running it, if the document does not exist. Taken under the lock
+     * on the tenant's row that a migration's start takes, and refused with {@link WriteRefusedException}
+     * ({@code MIGRATION_IN_PROGRESS}, nothing removed) while a re-embed or relocation is unfinished, whichever server runs
+     * either: a migration's copy never sees a document half deleted. If {@code removeChunks} throws, the document stays.
+     */
+    boolean delete(Namespace namespace, String documentId, Runnable removeChunks);
 
     /** Removes every document of the tenant (all partitions); returns how many. */
     int deleteTenant(String tenantId);

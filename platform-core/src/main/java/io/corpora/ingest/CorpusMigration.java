@@ -27,7 +27,7 @@ import java.util.logging.Logger;
  * <ol>
  *   <li><b>Start</b>: the tenant's writes are {@link TenantWriteGate claimed} (its ingests, deletes and rebuilds answer
  *       409 until the end: the corpus cannot change under the copy) and a job of the subclass's {@link JobKind} records
- *       the target. While it is open every server refuses the tenant's version activations.</li>
+ *       the target. While it is open every server refuses the tenant's version activations and document deletes.</li>
  *   <li><b>Copy</b>: every namespace's documents with an active version are copied one by one, each one job outcome
  *       (progress); one a previous run completed is skipped (a resumed copy). The first that fails ends the copy.</li>
  *   <li><b>Switch</b>: one control-plane transaction makes the new place the tenant's.</li>

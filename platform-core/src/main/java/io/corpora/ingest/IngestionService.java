@@ -322,7 +322,9 @@ public final class IngestionService {
 
     /**
      * Removes a document's chunks and registry entry; false when it does not exist <em>or the actor may not see it</em>
-     * (answered 404 alike, so a delete never reveals a hidden document).
+     * (answered 404 alike, so a delete never reveals a hidden document). Refused (409 {@code migration-in-progress})
+     * while a migration holds the tenant: early by this server's write gate, and by the control plane for a migration
+     * any other server runs.
      */
     public boolean delete(AccessDecision access, TenantRuntime runtime, String documentId) {
         Namespace namespace = access.namespace();
@@ -330,8 +332,16 @@ public final class IngestionService {
             if (registry.find(namespace, documentId).filter(d -> access.canSee(d.metadata())).isEmpty()) {
                 return false;
             }
-            new IsolationGuard(runtime.store(), namespace, 1).deleteDocument(namespace, documentId);
-            return registry.delete(namespace, documentId);
+            IsolationGuard store = new IsolationGuard(runtime.store(), namespace, 1);
+            try {
+                return registry.delete(namespace, documentId, () -> store.deleteDocument(namespace, documentId));
+            } catch (WriteRefusedException refused) {
+                if (refused.reason() != WriteRefusedException.Reason.MIGRATION_IN_PROGRESS) {
+                    throw refused;
+                }
+                throw new IngestException(409, "migration-in-progress", "document '" + documentId + "' was not deleted: "
+                        + refused.getMessage() + "; it is unchanged", refused).retryAfter(TenantWriteGate.RETRY_AFTER_SECONDS);
+            }
         });
     }
 

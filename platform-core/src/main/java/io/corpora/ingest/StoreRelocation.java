@@ -35,7 +35,7 @@ import java.util.logging.Logger;
  *
  * <ul>
  *   <li><b>Start</b>: the job records both store choices. While it is open every server refuses the tenant's version
- *       activations (409 {@code migration-in-progress}): writes are refused, not written twice, because the refusal is
+ *       activations and document deletes (409 {@code migration-in-progress}): writes are refused, not written twice, because the refusal is
  *       already enforced in the control plane on every server, while a double write would need every server's write
  *       path to know of two stores and to order its writes against the copy.</li>
  *   <li><b>Copy</b>: every namespace's active-version chunks are read from the source — ids, text, headings and

@@ -51,9 +51,8 @@ public class StoreRelocationResource {
             + " the current store serves until an atomic switch, then its copy is deleted",
             description = "Active versions are copied with their stored vectors (no re-embedding); a source store that cannot return its"
                     + " vectors has the chunk texts embedded again by the tenant's unchanged embedder. Until the job ends the tenant's ingests,"
-                    + " deletes and rebuilds are refused (409 migration-in-progress, Retry-After) on the server running it, and its"
-                    + " ingests and rebuilds (their version activations) on every other server; a document delete on another server"
-                    + " is not refused, and the copy of that document then fails, which rolls the relocation back.")
+                    + " deletes and rebuilds are refused (409 migration-in-progress, Retry-After) on the server running it, and on"
+                    + " every other server its version activations (ingests, rebuilds) and its document deletes, by the control plane.")
     @APIResponse(responseCode = "202", description = "Started: the job (kind relocate) is QUEUED; Location names it",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Job.class)))
     @APIResponse(responseCode = "400", description = "Not a {\"store\": …} body, an unknown store plugin, options it does not declare or"

@@ -229,7 +229,7 @@ public class JpaDocumentRegistry implements DocumentRegistry {
     }
 
     /**
-     * The tenant row's lock orders this activation against a migration's start (JpaJobRepository#createReembed and
+     * The tenant row's lock orders this activation (or a delete) against a migration's start (JpaJobRepository#createReembed and
      * #createRelocation take the same lock) and its switch: an activation committed before a migration starts is seen by its copy, and one after
      * it is refused, on whichever server either runs. A keyword-only version (no embedder) is refused during a migration
      * too: a relocation moves it like any other.
@@ -301,11 +301,13 @@ public class JpaDocumentRegistry implements DocumentRegistry {
     }
 
     @Override
-    public boolean delete(Namespace namespace, String documentId) {
+    public boolean delete(Namespace namespace, String documentId, Runnable removeChunks) {
+        requireWritable(namespace.tenant(), null, null);
         DocumentEntity row = em.find(DocumentEntity.class, key(namespace, documentId), LockModeType.PESSIMISTIC_WRITE);
         if (row == null) {
             return false;
         }
+        removeChunks.run();
         em.remove(row);
         em.flush();
         if (row.activeVersion > 0) {

@@ -1,5 +1,6 @@
 package io.corpora.server.persistence;
 
+import io.corpora.controlplane.DocumentRegistry;
 import io.corpora.controlplane.JobRepository;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
@@ -131,6 +132,12 @@ final class ControlPlaneJpa implements AutoCloseable {
             }
         };
         return (T) Proxy.newProxyInstance(port.getClassLoader(), new Class<?>[] {port}, handler);
+    }
+
+    /** A document registry on its own entity manager (its own connection), as another server's. */
+    DocumentRegistry documentsOnOwnConnection(Clock clock) {
+        EntityManager own = ownEntityManager();
+        return transactional(DocumentRegistry.class, new JpaDocumentRegistry(own, clock), own);
     }
 
     JpaTenantRepository tenants(Clock clock) {

@@ -195,7 +195,7 @@ class ControlPlaneRepositoriesTest {
         DocumentDescription description = new DocumentDescription("a.md", "text/markdown", Map.of(), 10);
 
         int deletedMidWrite = documents.beginVersion(ns, "doc-1", "a.md", "text/markdown", Map.of(), 10);
-        assertTrue(documents.delete(ns, "doc-1"));
+        assertTrue(documents.delete(ns, "doc-1", () -> {}));
         WriteRefusedException deleted = assertThrows(WriteRefusedException.class,
                 () -> documents.activateVersion(ns, "doc-1", deletedMidWrite, "h", 1, "t", description, "onnx:e", store));
         assertEquals(WriteRefusedException.Reason.CONCURRENT_WRITE, deleted.reason());
@@ -466,7 +466,7 @@ class ControlPlaneRepositoriesTest {
         int v3 = documents.beginVersion(ns, "d", "s", "text/plain", Map.of(), 10);
         documents.activateVersion(ns, "d", v3, "h3", 1, "three", description);
         assertEquals("three", documents.text(ns, "d").orElseThrow());
-        assertTrue(documents.delete(ns, "d"));
+        assertTrue(documents.delete(ns, "d", () -> {}));
         assertTrue(documents.text(ns, "d").isEmpty(), "deleted with its document");
         int again = documents.beginVersion(ns, "d", "s", "text/plain", Map.of(), 10);
         documents.activateVersion(ns, "d", again, "h", 1, "again", description);
@@ -500,8 +500,8 @@ class ControlPlaneRepositoriesTest {
             assertEquals("text of " + ns.key(), documents.text(ns, "same-id").orElseThrow());
             assertEquals(ns, documents.find(ns, "same-id").orElseThrow().namespace());
         }
-        assertTrue(documents.delete(Namespace.of("a", "legal"), "same-id"));
-        assertFalse(documents.delete(Namespace.of("a", "legal"), "same-id"), "deleting a missing document reports false");
+        assertTrue(documents.delete(Namespace.of("a", "legal"), "same-id", () -> {}));
+        assertFalse(documents.delete(Namespace.of("a", "legal"), "same-id", () -> {}), "deleting a missing document reports false");
         assertTrue(documents.find(Namespace.of("a"), "same-id").isPresent());
         assertTrue(documents.find(Namespace.of("b", "legal"), "same-id").isPresent());
         assertEquals(2, documents.deleteTenant("b"));
@@ -635,7 +635,7 @@ class ControlPlaneRepositoriesTest {
         IllegalStateException refused = assertThrows(IllegalStateException.class, () -> tenants.delete("acme"));
         assertTrue(refused.getMessage().contains("still has 1 documents"), refused.getMessage());
         assertTrue(documents.find(acme, "late").isPresent(), "a refused delete removes nothing");
-        documents.delete(acme, "a");
+        documents.delete(acme, "a", () -> {});
         tenants.delete("acme");
         assertTrue(tenants.find("acme").isEmpty());
         assertTrue(documents.find(acme, "late").isEmpty());

@@ -19,7 +19,16 @@ import io.corpora.ingest.IngestException;
 import io.corpora.spi.Namespace;
 import jakarta.persistence.EntityManager;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -186,5 +195,99 @@ class ReembedControlPlaneTest {
         int again = documents.beginVersion(namespace, "doc", "doc.txt", "text/plain", Map.of(), 10);
         assertEquals(again, documents.activateVersion(namespace, "doc", again, "h", 1, "sent again", description, "old.384.aaaa", target)
                 .activeVersion(), "written to the tenant's store now, it activates");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void aDeleteIsRefusedOnEveryServerWhileAMigrationIsUnfinishedAndTheStoreIsNotTouched(String database) throws Exception {
+        open(database);
+        DocumentRegistry documents = jpa.transactional(DocumentRegistry.class, jpa.documents(Clock.systemUTC()));
+        Namespace namespace = Namespace.of("acme");
+        activeDocument(documents, namespace, "doc");
+        PluginChoice source = tenants.find("acme").orElseThrow().definition().store();
+        IngestJob relocation = jobs.createRelocation("acme", 1, new IngestJob.Relocate(source, new PluginChoice("pgvector", Map.of("table", "t"))));
+        AtomicInteger removals = new AtomicInteger();
+
+        WriteRefusedException refused = assertThrows(WriteRefusedException.class,
+                () -> documents.delete(namespace, "doc", removals::incrementAndGet));
+        assertEquals(WriteRefusedException.Reason.MIGRATION_IN_PROGRESS, refused.reason());
+        assertTrue(refused.getMessage().contains("relocated"), refused.getMessage());
+        assertEquals(0, removals.get(), "the store is not touched");
+        assertEquals(1, documents.find(namespace, "doc").orElseThrow().activeVersion(), "the copy still finds the document");
+
+        jobs.fail(relocation.id(), "rolled back: test");
+        assertTrue(documents.delete(namespace, "doc", removals::incrementAndGet));
+        assertEquals(1, removals.get(), "once the migration ended, the delete removes the chunks, then the document");
+        assertTrue(documents.find(namespace, "doc").isEmpty());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void aDeleteWhoseStoreFailsKeepsTheDocument(String database) throws Exception {
+        open(database);
+        DocumentRegistry documents = jpa.transactional(DocumentRegistry.class, jpa.documents(Clock.systemUTC()));
+        Namespace namespace = Namespace.of("acme");
+        activeDocument(documents, namespace, "doc");
+
+        assertThrows(IllegalStateException.class, () -> documents.delete(namespace, "doc", () -> {
+            throw new IllegalStateException("store down");
+        }));
+        assertEquals(1, documents.find(namespace, "doc").orElseThrow().activeVersion(), "still registered: a retried delete finds it");
+        assertEquals(1, documents.stats("acme").documents(), "and still counted");
+    }
+
+    /**
+     * A delete in flight on one server (its chunks being removed) holds back a migration's start on another until it has
+     * committed, so the copy, which lists the registry after its start, never finds a document whose chunks are gone.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgresql"})
+    void aMigrationStartWaitsForADeleteInFlight(String database) throws Exception {
+        open(database);
+        Namespace namespace = Namespace.of("acme");
+        activeDocument(jpa.transactional(DocumentRegistry.class, jpa.documents(Clock.systemUTC())), namespace, "doc");
+        DocumentRegistry deletingServer = jpa.documentsOnOwnConnection(Clock.systemUTC());
+        JobRepository migratingServer = jpa.jobsOnOwnConnection(Clock.systemUTC());
+        CountDownLatch removing = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> order = new CopyOnWriteArrayList<>();
+        ExecutorService servers = Executors.newFixedThreadPool(2);
+        try {
+            Future<Boolean> delete = servers.submit(() -> deletingServer.delete(namespace, "doc", () -> {
+                removing.countDown();
+                await(release);
+                order.add("chunks removed");
+            }));
+            assertTrue(removing.await(10, TimeUnit.SECONDS), "the delete reached the store");
+            Future<IngestJob> start = servers.submit(() -> {
+                IngestJob job = migratingServer.createReembed("acme", 0, new IngestJob.Reembed(TARGET, "old.384.aaaa", "new.384.bbbb"));
+                order.add("migration started");
+                return job;
+            });
+            assertThrows(TimeoutException.class, () -> start.get(500, TimeUnit.MILLISECONDS), "the start waits for the delete");
+            release.countDown();
+            assertTrue(delete.get(10, TimeUnit.SECONDS));
+            assertEquals(JobKind.REEMBED, start.get(10, TimeUnit.SECONDS).kind());
+            assertEquals(List.of("chunks removed", "migration started"), order);
+            assertTrue(jpa.transactional(DocumentRegistry.class, jpa.documents(Clock.systemUTC())).find(namespace, "doc").isEmpty(),
+                    "the migration's copy finds no document");
+        } finally {
+            release.countDown();
+            servers.shutdownNow();
+        }
+    }
+
+    private static void activeDocument(DocumentRegistry documents, Namespace namespace, String id) {
+        DocumentDescription description = new DocumentDescription(id + ".txt", "text/plain", Map.of(), 10);
+        int v1 = documents.beginVersion(namespace, id, id + ".txt", "text/plain", Map.of(), 10);
+        documents.activateVersion(namespace, id, v1, "h1", 1, "first", description, "old.384.aaaa");
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

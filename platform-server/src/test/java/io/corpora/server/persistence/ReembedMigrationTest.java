@@ -174,6 +174,31 @@ class ReembedMigrationTest {
         after.forEach(c -> assertEquals(embedderB.fingerprint().id(), c.metadata().get(ReservedKeys.EMBEDDER), c.id()));
     }
 
+    /**
+     * A delete sent to another server (its own write gate, which knows nothing of the migration) is refused by the control
+     * plane and leaves the chunks the copy reads; the migration then copies the document, and the delete goes through after.
+     */
+    @Test
+    void aDeleteOnAnotherServerDuringAMigrationIsRefusedAndTheCopyKeepsTheDocument() {
+        ReembedMigration migration = migration(new TenantWriteGate());
+        ReembedMigration.Started started = migration.start(tenant(), CHOICE_B);
+        int harbourChunks = store.documentChunks(DEFAULT, "harbour").size();
+
+        IngestException refused = assertThrows(IngestException.class, () -> view().delete("harbour"));
+        assertEquals(409, refused.status());
+        assertEquals("migration-in-progress", refused.type());
+        assertEquals(TenantWriteGate.RETRY_AFTER_SECONDS, refused.retryAfterSeconds());
+        assertTrue(refused.getMessage().contains("'harbour' was not deleted") && refused.getMessage().contains("re-embedded"), refused.getMessage());
+        assertEquals(harbourChunks, store.documentChunks(DEFAULT, "harbour").size(), "the store is untouched");
+
+        IngestJob done = migration.run(started);
+        assertEquals(JobStatus.SUCCEEDED, done.status(), String.valueOf(done));
+        assertEquals(5, done.succeeded(), "the harbour document was copied with the rest");
+        assertTrue(view().delete("harbour"), "after the migration the delete goes through");
+        assertTrue(store.documentChunks(DEFAULT, "harbour").isEmpty());
+        assertTrue(registry.find(DEFAULT, "harbour").isEmpty());
+    }
+
     /** A failed migration's reason names the document it could not copy: only an unrestricted actor reads it. */
     @Test
     void aFailedMigrationsReasonIsWithheldFromAnActorTheAccessRulesRestrict() {

@@ -72,11 +72,11 @@ class TenantUsageTest {
                 new DocumentDescription("a.md", "text/markdown", Map.of(), 999), "model-2", null));
         assertUsage("acme", 2, 7, 50); // a refused activation changes nothing
 
-        assertTrue(documents.delete(ACME, "a"));
+        assertTrue(documents.delete(ACME, "a", () -> {}));
         assertUsage("acme", 1, 2, 10);
-        assertTrue(documents.delete(ACME, "b")); // never active: nothing to take off
+        assertTrue(documents.delete(ACME, "b", () -> {})); // never active: nothing to take off
         assertUsage("acme", 1, 2, 10);
-        assertFalse(documents.delete(ACME, "nothing"));
+        assertFalse(documents.delete(ACME, "nothing", () -> {}));
         assertUsage("beta", 0, 0, 0);
 
         store(documents, Namespace.of("beta"), "x", 4, 8);
@@ -105,7 +105,7 @@ class TenantUsageTest {
                         String id = "w" + writer + "-" + (i % 12); // revisits documents: replaces
                         store(shared, ACME, id, 1 + (i + writer) % 4, 10 + i);
                         if (i % 7 == 6) {
-                            shared.delete(ACME, "w" + writer + "-" + (i % 5));
+                            shared.delete(ACME, "w" + writer + "-" + (i % 5), () -> {});
                         }
                     }
                     return null;

@@ -11,6 +11,7 @@ import io.corpora.controlplane.TenantDefinition;
 import io.corpora.controlplane.TenantRepository;
 import io.corpora.engine.index.ChunkIndexer;
 import io.corpora.engine.index.HeadingContextualizer;
+import io.corpora.runtime.PluginCreationException;
 import io.corpora.runtime.StoreLocation;
 import io.corpora.runtime.TenantRuntime;
 import io.corpora.spi.Chunk;
@@ -90,8 +91,10 @@ public final class StoreRelocation extends CorpusMigration<IngestJob.Relocate> {
             target.checkHealth();
             targetHolds = chunksOf(tenant, target);
         } catch (RuntimeException e) {
+            // The admin chose the target: the plugin's own words (its host, its table) are theirs to read.
+            String reason = e instanceof PluginCreationException created ? created.getCause().getMessage() : e.getMessage();
             throw new IngestException(400, "store-unavailable", "the target " + targetStore.provider() + " store cannot be opened: "
-                    + e.getMessage(), e);
+                    + reason, e);
         }
         if (targetHolds > 0) {
             // Option strings that differ can still name the same data (a jdbcUrl with another parameter or host alias):

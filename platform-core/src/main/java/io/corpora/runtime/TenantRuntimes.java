@@ -39,6 +39,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -68,6 +69,16 @@ public final class TenantRuntimes implements AutoCloseable {
     private final QueryEmbeddingCache queryCache;
     private final DocumentEmbeddingCache documentCache;
     private final Map<String, Object> instances = new ConcurrentHashMap<>();
+    /**
+     * How long a plugin instance that failed to be created is not tried again: a tenant whose database does not answer
+     * would otherwise have every request wait out the connection timeout and log another failure.
+     */
+    static final long CREATION_RETRY_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /** Instance key → its last failed creation, for {@link #CREATION_RETRY_NANOS}. */
+    private final Map<String, FailedCreation> failedCreations = new ConcurrentHashMap<>();
+    private final LongSupplier nanoTime;
+
+    private record FailedCreation(long atNanos, RuntimeException cause) {}
     private final Map<String, TenantRuntime> runtimes = new ConcurrentHashMap<>();
     private final TenantWorkingSet workingSet;
     private final List<TenantReleaseListener> releaseListeners = new CopyOnWriteArrayList<>();
@@ -120,6 +131,7 @@ public final class TenantRuntimes implements AutoCloseable {
         this.dataDirectory = dataDirectory;
         this.configSource = configSource;
         this.guards = java.util.Objects.requireNonNull(guards, "guards");
+        this.nanoTime = nanoTime;
         this.closings = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "corpora-tenant-closer");
             t.setDaemon(true);
@@ -190,8 +202,10 @@ public final class TenantRuntimes implements AutoCloseable {
         });
     }
 
-    private VectorStore storeOf(TenantDefinition definition) {
-        return instance(PluginKind.VECTOR_STORE, VectorStoreProvider.class, definition.store(), storeLocation(definition.store()).directoryName());
+    /** The tenant's store alone (a purge, an offload): nothing else of its runtime is created. */
+    public VectorStore storeOf(TenantDefinition definition) {
+        return instance(definition.id(), PluginKind.VECTOR_STORE, VectorStoreProvider.class, definition.store(),
+                () -> storeLocation(definition.store()).directoryName());
     }
 
     /** Forgets a deleted tenant: its runtime and its breakers and bulkheads. */
@@ -257,25 +271,32 @@ public final class TenantRuntimes implements AutoCloseable {
         return plugins;
     }
 
+    /** Checks a definition's plugin choices against this server's plugins and configuration, opening nothing. */
+    public PluginChoiceCheck choiceCheck() {
+        return new PluginChoiceCheck(plugins, configSource);
+    }
+
     /** Where this store choice keeps its data (for guards comparing two definitions). */
     public StoreLocation storeLocation(PluginChoice store) {
         return StoreLocation.of(plugins, store);
     }
 
     private TenantRuntime build(TenantDefinition definition) {
-        StoreLocation location = storeLocation(definition.store());
-        StoreLocation.moveLegacyDirectory(dataDirectory.resolve(PluginKind.VECTOR_STORE.label()), definition.store(), location,
-                definition.id());
-        VectorStore store = instance(PluginKind.VECTOR_STORE, VectorStoreProvider.class, definition.store(), location.directoryName());
-        Embedder embedder = instance(PluginKind.EMBEDDER, EmbedderProvider.class, definition.embedder());
-        Reranker reranker = definition.reranker() == null ? null
-                : instance(PluginKind.RERANKER, RerankerProvider.class, definition.reranker());
-        RetrievalFilterHook hook = definition.access().filterHook() == null ? null
-                : instance(PluginKind.RETRIEVAL_FILTER_HOOK, RetrievalFilterHookProvider.class, definition.access().filterHook());
-        Generator generator = definition.generator() == null ? null
-                : instance(PluginKind.GENERATOR, GeneratorProvider.class, definition.generator());
-        ChunkingOptions chunking = chunkingFor(embedder);
         String tenant = definition.id();
+        StoreLocation location = creating(tenant, PluginKind.VECTOR_STORE, definition.store(), () -> {
+            StoreLocation at = storeLocation(definition.store());
+            StoreLocation.moveLegacyDirectory(dataDirectory.resolve(PluginKind.VECTOR_STORE.label()), definition.store(), at, tenant);
+            return at;
+        });
+        VectorStore store = instance(tenant, PluginKind.VECTOR_STORE, VectorStoreProvider.class, definition.store(), location::directoryName);
+        Embedder embedder = instance(tenant, PluginKind.EMBEDDER, EmbedderProvider.class, definition.embedder());
+        Reranker reranker = definition.reranker() == null ? null
+                : instance(tenant, PluginKind.RERANKER, RerankerProvider.class, definition.reranker());
+        RetrievalFilterHook hook = definition.access().filterHook() == null ? null
+                : instance(tenant, PluginKind.RETRIEVAL_FILTER_HOOK, RetrievalFilterHookProvider.class, definition.access().filterHook());
+        Generator generator = definition.generator() == null ? null
+                : instance(tenant, PluginKind.GENERATOR, GeneratorProvider.class, definition.generator());
+        ChunkingOptions chunking = chunkingFor(embedder);
         return new TenantRuntime(definition,
                 new GuardedVectorStore(new WorkingSetVectorStore(store, workingSet, tenant),
                         guards.guard(tenant, CallKind.STORE, definition.store().provider())),
@@ -306,8 +327,8 @@ public final class TenantRuntimes implements AutoCloseable {
         return definition.id() + " " + definition.embedder().provider() + new java.util.TreeMap<>(definition.embedder().config());
     }
 
-    private <T> T instance(PluginKind kind, Class<? extends PluginProvider<T>> providerType, PluginChoice choice) {
-        return instance(kind, providerType, choice, StoreLocation.directoryName(choice.provider(), choice.config()));
+    private <T> T instance(String tenantId, PluginKind kind, Class<? extends PluginProvider<T>> providerType, PluginChoice choice) {
+        return instance(tenantId, kind, providerType, choice, () -> StoreLocation.directoryName(choice.provider(), choice.config()));
     }
 
     /**
@@ -315,15 +336,46 @@ public final class TenantRuntimes implements AutoCloseable {
      * location alone, so instances that differ in other options share their data; for other kinds, all options.
      */
     @SuppressWarnings("unchecked")
-    private <T> T instance(PluginKind kind, Class<? extends PluginProvider<T>> providerType, PluginChoice choice, String directoryName) {
-        Map<String, String> config = new TreeMap<>(SecretReferences.resolve(choice.config(), configSource));
-        String key = kind.label() + "/" + choice.provider() + "/" + StoreLocation.sha256(config.toString());
-        return (T) instances.computeIfAbsent(key, k -> {
-            Path directory = dataDirectory.resolve(kind.label()).resolve(directoryName);
-            PluginContext context = PluginContext.of(directory, "corpora.plugin." + choice.provider());
-            LOG.info("Creating " + kind.label() + " '" + choice.provider() + "' with data directory " + directory);
-            return plugins.create(providerType, choice.provider(), context, config);
+    private <T> T instance(String tenantId, PluginKind kind, Class<? extends PluginProvider<T>> providerType, PluginChoice choice,
+                           Supplier<String> directoryName) {
+        return creating(tenantId, kind, choice, () -> {
+            Map<String, String> config = new TreeMap<>(SecretReferences.resolve(choice.config(), configSource));
+            String key = kind.label() + "/" + choice.provider() + "/" + StoreLocation.sha256(config.toString());
+            Object created = instances.get(key);
+            if (created != null) {
+                return (T) created;
+            }
+            FailedCreation failed = failedCreations.get(key);
+            if (failed != null && nanoTime.getAsLong() - failed.atNanos() < CREATION_RETRY_NANOS) {
+                throw failed.cause(); // the same failure, not another attempt
+            }
+            try {
+                return (T) instances.computeIfAbsent(key, k -> {
+                    Path directory = dataDirectory.resolve(kind.label()).resolve(directoryName.get());
+                    PluginContext context = PluginContext.of(directory, "corpora.plugin." + choice.provider());
+                    LOG.info("Creating " + kind.label() + " '" + choice.provider() + "' with data directory " + directory);
+                    return plugins.create(providerType, choice.provider(), context, config);
+                });
+            } catch (RuntimeException e) {
+                failedCreations.put(key, new FailedCreation(nanoTime.getAsLong(), e));
+                throw e;
+            } finally {
+                if (instances.containsKey(key)) {
+                    failedCreations.remove(key);
+                }
+            }
         });
+    }
+
+    /** Runs a step of creating a tenant's plugin; whatever it throws becomes the {@link PluginCreationException} naming it. */
+    private static <T> T creating(String tenantId, PluginKind kind, PluginChoice choice, Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (PluginCreationException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new PluginCreationException(tenantId, kind, choice.provider(), e);
+        }
     }
 
     @Override

@@ -17,7 +17,6 @@ import io.corpora.spi.store.VectorStoreProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -117,7 +116,7 @@ class TenantStorePurgeTest {
     }
 
     private static long rowsOf(String url, String table, String tenant) throws Exception {
-        try (Connection connection = DriverManager.getConnection(url);
+        try (Connection connection = connect(url);
              PreparedStatement count = connection.prepareStatement("SELECT COUNT(*) FROM " + table + " WHERE tenant = ?")) {
             count.setString(1, tenant);
             try (ResultSet rows = count.executeQuery()) {
@@ -128,10 +127,23 @@ class TenantStorePurgeTest {
     }
 
     private static void dropTables(String url, String... tables) throws Exception {
-        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+        try (Connection connection = connect(url); Statement statement = connection.createStatement()) {
             for (String table : tables) {
                 statement.execute("DROP TABLE IF EXISTS " + table);
             }
         }
+    }
+
+    /**
+     * This test's own driver, not DriverManager's: DriverManager loads its drivers once, through the context class loader
+     * of the first caller, and a test before this one may have been a plugin call (the pgvector plugin's loader), whose
+     * driver DriverManager then refuses to hand to this class.
+     */
+    private static Connection connect(String url) throws Exception {
+        Connection connection = new org.postgresql.Driver().connect(url, new java.util.Properties());
+        if (connection == null) {
+            throw new IllegalArgumentException("not a PostgreSQL URL: " + url);
+        }
+        return connection;
     }
 }

@@ -27,9 +27,16 @@ import java.util.stream.Stream;
 public final class TenantFiles {
 
     private final TenantDefinitionValidator validator;
+    private final DefinitionCheck check;
 
     public TenantFiles(TenantDefinitionValidator validator) {
+        this(validator, DefinitionCheck.NONE);
+    }
+
+    /** {@code check} runs on each definition the schema accepts; a file it finds problems in fails like a schema-invalid one. */
+    public TenantFiles(TenantDefinitionValidator validator, DefinitionCheck check) {
         this.validator = validator;
+        this.check = check;
     }
 
     /** What a directory declares. */
@@ -78,8 +85,12 @@ public final class TenantFiles {
                     fileProblems.add(new TenantFileProblem(name, "/id", "tenant '" + expectedId + "' is already declared in " + earlier.file()));
                 }
             }
+            TenantDefinition definition = fileProblems.isEmpty() ? TenantDefinitionCodec.fromJson(document) : null;
+            if (definition != null) {
+                fileProblems.addAll(check.problems(name, definition));
+            }
             if (fileProblems.isEmpty()) {
-                tenants.put(expectedId, new LoadedTenant(name, TenantDefinitionCodec.fromJson(document), TenantDefinitionCodec.declaresState(document)));
+                tenants.put(expectedId, new LoadedTenant(name, definition, TenantDefinitionCodec.declaresState(document)));
             } else {
                 problems.addAll(fileProblems);
                 invalidIds.add(expectedId);

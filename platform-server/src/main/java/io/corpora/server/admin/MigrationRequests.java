@@ -8,15 +8,19 @@ import io.corpora.controlplane.IngestJob;
 import io.corpora.controlplane.Tenant;
 import io.corpora.controlplane.TenantDefinition;
 import io.corpora.controlplane.TenantRepository;
+import io.corpora.runtime.PluginCreationException;
 import io.corpora.server.api.model.Job;
 import io.corpora.server.tenants.TenantLifecycle;
 import io.corpora.server.tenants.TenantsConfigService;
+import io.corpora.tenancy.config.DefinitionCheck;
 import io.corpora.tenancy.config.InvalidTenantDefinitionException;
 import io.corpora.tenancy.config.TenantDefinitionCodec;
+import io.corpora.tenancy.config.TenantFileProblem;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import java.util.List;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
@@ -45,6 +49,9 @@ public class MigrationRequests {
     TenantLifecycle lifecycle;
 
     @Inject
+    DefinitionCheck definitionCheck;
+
+    @Inject
     JsonWebToken caller;
 
     /** Answers a {@code {"<section>": {"provider": …, "config": {…}}}} request that starts a migration audited as {@code action}. */
@@ -57,6 +64,11 @@ public class MigrationRequests {
         TenantDefinition target;
         try {
             target = tenantsConfig.validator().parse("request", withSection(tenant, body, section));
+            List<TenantFileProblem> targetProblems = definitionCheck.problems("request", target).stream()
+                    .filter(problem -> problem.pointer().startsWith("/" + section + "/")).toList(); // the tenant's other choices are not the request's
+            if (!targetProblems.isEmpty()) {
+                throw new InvalidTenantDefinitionException(targetProblems);
+            }
         } catch (InvalidTenantDefinitionException e) {
             lifecycle.recordRefusal(actor, id, action, e.getMessage());
             return TenantViews.invalid(e.problems());
@@ -68,7 +80,10 @@ public class MigrationRequests {
         try {
             job = start.start(actor, tenant, target);
         } catch (IllegalArgumentException e) {
-            return TenantViews.badRequest(e.getMessage()); // e.g. no such plugin provider
+            return TenantViews.badRequest(e.getMessage());
+        } catch (PluginCreationException e) { // the target's backend would not open (e.g. a model file that is not there)
+            return TenantViews.badRequest("the target " + e.kind().label() + " '" + e.provider() + "' could not be started: "
+                    + e.getCause().getMessage());
         }
         return Response.accepted(Job.of(job))
                 .location(uri.getBaseUriBuilder().path("admin/v1/tenants/{id}/jobs/{job}").build(id, job.id())).build();

@@ -13,6 +13,7 @@ import io.corpora.server.Roles;
 import io.corpora.server.tenants.TenantLifecycle;
 import io.corpora.server.tenants.TenantsConfigService;
 import io.corpora.spi.Identifiers;
+import io.corpora.tenancy.config.DefinitionCheck;
 import io.corpora.tenancy.config.InvalidTenantDefinitionException;
 import io.corpora.tenancy.config.JsonErrorLocation;
 import io.corpora.tenancy.config.TenantDefinitionCodec;
@@ -40,6 +41,7 @@ import java.util.NoSuchElementException;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -72,6 +74,9 @@ public class TenantsResource {
     TenantsConfigService tenantsConfig;
 
     @Inject
+    DefinitionCheck definitionCheck;
+
+    @Inject
     JsonWebToken caller;
 
     @Context
@@ -86,6 +91,7 @@ public class TenantsResource {
         try {
             document = parse(body);
             definition = tenantsConfig.validator().parse(REQUEST, document);
+            definitionCheck.require(REQUEST, definition);
         } catch (InvalidTenantDefinitionException e) {
             lifecycle.recordRefusal(actor(), idIn(body), "tenant.create", e.getMessage());
             return TenantViews.invalid(e.problems());
@@ -136,6 +142,7 @@ public class TenantsResource {
                 }
             }
             definition = tenantsConfig.validator().parse(REQUEST, document);
+            definitionCheck.require(REQUEST, definition);
             keepState = !TenantDefinitionCodec.declaresState(document);
         } catch (InvalidTenantDefinitionException e) {
             lifecycle.recordRefusal(actor(), id, "tenant.update", e.getMessage());
@@ -176,10 +183,14 @@ public class TenantsResource {
 
     @POST
     @Path(TENANT_ID + ":purge")
-    @Operation(summary = "Step two of deletion: remove a DELETING tenant with its corpus")
-    public Response purge(@PathParam("id") String id) {
+    @Operation(summary = "Step two of deletion: remove a DELETING tenant with its corpus",
+            description = "Refused with 503 store-unavailable, the tenant staying DELETING, while its store cannot be opened on this"
+                    + " server; purge again once it opens, or with leaveStoreData=true to remove the tenant all the same and leave what"
+                    + " that store holds of it (the server log names the store).")
+    public Response purge(@PathParam("id") String id, @Parameter(description = "remove the tenant even if its store cannot be opened,"
+            + " leaving that store's data of the tenant in place") @QueryParam("leaveStoreData") boolean leaveStoreData) {
         return call(id, () -> {
-            int documents = lifecycle.purge(actor(), id);
+            int documents = lifecycle.purge(actor(), id, leaveStoreData);
             return Response.ok(Map.of("tenant", id, "purged", true, "documents", documents)).build();
         });
     }

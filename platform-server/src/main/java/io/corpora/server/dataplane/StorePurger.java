@@ -2,7 +2,9 @@ package io.corpora.server.dataplane;
 
 import io.corpora.controlplane.Tenant;
 import io.corpora.controlplane.TenantState;
+import io.corpora.runtime.PluginCreationException;
 import io.corpora.runtime.TenantStorePurge;
+import io.corpora.server.rest.ProblemException;
 import io.corpora.server.tenants.TenantChanged;
 import io.corpora.server.tenants.TenantPurger;
 import io.corpora.spi.Namespace;
@@ -10,8 +12,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -28,14 +33,27 @@ public class StorePurger implements TenantPurger {
     DataPlane dataPlane;
 
     @Override
-    public void purge(String tenantId) {
+    public void purge(String tenantId, boolean leaveStoreData) {
         Tenant tenant = dataPlane.tenants().find(tenantId).orElse(null);
         if (tenant == null) {
             return; // already gone: purging is idempotent
         }
-        dataPlane.runtimes().runtime(tenant.definition()); // its current store is among the instances below
         Set<String> partitions = new TreeSet<>(tenant.definition().access().partitions());
         partitions.addAll(dataPlane.registry().stats(tenantId).documentsByPartition().keySet());
+        try {
+            dataPlane.runtimes().storeOf(tenant.definition()); // its current store is among the instances below; nothing else is opened
+        } catch (PluginCreationException e) {
+            String incident = UUID.randomUUID().toString();
+            LOG.log(Level.SEVERE, "incident " + incident + ": the store of tenant " + tenantId + " (" + tenant.definition().store().provider()
+                    + ") cannot be opened to purge it" + (leaveStoreData ? "; purged without it (leaveStoreData): its data of the tenant,"
+                    + " if any, stays there — remove by hand the tenant's namespaces (its default partition and " + partitions + ")" : ""), e.getCause());
+            if (!leaveStoreData) {
+                throw new ProblemException(503, "store-unavailable", "Service unavailable", "tenant '" + tenantId + "' was not purged and"
+                        + " stays DELETING: its " + e.kind().label() + " plugin '" + e.provider() + "' could not be started on this server"
+                        + " (incident " + incident + " in the server log). Purge again once it opens, or with ?leaveStoreData=true to"
+                        + " remove the tenant and leave what that store holds of it.", Map.of("incident", incident));
+            }
+        }
         List<Namespace> oneByOne = TenantStorePurge.purge(tenantId, partitions, dataPlane.runtimes().stores().values());
         dataPlane.runtimes().forget(tenantId);
         LOG.info("purged the store data of tenant " + tenantId + " from " + dataPlane.runtimes().stores().keySet()

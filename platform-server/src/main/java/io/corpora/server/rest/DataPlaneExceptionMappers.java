@@ -2,6 +2,7 @@ package io.corpora.server.rest;
 
 import io.corpora.ingest.IngestException;
 import io.corpora.retrieval.RetrievalService;
+import io.corpora.runtime.PluginCreationException;
 import io.corpora.runtime.guard.PluginUnavailableException;
 import io.corpora.security.InvalidClaimException;
 import io.corpora.server.security.ForbiddenException;
@@ -12,6 +13,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 import java.util.Map;
+import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -151,6 +153,23 @@ public final class DataPlaneExceptionMappers {
         @Override
         public Response toResponse(RetrievalService.EmbedderMismatchException e) {
             return Problem.response(409, "embedder-mismatch", "Embedder fingerprint mismatch", e.getMessage());
+        }
+    }
+
+    /**
+     * A tenant whose plugin this server cannot create (a provider not loaded, refused options, a backend that will not
+     * open): 503, because neither the caller's request nor a retry by the caller can fix it; the operator can, with the
+     * incident's log line, which holds the plugin's own words (hosts, paths, tables) that the caller is not shown.
+     */
+    @Provider
+    public static class PluginCreation implements ExceptionMapper<PluginCreationException> {
+        @Override
+        public Response toResponse(PluginCreationException e) {
+            String incident = UUID.randomUUID().toString();
+            LOG.log(Level.SEVERE, "incident " + incident + " (request " + RequestIds.current() + "): " + e.getMessage(), e.getCause());
+            return Problem.response(503, "plugin-unavailable", "Service unavailable", "tenant '" + e.tenantId() + "' cannot be served: its "
+                    + e.kind().label() + " plugin '" + e.provider() + "' could not be started on this server; quote incident " + incident
+                    + " to the operator.", Map.of("incident", incident));
         }
     }
 

@@ -169,9 +169,12 @@ public class TenantLifecycle {
         });
     }
 
-    /** Step two: every {@link TenantPurger}, then the registry rows, then the tenant. Only for a DELETING tenant. */
-    public int purge(String actor, String tenantId) {
-        return audited(actor, tenantId, "tenant.purge", Map.of(), () -> {
+    /**
+     * Step two: every {@link TenantPurger}, then the registry rows, then the tenant. Only for a DELETING tenant.
+     * {@code leaveStoreData}: see {@link TenantPurger#purge}.
+     */
+    public int purge(String actor, String tenantId, boolean leaveStoreData) {
+        return audited(actor, tenantId, "tenant.purge", leaveStoreData ? Map.of("leaveStoreData", true) : Map.of(), () -> {
             Tenant current = require(tenantId);
             if (current.state() != TenantState.DELETING) {
                 throw new IllegalTenantTransition("tenant '" + tenantId + "' is " + current.state()
@@ -179,7 +182,7 @@ public class TenantLifecycle {
             }
             refuseWhileMigrating(current, "purged");
             for (TenantPurger purger : purgers) {
-                purger.purge(tenantId);
+                purger.purge(tenantId, leaveStoreData);
             }
             int removed = documents.deleteTenant(tenantId);
             tenants.delete(tenantId);

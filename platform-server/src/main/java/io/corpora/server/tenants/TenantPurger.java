@@ -7,6 +7,10 @@ package io.corpora.server.tenants;
  */
 public interface TenantPurger {
 
-    /** Called only for a tenant in state DELETING; throwing aborts the purge (the tenant stays DELETING). */
-    void purge(String tenantId);
+    /**
+     * Called only for a tenant in state DELETING; throwing aborts the purge (the tenant stays DELETING).
+     * {@code leaveStoreData}: the operator chose to remove the tenant even where its data cannot be reached (a store
+     * that will not open): leave that data in place, say so in the log, and do not throw for it.
+     */
+    void purge(String tenantId, boolean leaveStoreData);
 }

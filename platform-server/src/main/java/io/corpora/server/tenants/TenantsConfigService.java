@@ -3,6 +3,7 @@ package io.corpora.server.tenants;
 import io.corpora.controlplane.AuditEvent;
 import io.corpora.controlplane.AuditLog;
 import io.corpora.controlplane.TenantRepository;
+import io.corpora.tenancy.config.DefinitionCheck;
 import io.corpora.tenancy.config.TenantDefinitionValidator;
 import io.corpora.tenancy.config.TenantFileProblem;
 import io.corpora.tenancy.config.TenantFiles;
@@ -47,6 +48,9 @@ public class TenantsConfigService {
     @Inject
     Instance<TenantUpdateGuard> guards;
 
+    @Inject
+    DefinitionCheck definitionCheck;
+
     private final TenantDefinitionValidator validator = TenantDefinitionValidator.packaged();
 
     public TenantDefinitionValidator validator() {
@@ -62,7 +66,7 @@ public class TenantsConfigService {
     public TenantSync.Report sync(String actor) {
         Path directory = directory();
         TenantSync.UpdateCheck guarded = (current, next) -> guards.forEach(guard -> guard.check(current, next));
-        TenantSync.Report report = new TenantSync(tenants, guarded).apply(new TenantFiles(validator).read(directory));
+        TenantSync.Report report = new TenantSync(tenants, guarded).apply(new TenantFiles(validator, definitionCheck).read(directory));
         report.created().forEach(id -> tenantChanged(actor, id, "tenant.create", "created"));
         report.updated().forEach(id -> tenantChanged(actor, id, "tenant.update", "updated"));
         Map<String, Object> details = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package io.corpora.server.admin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -171,6 +173,64 @@ class TenantAdminIT extends DeployedServer {
         assertTrue(mine.get(0).get("tenant").isNull(), mine.get(0).toString());
         assertTrue(mine.get(0).get("target").asText().startsWith("xxxx") && mine.get(0).get("target").asText().endsWith("…"), mine.get(0).toString());
         assertEquals("failure", mine.get(0).get("outcome").asText());
+    }
+
+    /** A plugin choice this server cannot create is refused at its field before anything is stored (it was 201, then 400 on every call). */
+    @Test
+    void pluginChoicesThisServerCannotCreateAre400AtTheirField() {
+        String body = """
+                {"id": "unmade-%s", "store": {"provider": "no-such-store"}, "embedder": {"provider": "onnx", "config": {"bogus": "1"}},
+                 "access": {"filterHook": {"provider": "audience", "config": {"key": "${config:corpora.it.unset.key}"}}}}
+                """.formatted(run);
+        ServerClient.Response reply = http.send("POST", "admin/v1/tenants", admin, body);
+        assertEquals(400, reply.status(), reply.body());
+        Map<String, String> reasons = new java.util.TreeMap<>();
+        reply.json().get("errors").forEach(e -> reasons.put(e.get("pointer").asText(), e.get("reason").asText()));
+        assertEquals(Set.of("/store/provider", "/embedder/config", "/access/filterHook/config"), reasons.keySet(), reply.body());
+        assertTrue(reasons.get("/store/provider").contains("lucene"), "names the stores loaded: " + reasons);
+        assertTrue(reasons.get("/embedder/config").contains("unknown option 'bogus'"), reasons.toString());
+        assertTrue(reasons.get("/access/filterHook/config").contains("corpora.it.unset.key"), reasons.toString());
+        assertEquals(404, http.get("admin/v1/tenants/unmade-" + run, admin).status(), "nothing was created");
+
+        String id = "made-" + run;
+        assertEquals(201, http.send("POST", "admin/v1/tenants", admin, tenantJson(id, "Made")).status());
+        ServerClient.Response update = http.send("PUT", "admin/v1/tenants/" + id, admin, tenantJson(id, "Made").replace("\"onnx\"", "\"no-such-embedder\""));
+        assertEquals(400, update.status(), update.body());
+        assertEquals("/embedder/provider", update.json().at("/errors/0/pointer").asText(), update.body());
+        assertEquals("onnx", http.get("admin/v1/tenants/" + id, admin).json().at("/embedder/provider").asText(), "the update changed nothing");
+    }
+
+    /**
+     * A tenant whose store will not open (a database that does not answer): its calls are 503 without the plugin's words,
+     * and its purge is refused (it stays DELETING) until the store opens or the operator chooses to leave the store's data.
+     */
+    @Test
+    void aTenantWhoseStoreWillNotOpenIs503AndItsPurgeCanLeaveTheStoreData() {
+        String id = "unreachable-" + run;
+        String body = """
+                {"id": "%s", "store": {"provider": "pgvector", "config": {"jdbcUrl": "jdbc:postgresql://127.0.0.1:1/nowhere?user=postgres&connectTimeout=2"}},
+                 "embedder": {"provider": "onnx"}}
+                """.formatted(id);
+        assertEquals(201, http.send("POST", "admin/v1/tenants", admin, body).status(), "its options are valid: reachability is not checked");
+        String writer = http.token("w-" + run, id, Roles.WRITER, Roles.READER);
+        for (ServerClient.Response call : List.of(http.send("POST", "api/v1/tenants/" + id + "/retrieve", writer, "{\"query\": \"tides\"}"),
+                http.send("POST", "api/v1/tenants/" + id + "/documents", writer, "{\"id\": \"d\", \"text\": \"tides\"}"))) {
+            assertEquals(503, call.status(), call.body());
+            assertTrue(call.json().get("type").asText().endsWith("/plugin-unavailable"), call.body());
+            assertTrue(call.body().contains("vector-store plugin 'pgvector'") && call.json().hasNonNull("incident"), call.body());
+            assertFalse(call.body().contains("127.0.0.1") || call.body().contains("nowhere"), "no host or database of the operator's: " + call.body());
+        }
+
+        assertEquals(202, http.send("DELETE", "admin/v1/tenants/" + id, admin, null).status());
+        ServerClient.Response refused = http.send("POST", "admin/v1/tenants/" + id + ":purge", admin, null);
+        assertEquals(503, refused.status(), refused.body());
+        assertTrue(refused.json().get("type").asText().endsWith("/store-unavailable"), refused.body());
+        assertTrue(refused.body().contains("leaveStoreData=true"), refused.body());
+        assertEquals("DELETING", http.get("admin/v1/tenants/" + id, admin).json().get("state").asText(), "refused: nothing removed");
+
+        ServerClient.Response purged = http.send("POST", "admin/v1/tenants/" + id + ":purge?leaveStoreData=true", admin, null);
+        assertEquals(200, purged.status(), purged.body());
+        assertEquals(404, http.get("admin/v1/tenants/" + id, admin).status());
     }
 
     @Test

@@ -84,6 +84,7 @@ public final class PgVectorStore implements VectorStore {
                 ensureSchema();
             }
             String version = extensionVersion();
+            checkTableExists();
             if (settings.fullText()) {
                 checkIndexVectorColumn();
             }
@@ -869,6 +870,16 @@ public final class PgVectorStore implements VectorStore {
             return ma > major || (ma == major && mi >= minor);
         } catch (NumberFormatException e) {
             return false;
+        }
+    }
+
+    /** A table that is not there is said so (it was reported as a table missing its keyword column). */
+    private void checkTableExists() {
+        boolean exists = query("look up the chunk table", new SqlFragment().sql("SELECT to_regclass(").bind(settings.table()).sql(") IS NOT NULL"),
+                rows -> rows.next() && rows.getBoolean(1));
+        if (!exists) {
+            throw new PgVectorStoreException("table " + settings.table() + " does not exist: apply migrations/store-pgvector/ (or the DDL of"
+                    + " PgVectorStore.schemaStatements()), or start once with ensureSchema=true", null);
         }
     }
 

@@ -101,9 +101,12 @@ class StoreLifecycleIT {
 
     @Test
     void startingWithoutTheTableNamesItAndTheRemedy() {
-        PgVectorStoreException e = assertThrows(PgVectorStoreException.class,
-                () -> TestDatabase.open("it_no_such_table", Map.of(PgVectorOptions.ENSURE_SCHEMA, "false")));
-        assertTrue(e.getMessage().contains("it_no_such_table"), e.getMessage());
+        for (String fullText : List.of("true", "false")) {
+            PgVectorStoreException e = assertThrows(PgVectorStoreException.class, () -> TestDatabase.open("it_no_such_table",
+                    Map.of(PgVectorOptions.ENSURE_SCHEMA, "false", PgVectorOptions.FULL_TEXT, fullText)));
+            assertTrue(e.getMessage().startsWith("table it_no_such_table does not exist") && e.getMessage().contains("ensureSchema=true"),
+                    "fullText=" + fullText + ": " + e.getMessage());
+        }
     }
 
     @Test

@@ -1,0 +1,101 @@
+package io.corpora.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.corpora.controlplane.PluginChoice;
+import io.corpora.controlplane.TenantDefinition;
+import io.corpora.plugin.loader.PluginKind;
+import io.corpora.spi.config.InvalidConfigException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A tenant plugin this server cannot create fails as one {@link PluginCreationException} naming the tenant, the kind and
+ * the provider — on the real plugins: an unknown provider, a refused option, an unset {@code ${config:…}} reference, a
+ * pgvector database that does not answer — and its message keeps the plugin's words (paths, hosts) out.
+ */
+class PluginCreationFailureTest {
+
+    private static final PluginChoice LUCENE = new PluginChoice("lucene", Map.of());
+    private static final PluginChoice ONNX = new PluginChoice("onnx", Map.of());
+
+    @RegisterExtension
+    static final RealPluginRuntimes real = new RealPluginRuntimes();
+
+    @TempDir
+    Path data;
+
+    @Test
+    void anUnknownStoreProviderNamesTheTenantKindAndProviderButNotThePluginsDirectory() {
+        PluginCreationException e = failure(tenant(new PluginChoice("nope", Map.of()), ONNX));
+        assertEquals(PluginKind.VECTOR_STORE, e.kind());
+        assertEquals("nope", e.provider());
+        assertEquals("acme", e.tenantId());
+        assertInstanceOf(IllegalArgumentException.class, e.getCause());
+        assertTrue(e.getCause().getMessage().contains(real.plugins().directory().toString()), "the cause keeps the detail for the log");
+        assertFalse(e.getMessage().contains(real.plugins().directory().toString()), e.getMessage());
+        assertEquals("the vector-store plugin 'nope' of tenant 'acme' could not be started on this server", e.getMessage());
+    }
+
+    @Test
+    void aRefusedOptionAndAnUnsetReferenceAreCreationFailuresOfTheirPlugin() {
+        PluginCreationException refused = failure(tenant(LUCENE, new PluginChoice("onnx", Map.of("bogus", "1"))));
+        assertEquals(PluginKind.EMBEDDER, refused.kind());
+        assertInstanceOf(InvalidConfigException.class, refused.getCause());
+
+        PluginCreationException unset = failure(tenant(LUCENE, new PluginChoice("onnx", Map.of("modelPath", "${config:corpora.test.unset.key}"))));
+        assertEquals(PluginKind.EMBEDDER, unset.kind());
+        assertTrue(unset.getCause().getMessage().contains("corpora.test.unset.key"), unset.getCause().getMessage());
+    }
+
+    @Test
+    void aStoreWhoseDatabaseDoesNotAnswerFailsWithoutNamingTheHost() {
+        PluginChoice unreachable = new PluginChoice("pgvector", Map.of("jdbcUrl", "jdbc:postgresql://127.0.0.1:1/nowhere?user=postgres&connectTimeout=2"));
+        PluginCreationException e = failure(tenant(unreachable, ONNX));
+        assertEquals(PluginKind.VECTOR_STORE, e.kind());
+        assertEquals("pgvector", e.provider());
+        assertNotNull(e.getCause());
+        assertFalse(e.getMessage().contains("127.0.0.1"), e.getMessage());
+
+        TenantRuntimes runtimes = real.open(data);
+        assertEquals(PluginKind.VECTOR_STORE, assertThrows(PluginCreationException.class,
+                () -> runtimes.storeOf(tenant(unreachable, ONNX))).kind(), "the store alone fails the same way");
+    }
+
+    /** A creation that failed is not tried again for a few seconds: requests fail at once instead of each waiting out a timeout. */
+    @Test
+    void aFailedCreationIsNotRetriedUntilItsPauseHasPassed() {
+        AtomicLong clock = new AtomicLong();
+        TenantRuntimes runtimes = real.open(data, TenantRuntimes.WorkingSetPolicy.DEFAULT, clock::get);
+        TenantDefinition unreachable = tenant(new PluginChoice("pgvector",
+                Map.of("jdbcUrl", "jdbc:postgresql://127.0.0.1:1/nowhere?user=postgres&connectTimeout=2")), ONNX);
+
+        Throwable first = assertThrows(PluginCreationException.class, () -> runtimes.runtime(unreachable)).getCause();
+        clock.addAndGet(TenantRuntimes.CREATION_RETRY_NANOS - 1);
+        assertSame(first, assertThrows(PluginCreationException.class, () -> runtimes.runtime(unreachable)).getCause(),
+                "within the pause: the same failure, no new attempt");
+        clock.addAndGet(1);
+        assertNotSame(first, assertThrows(PluginCreationException.class, () -> runtimes.runtime(unreachable)).getCause(),
+                "after it: tried again");
+    }
+
+    private PluginCreationException failure(TenantDefinition definition) {
+        TenantRuntimes runtimes = real.open(data);
+        return assertThrows(PluginCreationException.class, () -> runtimes.runtime(definition));
+    }
+
+    private static TenantDefinition tenant(PluginChoice store, PluginChoice embedder) {
+        return new TenantDefinition("acme", null, null, store, embedder, null, null, null, null, null);
+    }
+}

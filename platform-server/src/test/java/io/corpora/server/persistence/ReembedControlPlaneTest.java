@@ -200,10 +200,8 @@ class ReembedControlPlaneTest {
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
     void aDeleteIsRefusedOnEveryServerWhileAMigrationIsUnfinishedAndTheStoreIsNotTouched(String database) throws Exception {
-        open(database);
-        DocumentRegistry documents = jpa.transactional(DocumentRegistry.class, jpa.documents(Clock.systemUTC()));
+        DocumentRegistry documents = openWithActiveDocument(database, "doc");
         Namespace namespace = Namespace.of("acme");
-        activeDocument(documents, namespace, "doc");
         PluginChoice source = tenants.find("acme").orElseThrow().definition().store();
         IngestJob relocation = jobs.createRelocation("acme", 1, new IngestJob.Relocate(source, new PluginChoice("pgvector", Map.of("table", "t"))));
         AtomicInteger removals = new AtomicInteger();
@@ -224,10 +222,8 @@ class ReembedControlPlaneTest {
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
     void aDeleteWhoseStoreFailsKeepsTheDocument(String database) throws Exception {
-        open(database);
-        DocumentRegistry documents = jpa.transactional(DocumentRegistry.class, jpa.documents(Clock.systemUTC()));
+        DocumentRegistry documents = openWithActiveDocument(database, "doc");
         Namespace namespace = Namespace.of("acme");
-        activeDocument(documents, namespace, "doc");
 
         assertThrows(IllegalStateException.class, () -> documents.delete(namespace, "doc", () -> {
             throw new IllegalStateException("store down");
@@ -243,9 +239,8 @@ class ReembedControlPlaneTest {
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
     void aMigrationStartWaitsForADeleteInFlight(String database) throws Exception {
-        open(database);
+        DocumentRegistry documents = openWithActiveDocument(database, "doc");
         Namespace namespace = Namespace.of("acme");
-        activeDocument(jpa.transactional(DocumentRegistry.class, jpa.documents(Clock.systemUTC())), namespace, "doc");
         DocumentRegistry deletingServer = jpa.documentsOnOwnConnection(Clock.systemUTC());
         JobRepository migratingServer = jpa.jobsOnOwnConnection(Clock.systemUTC());
         CountDownLatch removing = new CountDownLatch(1);
@@ -269,7 +264,7 @@ class ReembedControlPlaneTest {
             assertTrue(delete.get(10, TimeUnit.SECONDS));
             assertEquals(JobKind.REEMBED, start.get(10, TimeUnit.SECONDS).kind());
             assertEquals(List.of("chunks removed", "migration started"), order);
-            assertTrue(jpa.transactional(DocumentRegistry.class, jpa.documents(Clock.systemUTC())).find(namespace, "doc").isEmpty(),
+            assertTrue(documents.find(namespace, "doc").isEmpty(),
                     "the migration's copy finds no document");
         } finally {
             release.countDown();
@@ -277,10 +272,14 @@ class ReembedControlPlaneTest {
         }
     }
 
-    private static void activeDocument(DocumentRegistry documents, Namespace namespace, String id) {
+    /** Opens the database with tenant acme holding {@code id} at version 1; the registry on the test's connection. */
+    private DocumentRegistry openWithActiveDocument(String database, String id) throws Exception {
+        open(database);
+        DocumentRegistry documents = jpa.transactional(DocumentRegistry.class, jpa.documents(Clock.systemUTC()));
         DocumentDescription description = new DocumentDescription(id + ".txt", "text/plain", Map.of(), 10);
-        int v1 = documents.beginVersion(namespace, id, id + ".txt", "text/plain", Map.of(), 10);
-        documents.activateVersion(namespace, id, v1, "h1", 1, "first", description, "old.384.aaaa");
+        int v1 = documents.beginVersion(Namespace.of("acme"), id, id + ".txt", "text/plain", Map.of(), 10);
+        documents.activateVersion(Namespace.of("acme"), id, v1, "h1", 1, "first", description, "old.384.aaaa");
+        return documents;
     }
 
     private static void await(CountDownLatch latch) {

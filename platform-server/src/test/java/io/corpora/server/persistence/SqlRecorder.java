@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import org.eclipse.persistence.internal.databaseaccess.DatabaseCall;
 import org.eclipse.persistence.sessions.SessionEvent;
 import org.eclipse.persistence.sessions.SessionEventAdapter;
@@ -44,6 +46,23 @@ public final class SqlRecorder extends SessionEventAdapter {
             recording = false;
         }
         return List.copyOf(STATEMENTS);
+    }
+
+    /** What runs, once, on the thread about to send the first statement {@code sql} accepts (to interleave another connection). */
+    private static final AtomicReference<Map.Entry<Predicate<String>, Runnable>> BEFORE = new AtomicReference<>();
+
+    /** Runs {@code action} right before the next statement EclipseLink sends whose SQL {@code sql} accepts, on its thread. */
+    static void beforeStatement(Predicate<String> sql, Runnable action) {
+        BEFORE.set(Map.entry(sql, action));
+    }
+
+    @Override
+    public void preExecuteCall(SessionEvent event) {
+        Map.Entry<Predicate<String>, Runnable> before = BEFORE.get();
+        if (before != null && event.getCall() instanceof DatabaseCall call && before.getKey().test(call.getSQLString())
+                && BEFORE.compareAndSet(before, null)) {
+            before.getValue().run();
+        }
     }
 
     @Override

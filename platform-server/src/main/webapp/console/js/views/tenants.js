@@ -1,6 +1,6 @@
 // Tenants (platform-admin): the fleet (state, sizes, quota bars, rate, p95; sortable, paginated, filterable by id), create
 // from a tenant document, edit a definition, change state (ACTIVE, INACTIVE, OFFLOADED).
-import {request, problemView} from '../api.js';
+import {ApiError, request, problemView} from '../api.js';
 import {h, show, field, table} from '../dom.js';
 import * as session from '../session.js';
 
@@ -87,6 +87,23 @@ export default async function render(root, ctx) {
       }}, title + (current ? (view.order === 'asc' ? ' ▲' : ' ▼') : ''));
   }
 
+  // A purge refused because the tenant's store will not open: the operator may remove the tenant all the same.
+  function storeUnavailable(error) {
+    return error instanceof ApiError && String(error.problem.type || '').endsWith('/store-unavailable');
+  }
+
+  function purgeLeavingStoreData(id, result) {
+    return h('button', {type: 'button', class: 'danger', id: 'purge-tenant-leave-store', onclick: async () => {
+      if (!window.confirm(`Purge tenant ${id} without its store? What that store holds of it stays there, to be removed by hand.`)) return;
+      try {
+        const purged = await request('POST', `/admin/v1/tenants/${encodeURIComponent(id)}:purge`, {query: {leaveStoreData: true}});
+        show(editor, h('p', {class: 'success', id: 'tenant-purged'},
+          `Purged ${id} (${purged.documents} document(s) removed; its store's data was left in place).`));
+        load();
+      } catch (e) { show(result, problemView(e)); }
+    }}, "Purge, leaving the store's data");
+  }
+
   async function edit(id) {
     show(editor, h('p', {}, `Loading ${id}…`));
     try {
@@ -103,7 +120,7 @@ export default async function render(root, ctx) {
             const purged = await request('POST', `/admin/v1/tenants/${encodeURIComponent(id)}:purge`);
             show(editor, h('p', {class: 'success', id: 'tenant-purged'}, `Purged ${id} (${purged.documents} document(s) removed).`));
             load();
-          } catch (e) { show(result, problemView(e)); }
+          } catch (e) { show(result, problemView(e), storeUnavailable(e) ? purgeLeavingStoreData(id, result) : null); }
         }}, 'Purge tenant and corpus')
         : h('button', {type: 'button', class: 'danger', id: 'mark-tenant-deleting', onclick: async () => {
           if (!window.confirm(`Mark tenant ${id} for deletion? Its data-plane calls stop at once; purging is a second step.`)) return;

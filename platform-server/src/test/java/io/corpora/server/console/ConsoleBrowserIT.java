@@ -284,6 +284,34 @@ class ConsoleBrowserIT extends DeployedServer {
         screenshot("10-tenant-purged");
     }
 
+    /** A purge the server refuses because the tenant's store will not open shows why, and offers to leave that store's data. */
+    @Test
+    void aPurgeRefusedForAStoreThatWillNotOpenCanBeDoneLeavingTheStoreData() throws IOException {
+        String tenant = "console-unopened-" + UUID.randomUUID().toString().substring(0, 8);
+        String token = client.token("console-operator", tenant, List.of(Roles.PLATFORM_ADMIN), Map.of());
+        ServerClient.Response created = client.post("admin/v1/tenants", token, Map.of("id", tenant, "embedder", Map.of("provider", "onnx"),
+                "store", Map.of("provider", "pgvector", "config", Map.of("jdbcUrl", "jdbc:postgresql://127.0.0.1:1/nowhere?connectTimeout=2"))));
+        assertEquals(201, created.status(), created.body());
+        assertEquals(202, client.delete("admin/v1/tenants/" + tenant, token).status());
+
+        driver.get(base + "console/");
+        waitFor(By.id("token")).sendKeys(token);
+        driver.findElement(By.id("sign-in-button")).click();
+        waitForText(By.cssSelector("#claims dd[data-claim='tenant']"), tenant);
+        driver.findElement(By.linkText("Tenants")).click();
+        waitFor(By.cssSelector("button[aria-label='Edit tenant " + tenant + "']")).click();
+        waitFor(By.id("purge-tenant")).click();
+        new WebDriverWait(driver, UI).until(ExpectedConditions.alertIsPresent()).accept();
+        WebElement refused = waitFor(By.cssSelector("#edit-tenant-result .problem"));
+        assertTrue(refused.getText().contains("503") && refused.getText().contains("stays DELETING"), refused.getText());
+        screenshot("11-purge-refused-store-unavailable");
+        waitFor(By.id("purge-tenant-leave-store")).click();
+        new WebDriverWait(driver, UI).until(ExpectedConditions.alertIsPresent()).accept();
+        waitForText(By.id("tenant-purged"), "its store's data was left in place");
+        assertEquals(404, client.get("admin/v1/tenants/" + tenant, token).status());
+        screenshot("12-purged-leaving-store-data");
+    }
+
     @Test
     void aTenantAdminSeesTheEvaluationHistoryChartAndTheRegressionTheServerFlagged() throws IOException {
         RegressedEvaluations.History history = new RegressedEvaluations(client).create("console-eval-" + UUID.randomUUID().toString().substring(0, 8));

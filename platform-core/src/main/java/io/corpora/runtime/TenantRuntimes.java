@@ -73,8 +73,8 @@ public final class TenantRuntimes implements AutoCloseable {
      * How long a plugin instance that failed to be created is not tried again: a tenant whose database does not answer
      * would otherwise have every request wait out the connection timeout and log another failure.
      */
-    static final long CREATION_RETRY_NANOS = TimeUnit.SECONDS.toNanos(5);
-    /** Instance key → its last failed creation, for {@link #CREATION_RETRY_NANOS}. */
+    public static final java.time.Duration CREATION_RETRY_PAUSE = java.time.Duration.ofSeconds(5);
+    /** Instance key → its last failed creation, for {@link #CREATION_RETRY_PAUSE}. */
     private final Map<String, FailedCreation> failedCreations = new ConcurrentHashMap<>();
     private final LongSupplier nanoTime;
 
@@ -346,7 +346,7 @@ public final class TenantRuntimes implements AutoCloseable {
                 return (T) created;
             }
             FailedCreation failed = failedCreations.get(key);
-            if (failed != null && nanoTime.getAsLong() - failed.atNanos() < CREATION_RETRY_NANOS) {
+            if (failed != null && nanoTime.getAsLong() - failed.atNanos() < CREATION_RETRY_PAUSE.toNanos()) {
                 throw failed.cause(); // the same failure, not another attempt
             }
             try {

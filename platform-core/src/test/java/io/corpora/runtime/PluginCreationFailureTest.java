@@ -82,7 +82,7 @@ class PluginCreationFailureTest {
                 Map.of("jdbcUrl", "jdbc:postgresql://127.0.0.1:1/nowhere?user=postgres&connectTimeout=2")), ONNX);
 
         Throwable first = assertThrows(PluginCreationException.class, () -> runtimes.runtime(unreachable)).getCause();
-        clock.addAndGet(TenantRuntimes.CREATION_RETRY_NANOS - 1);
+        clock.addAndGet(TenantRuntimes.CREATION_RETRY_PAUSE.toNanos() - 1);
         assertSame(first, assertThrows(PluginCreationException.class, () -> runtimes.runtime(unreachable)).getCause(),
                 "within the pause: the same failure, no new attempt");
         clock.addAndGet(1);

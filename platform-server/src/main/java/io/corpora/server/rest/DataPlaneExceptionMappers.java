@@ -3,6 +3,7 @@ package io.corpora.server.rest;
 import io.corpora.ingest.IngestException;
 import io.corpora.retrieval.RetrievalService;
 import io.corpora.runtime.PluginCreationException;
+import io.corpora.runtime.TenantRuntimes;
 import io.corpora.runtime.guard.PluginUnavailableException;
 import io.corpora.security.InvalidClaimException;
 import io.corpora.server.security.ForbiddenException;
@@ -167,9 +168,11 @@ public final class DataPlaneExceptionMappers {
         public Response toResponse(PluginCreationException e) {
             String incident = UUID.randomUUID().toString();
             LOG.log(Level.SEVERE, "incident " + incident + " (request " + RequestIds.current() + "): " + e.getMessage(), e.getCause());
-            return Problem.response(503, "plugin-unavailable", "Service unavailable", "tenant '" + e.tenantId() + "' cannot be served: its "
+            Response problem = Problem.response(503, "plugin-unavailable", "Service unavailable", "tenant '" + e.tenantId() + "' cannot be served: its "
                     + e.kind().label() + " plugin '" + e.provider() + "' could not be started on this server; quote incident " + incident
                     + " to the operator.", Map.of("incident", incident));
+            // No new attempt is made before the pause has passed (TenantRuntimes).
+            return Response.fromResponse(problem).header("Retry-After", TenantRuntimes.CREATION_RETRY_PAUSE.toSeconds()).build();
         }
     }
 

@@ -101,7 +101,8 @@ public class ProblemResponsesFilter implements OASFilter {
         }
         responses.addAPIResponse("503", OASFactory.createAPIResponse()
                 .description("A plugin the route needs (store, embedder) timed out, kept failing, or its circuit breaker is open or"
-                        + " its bulkhead full for this tenant; retry after Retry-After seconds")
+                        + " its bulkhead full for this tenant; or one of the tenant's plugins could not be started on this server"
+                        + " (plugin-unavailable, with an incident for the operator); retry after Retry-After seconds")
                 .content(problemContent())
                 .addHeader("Retry-After", OASFactory.createHeader().description("Seconds until the call may succeed (e.g. the breaker half-opens)")
                         .schema(OASFactory.createSchema().type(Schema.SchemaType.INTEGER))));

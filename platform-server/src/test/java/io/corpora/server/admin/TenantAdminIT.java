@@ -218,6 +218,7 @@ class TenantAdminIT extends DeployedServer {
             assertEquals(503, call.status(), call.body());
             assertTrue(call.json().get("type").asText().endsWith("/plugin-unavailable"), call.body());
             assertTrue(call.body().contains("vector-store plugin 'pgvector'") && call.json().hasNonNull("incident"), call.body());
+            assertEquals("5", call.retryAfter(), "the pause before the server tries to start it again");
             assertFalse(call.body().contains("127.0.0.1") || call.body().contains("nowhere"), "no host or database of the operator's: " + call.body());
         }
 

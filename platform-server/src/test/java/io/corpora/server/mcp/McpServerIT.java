@@ -104,6 +104,22 @@ class McpServerIT extends DeployedServer {
         }
     }
 
+    /** A tenant whose store will not open: its MCP calls say so (503, the plugin named) without the operator's host. */
+    @Test
+    void aTenantWhosePluginWillNotStartIsA503ThatNamesNoHost() throws Exception {
+        String tenant = "mcpdown-" + UUID.randomUUID().toString().substring(0, 8);
+        ServerClient.Response created = client.post("admin/v1/tenants", admin, Map.of("id", tenant, "embedder", Map.of("provider", "onnx"),
+                "store", Map.of("provider", "pgvector", "config", Map.of("jdbcUrl", "jdbc:postgresql://127.0.0.1:1/nowhere?connectTimeout=2"))));
+        assertEquals(201, created.status(), created.body());
+        String reader = client.token("r", tenant, Roles.READER);
+        JsonNode reply = rpc(reader, "tools/call", Map.of("name", "search", "arguments", Map.of("query", "tides")));
+        String said = reply.has("error") ? reply.get("error").get("message").asText()
+                : reply.get("result").get("content").get(0).get("text").asText();
+        assertTrue(reply.has("error") || reply.get("result").get("isError").asBoolean(), reply.toString());
+        assertTrue(said.contains("(503)") && said.contains("vector-store plugin 'pgvector'"), said);
+        assertFalse(said.contains("127.0.0.1") || said.contains("nowhere"), "no host of the operator's: " + said);
+    }
+
     // ---- fixtures
 
     private String tenant(String prefix, Map<String, String> documents, Map<String, Object> generator) {

@@ -23,6 +23,11 @@ import java.util.UUID;
 @ControlPlaneTransactional
 public class JpaJobRepository implements JobRepository {
 
+    /** The statuses of a job not yet finished, as the jobs table spells them. */
+    static final List<String> UNFINISHED = List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name());
+    /** The kinds of job that migrate a tenant's whole corpus, as the jobs table spells them. */
+    static final List<String> MIGRATION_KINDS = java.util.Arrays.stream(JobKind.values()).filter(JobKind::migratesCorpus).map(JobKind::name).toList();
+
     @PersistenceContext(unitName = ControlPlane.PERSISTENCE_UNIT)
     EntityManager em;
 
@@ -37,11 +42,6 @@ public class JpaJobRepository implements JobRepository {
     public JpaJobRepository() {}
 
     /** Outside the container (tests): the caller manages transactions. */
-    /** The statuses of a job not yet finished, as the jobs table spells them. */
-    static final List<String> UNFINISHED = List.of(JobStatus.QUEUED.name(), JobStatus.RUNNING.name());
-    /** The kinds of job that migrate a tenant's whole corpus, as the jobs table spells them. */
-    static final List<String> MIGRATION_KINDS = java.util.Arrays.stream(JobKind.values()).filter(JobKind::migratesCorpus).map(JobKind::name).toList();
-
     JpaJobRepository(EntityManager em, Clock clock) {
         this(em, clock, null);
     }

@@ -20,7 +20,6 @@ public class JpaServerLeases implements ServerLeases {
 
     /** Owners that hold no live lease: never registered (NULL, pre-lease rows), expired, or purged (also evaluations'). */
     static final String DEAD = "(%s IS NULL OR %s NOT IN (SELECT l.server_id FROM server_leases l WHERE l.expires_ms >= ?))";
-    private static final List<String> OPEN = JpaJobRepository.UNFINISHED;
     /**
      * Pending versions whose writer is dead. Every server runs it every few seconds, so it must not read every document of
      * every tenant: {@code writer > ''} is a range on {@code ix_documents_writer}, and only a pending version names its
@@ -84,7 +83,7 @@ public class JpaServerLeases implements ServerLeases {
         @SuppressWarnings("unchecked")
         List<Object[]> rows = em.createNativeQuery("SELECT j.tenant_id, j.id, j.owner FROM ingest_jobs j WHERE j.kind = ? AND j.status IN (?, ?) AND "
                         + DEAD.formatted("j.owner", "j.owner") + " ORDER BY j.created_at, j.id")
-                .setParameter(1, kind.name()).setParameter(2, OPEN.get(0)).setParameter(3, OPEN.get(1)).setParameter(4, nowMillis)
+                .setParameter(1, kind.name()).setParameter(2, JpaJobRepository.UNFINISHED.get(0)).setParameter(3, JpaJobRepository.UNFINISHED.get(1)).setParameter(4, nowMillis)
                 .getResultList();
         return rows.stream().map(r -> new OrphanedJob((String) r[0], (String) r[1], (String) r[2])).toList();
     }
@@ -93,7 +92,7 @@ public class JpaServerLeases implements ServerLeases {
     public boolean adoptJob(String jobId, String newOwner, long nowMillis) {
         return em.createNativeQuery("UPDATE ingest_jobs SET owner = ?, row_version = row_version + 1 WHERE id = ? AND status IN (?, ?) AND "
                         + DEAD.formatted("owner", "owner"))
-                .setParameter(1, newOwner).setParameter(2, jobId).setParameter(3, OPEN.get(0)).setParameter(4, OPEN.get(1))
+                .setParameter(1, newOwner).setParameter(2, jobId).setParameter(3, JpaJobRepository.UNFINISHED.get(0)).setParameter(4, JpaJobRepository.UNFINISHED.get(1))
                 .setParameter(5, nowMillis).executeUpdate() == 1;
     }
 

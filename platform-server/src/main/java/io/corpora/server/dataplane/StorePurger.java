@@ -4,6 +4,7 @@ import io.corpora.controlplane.Tenant;
 import io.corpora.controlplane.TenantState;
 import io.corpora.runtime.PluginCreationException;
 import io.corpora.runtime.TenantStorePurge;
+import io.corpora.server.rest.Incidents;
 import io.corpora.server.rest.ProblemException;
 import io.corpora.server.tenants.TenantChanged;
 import io.corpora.server.tenants.TenantPurger;
@@ -15,8 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -43,8 +42,7 @@ public class StorePurger implements TenantPurger {
         try {
             dataPlane.runtimes().storeOf(tenant.definition()); // its current store is among the instances below; nothing else is opened
         } catch (PluginCreationException e) {
-            String incident = UUID.randomUUID().toString();
-            LOG.log(Level.SEVERE, "incident " + incident + ": the store of tenant " + tenantId + " (" + tenant.definition().store().provider()
+            String incident = Incidents.record(LOG, "the store of tenant " + tenantId + " (" + tenant.definition().store().provider()
                     + ") cannot be opened to purge it" + (leaveStoreData ? "; purged without it (leaveStoreData): its data of the tenant,"
                     + " if any, stays there — remove by hand the tenant's namespaces (its default partition and " + partitions + ")" : ""), e.getCause());
             if (!leaveStoreData) {

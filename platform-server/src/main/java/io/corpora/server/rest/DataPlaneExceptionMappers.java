@@ -14,7 +14,6 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 import java.util.Map;
-import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -166,8 +165,7 @@ public final class DataPlaneExceptionMappers {
     public static class PluginCreation implements ExceptionMapper<PluginCreationException> {
         @Override
         public Response toResponse(PluginCreationException e) {
-            String incident = UUID.randomUUID().toString();
-            LOG.log(Level.SEVERE, "incident " + incident + " (request " + RequestIds.current() + "): " + e.getMessage(), e.getCause());
+            String incident = Incidents.record(LOG, e.getMessage(), e.getCause());
             Response problem = Problem.response(503, "plugin-unavailable", "Service unavailable", "tenant '" + e.tenantId() + "' cannot be served: its "
                     + e.kind().label() + " plugin '" + e.provider() + "' could not be started on this server; quote incident " + incident
                     + " to the operator.", Map.of("incident", incident));

@@ -4,8 +4,6 @@ import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
-import java.util.UUID;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /** Turns every exception into problem+json; unexpected ones are logged with an id the client can quote, never a stack trace. */
@@ -51,8 +49,7 @@ public final class ProblemExceptionMappers {
             if (e instanceof IllegalArgumentException iae) {
                 return new IllegalArgument().toResponse(iae);
             }
-            String incident = UUID.randomUUID().toString();
-            LOG.log(Level.SEVERE, "incident " + incident + " (request " + RequestIds.current() + ")", e);
+            String incident = Incidents.record(LOG, "", e);
             return Problem.response(500, "internal-error", "Internal server error",
                     "An unexpected error occurred; quote incident " + incident + " to the operator.",
                     java.util.Map.of("incident", incident));

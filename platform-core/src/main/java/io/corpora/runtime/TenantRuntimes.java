@@ -350,19 +350,17 @@ public final class TenantRuntimes implements AutoCloseable {
                 throw failed.cause(); // the same failure, not another attempt
             }
             try {
-                return (T) instances.computeIfAbsent(key, k -> {
+                T instance = (T) instances.computeIfAbsent(key, k -> {
                     Path directory = dataDirectory.resolve(kind.label()).resolve(directoryName.get());
                     PluginContext context = PluginContext.of(directory, "corpora.plugin." + choice.provider());
                     LOG.info("Creating " + kind.label() + " '" + choice.provider() + "' with data directory " + directory);
                     return plugins.create(providerType, choice.provider(), context, config);
                 });
+                failedCreations.remove(key);
+                return instance;
             } catch (RuntimeException e) {
                 failedCreations.put(key, new FailedCreation(nanoTime.getAsLong(), e));
                 throw e;
-            } finally {
-                if (instances.containsKey(key)) {
-                    failedCreations.remove(key);
-                }
             }
         });
     }

@@ -29,6 +29,9 @@ class PluginCreationFailureTest {
 
     private static final PluginChoice LUCENE = new PluginChoice("lucene", Map.of());
     private static final PluginChoice ONNX = new PluginChoice("onnx", Map.of());
+    /** Nothing answers on port 1. */
+    private static final PluginChoice UNREACHABLE = new PluginChoice("pgvector",
+            Map.of("jdbcUrl", "jdbc:postgresql://127.0.0.1:1/nowhere?user=postgres&connectTimeout=2"));
 
     @RegisterExtension
     static final RealPluginRuntimes real = new RealPluginRuntimes();
@@ -61,8 +64,7 @@ class PluginCreationFailureTest {
 
     @Test
     void aStoreWhoseDatabaseDoesNotAnswerFailsWithoutNamingTheHost() {
-        PluginChoice unreachable = new PluginChoice("pgvector", Map.of("jdbcUrl", "jdbc:postgresql://127.0.0.1:1/nowhere?user=postgres&connectTimeout=2"));
-        PluginCreationException e = failure(tenant(unreachable, ONNX));
+        PluginCreationException e = failure(tenant(UNREACHABLE, ONNX));
         assertEquals(PluginKind.VECTOR_STORE, e.kind());
         assertEquals("pgvector", e.provider());
         assertNotNull(e.getCause());
@@ -70,7 +72,7 @@ class PluginCreationFailureTest {
 
         TenantRuntimes runtimes = real.open(data);
         assertEquals(PluginKind.VECTOR_STORE, assertThrows(PluginCreationException.class,
-                () -> runtimes.storeOf(tenant(unreachable, ONNX))).kind(), "the store alone fails the same way");
+                () -> runtimes.storeOf(tenant(UNREACHABLE, ONNX))).kind(), "the store alone fails the same way");
     }
 
     /** A creation that failed is not tried again for a few seconds: requests fail at once instead of each waiting out a timeout. */
@@ -78,8 +80,7 @@ class PluginCreationFailureTest {
     void aFailedCreationIsNotRetriedUntilItsPauseHasPassed() {
         AtomicLong clock = new AtomicLong();
         TenantRuntimes runtimes = real.open(data, TenantRuntimes.WorkingSetPolicy.DEFAULT, clock::get);
-        TenantDefinition unreachable = tenant(new PluginChoice("pgvector",
-                Map.of("jdbcUrl", "jdbc:postgresql://127.0.0.1:1/nowhere?user=postgres&connectTimeout=2")), ONNX);
+        TenantDefinition unreachable = tenant(UNREACHABLE, ONNX);
 
         Throwable first = assertThrows(PluginCreationException.class, () -> runtimes.runtime(unreachable)).getCause();
         clock.addAndGet(TenantRuntimes.CREATION_RETRY_PAUSE.toNanos() - 1);

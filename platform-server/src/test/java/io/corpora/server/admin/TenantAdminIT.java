@@ -10,6 +10,7 @@ import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
 import io.corpora.server.api.MessagesLog;
+import io.corpora.server.api.TenantFixtures;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -207,11 +208,8 @@ class TenantAdminIT extends DeployedServer {
     @Test
     void aTenantWhoseStoreWillNotOpenIs503AndItsPurgeCanLeaveTheStoreData() {
         String id = "unreachable-" + run;
-        String body = """
-                {"id": "%s", "store": {"provider": "pgvector", "config": {"jdbcUrl": "jdbc:postgresql://127.0.0.1:1/nowhere?user=postgres&connectTimeout=2"}},
-                 "embedder": {"provider": "onnx"}}
-                """.formatted(id);
-        assertEquals(201, http.send("POST", "admin/v1/tenants", admin, body).status(), "its options are valid: reachability is not checked");
+        assertEquals(201, http.post("admin/v1/tenants", admin, TenantFixtures.withUnopenableStore(id)).status(),
+                "its options are valid: reachability is not checked");
         String writer = http.token("w-" + run, id, Roles.WRITER, Roles.READER);
         for (ServerClient.Response call : List.of(http.send("POST", "api/v1/tenants/" + id + "/retrieve", writer, "{\"query\": \"tides\"}"),
                 http.send("POST", "api/v1/tenants/" + id + "/documents", writer, "{\"id\": \"d\", \"text\": \"tides\"}"))) {

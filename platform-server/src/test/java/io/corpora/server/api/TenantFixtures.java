@@ -48,6 +48,15 @@ public final class TenantFixtures {
     }
 
     /** A tenant definition on the embedded defaults (Lucene store, ONNX embedder), to add fields to before {@link #create(Map)}. */
+    /**
+     * A tenant definition whose pgvector store cannot be opened (its database URL names port 1, where nothing answers):
+     * valid options, so the tenant is created, but every call that needs its store finds it will not start.
+     */
+    public static Map<String, Object> withUnopenableStore(String id) {
+        return Map.of("id", id, "embedder", Map.of("provider", "onnx"), "store", Map.of("provider", "pgvector", "config",
+                Map.of("jdbcUrl", "jdbc:postgresql://127.0.0.1:1/nowhere?user=postgres&connectTimeout=2")));
+    }
+
     static Map<String, Object> embeddedDefaults(String id) {
         Map<String, Object> definition = new LinkedHashMap<>();
         definition.put("id", id);

@@ -9,6 +9,7 @@ import io.corpora.server.Roles;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.corpora.server.ServerClient;
 import io.corpora.server.api.RegressedEvaluations;
+import io.corpora.server.api.TenantFixtures;
 import io.corpora.testkit.ChatCompletionsStandIn;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -289,8 +290,7 @@ class ConsoleBrowserIT extends DeployedServer {
     void aPurgeRefusedForAStoreThatWillNotOpenCanBeDoneLeavingTheStoreData() throws IOException {
         String tenant = "console-unopened-" + UUID.randomUUID().toString().substring(0, 8);
         String token = client.token("console-operator", tenant, List.of(Roles.PLATFORM_ADMIN), Map.of());
-        ServerClient.Response created = client.post("admin/v1/tenants", token, Map.of("id", tenant, "embedder", Map.of("provider", "onnx"),
-                "store", Map.of("provider", "pgvector", "config", Map.of("jdbcUrl", "jdbc:postgresql://127.0.0.1:1/nowhere?connectTimeout=2"))));
+        ServerClient.Response created = client.post("admin/v1/tenants", token, TenantFixtures.withUnopenableStore(tenant));
         assertEquals(201, created.status(), created.body());
         assertEquals(202, client.delete("admin/v1/tenants/" + tenant, token).status());
 

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.corpora.server.DeployedServer;
 import io.corpora.server.Roles;
 import io.corpora.server.ServerClient;
+import io.corpora.server.api.TenantFixtures;
 import io.corpora.testkit.ChatCompletionsStandIn;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -108,8 +109,7 @@ class McpServerIT extends DeployedServer {
     @Test
     void aTenantWhosePluginWillNotStartIsA503ThatNamesNoHost() throws Exception {
         String tenant = "mcpdown-" + UUID.randomUUID().toString().substring(0, 8);
-        ServerClient.Response created = client.post("admin/v1/tenants", admin, Map.of("id", tenant, "embedder", Map.of("provider", "onnx"),
-                "store", Map.of("provider", "pgvector", "config", Map.of("jdbcUrl", "jdbc:postgresql://127.0.0.1:1/nowhere?connectTimeout=2"))));
+        ServerClient.Response created = client.post("admin/v1/tenants", admin, TenantFixtures.withUnopenableStore(tenant));
         assertEquals(201, created.status(), created.body());
         String reader = client.token("r", tenant, Roles.READER);
         JsonNode reply = rpc(reader, "tools/call", Map.of("name", "search", "arguments", Map.of("query", "tides")));

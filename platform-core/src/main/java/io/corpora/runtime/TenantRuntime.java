@@ -14,9 +14,11 @@ import java.util.Objects;
  * tenants with identical configuration (see {@link TenantRuntimes}); the namespace is never part of a runtime —
  * it is bound per request from the verified token.
  *
- * @param reranker   null when the tenant has none
+ * @param reranker   null when the tenant has none; made by its first call, so one that cannot be started degrades the
+ *                   reranked retrievals alone
  * @param filterHook null when the tenant has none (no access filter is added)
- * @param generator  null when the tenant has none (ask is refused; retrieval is unaffected)
+ * @param generator  null when the tenant has none (ask is refused; retrieval is unaffected); made by its first call, so
+ *                   one that cannot be started fails the asks alone
  */
 public record TenantRuntime(TenantDefinition definition, VectorStore store, Embedder embedder, Reranker reranker,
                             RetrievalFilterHook filterHook, ChunkingOptions chunking, Generator generator) {

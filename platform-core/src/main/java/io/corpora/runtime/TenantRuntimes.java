@@ -18,11 +18,9 @@ import io.corpora.spi.PluginProvider;
 import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.embed.Embedder;
 import io.corpora.spi.embed.EmbedderProvider;
-import io.corpora.spi.generate.Generator;
 import io.corpora.spi.generate.GeneratorProvider;
 import io.corpora.spi.filter.RetrievalFilterHook;
 import io.corpora.spi.filter.RetrievalFilterHookProvider;
-import io.corpora.spi.rerank.Reranker;
 import io.corpora.spi.rerank.RerankerProvider;
 import io.corpora.spi.store.VectorStore;
 import io.corpora.spi.store.VectorStoreProvider;
@@ -290,12 +288,9 @@ public final class TenantRuntimes implements AutoCloseable {
         });
         VectorStore store = instance(tenant, PluginKind.VECTOR_STORE, VectorStoreProvider.class, definition.store(), location::directoryName);
         Embedder embedder = instance(tenant, PluginKind.EMBEDDER, EmbedderProvider.class, definition.embedder());
-        Reranker reranker = definition.reranker() == null ? null
-                : instance(tenant, PluginKind.RERANKER, RerankerProvider.class, definition.reranker());
+        // The filter hook is made now: every data-plane call evaluates it, and one that will not start fails them all closed.
         RetrievalFilterHook hook = definition.access().filterHook() == null ? null
                 : instance(tenant, PluginKind.RETRIEVAL_FILTER_HOOK, RetrievalFilterHookProvider.class, definition.access().filterHook());
-        Generator generator = definition.generator() == null ? null
-                : instance(tenant, PluginKind.GENERATOR, GeneratorProvider.class, definition.generator());
         ChunkingOptions chunking = chunkingFor(embedder);
         return new TenantRuntime(definition,
                 new GuardedVectorStore(new WorkingSetVectorStore(store, workingSet, tenant),
@@ -303,11 +298,14 @@ public final class TenantRuntimes implements AutoCloseable {
                 // The caches sit outside the guard: a hit costs no guarded call.
                 queryCache.wrap(queryCacheScope(definition), documentCache.wrap(tenant, definition.embedder().config(),
                         new GuardedEmbedder(embedder, guards.guard(tenant, CallKind.EMBEDDER, definition.embedder().provider())))),
-                reranker == null ? null : new GuardedReranker(reranker, guards.guard(tenant, CallKind.RERANKER, definition.reranker().provider())),
+                definition.reranker() == null ? null : new GuardedReranker(new CreatedOnFirstCall<>(
+                        () -> instance(tenant, PluginKind.RERANKER, RerankerProvider.class, definition.reranker())),
+                        guards.guard(tenant, CallKind.RERANKER, definition.reranker().provider())),
                 hook == null ? null : new GuardedFilterHook(hook, guards.guard(tenant, CallKind.FILTER_HOOK, definition.access().filterHook().provider())),
                 chunking,
-                generator == null ? null : new GuardedGenerator(generator, guards.guard(tenant, CallKind.GENERATOR,
-                        definition.generator().provider()), guards.executor()));
+                definition.generator() == null ? null : new GuardedGenerator(new CreatedOnFirstCall<>(
+                        () -> instance(tenant, PluginKind.GENERATOR, GeneratorProvider.class, definition.generator())),
+                        guards.guard(tenant, CallKind.GENERATOR, definition.generator().provider()), guards.executor()));
     }
 
     /** How a tenant's documents are cut: the default window, and no chunk over its embedder's input limit when it has a tokenizer. */

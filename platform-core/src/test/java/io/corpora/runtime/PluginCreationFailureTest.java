@@ -1,5 +1,6 @@
 package io.corpora.runtime;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -12,9 +13,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.corpora.controlplane.PluginChoice;
 import io.corpora.controlplane.TenantDefinition;
 import io.corpora.plugin.loader.PluginKind;
+import io.corpora.spi.MetadataFilter;
+import io.corpora.spi.Namespace;
 import io.corpora.spi.config.InvalidConfigException;
+import io.corpora.spi.generate.ChatMessage;
+import io.corpora.spi.generate.GenerationRequest;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -23,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A tenant plugin this server cannot create fails as one {@link PluginCreationException} naming the tenant, the kind and
  * the provider — on the real plugins: an unknown provider, a refused option, an unset {@code ${config:…}} reference, a
- * pgvector database that does not answer — and its message keeps the plugin's words (paths, hosts) out.
+ * pgvector database that does not answer — and its message keeps the plugin's words (paths, hosts) out. A store or
+ * embedder that fails fails the tenant's runtime; a reranker or generator fails only the calls that need it.
  */
 class PluginCreationFailureTest {
 
@@ -89,6 +98,44 @@ class PluginCreationFailureTest {
         clock.addAndGet(1);
         assertNotSame(first, assertThrows(PluginCreationException.class, () -> runtimes.runtime(unreachable)).getCause(),
                 "after it: tried again");
+    }
+
+    /**
+     * A reranker or generator that cannot be started fails the calls that need it, not the tenant: the runtime is made,
+     * its store and embedder serve, and the optional plugin's calls throw the creation failure naming it.
+     */
+    @Test
+    void aRerankerOrGeneratorThatCannotStartFailsOnlyItsOwnCalls() {
+        TenantRuntimes runtimes = real.open(data);
+        TenantRuntime runtime = runtimes.runtime(new TenantDefinition("acme", null, null, LUCENE, ONNX,
+                new PluginChoice("nope-reranker", Map.of()), null, null, null, null, new PluginChoice("nope-generator", Map.of()), null));
+
+        assertEquals(384, runtime.embedder().embedQuery("lanterns").length, "the embedder serves");
+        assertEquals(0, runtime.store().count(Namespace.of("acme"), MetadataFilter.all()), "the store serves");
+        PluginCreationException reranker = assertThrows(PluginCreationException.class, () -> runtime.reranker().score("q", List.of("a")));
+        assertEquals(PluginKind.RERANKER, reranker.kind());
+        assertEquals("nope-reranker", reranker.provider());
+        GenerationRequest request = GenerationRequest.of(ChatMessage.user("q"));
+        PluginCreationException generator = assertThrows(PluginCreationException.class, () -> runtime.generator().generate(request));
+        assertEquals(PluginKind.GENERATOR, generator.kind());
+        assertEquals("nope-generator", generator.provider());
+        assertEquals(PluginKind.GENERATOR, assertThrows(PluginCreationException.class, () -> runtime.generator().stream(request, delta -> {}))
+                .kind(), "a stream fails as it is asked for, not later inside it");
+        assertSame(runtime, runtimes.runtime(runtime.definition()), "the runtime is kept: the next calls try the plugin again");
+    }
+
+    /** Until it is created, an optional plugin is tried again by the calls that need it, on the runtime already made. */
+    @Test
+    void anOptionalPluginThatCouldNotStartIsCreatedByALaterCall() {
+        Map<String, String> config = new ConcurrentHashMap<>();
+        TenantRuntimes runtimes = real.open(data, key -> Optional.ofNullable(config.get(key)), System::nanoTime);
+        TenantRuntime runtime = runtimes.runtime(new TenantDefinition("acme", null, null, LUCENE, ONNX,
+                new PluginChoice("probe-current", Map.of("delay", "${config:corpora.test.reranker.delay}")), null, null, null));
+
+        assertThrows(PluginCreationException.class, () -> runtime.reranker().score("lanterns", List.of("lanterns at dusk")));
+        config.put("corpora.test.reranker.delay", "0ms");
+        assertArrayEquals(new double[] {1, 0}, runtime.reranker().score("lanterns", List.of("lanterns at dusk", "bread")), 0.0);
+        assertSame(runtime, runtimes.runtime(runtime.definition()));
     }
 
     private PluginCreationException failure(TenantDefinition definition) {

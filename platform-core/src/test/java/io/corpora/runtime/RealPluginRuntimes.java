@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -72,13 +73,23 @@ final class RealPluginRuntimes implements BeforeAllCallback, BeforeEachCallback,
         return open(data, TenantRuntimes.WorkingSetPolicy.DEFAULT, new QueryEmbeddingCache(0), documentCache, System::nanoTime);
     }
 
+    /** @param configSource what {@code ${config:…}} references in tenant definitions resolve to */
+    TenantRuntimes open(Path data, Function<String, Optional<String>> configSource, LongSupplier nanoTime) {
+        return open(data, configSource, TenantRuntimes.WorkingSetPolicy.DEFAULT, new QueryEmbeddingCache(0), DocumentEmbeddingCache.disabled(), nanoTime);
+    }
+
     private TenantRuntimes open(Path data, TenantRuntimes.WorkingSetPolicy workingSet, QueryEmbeddingCache queryCache, LongSupplier nanoTime) {
         return open(data, workingSet, queryCache, DocumentEmbeddingCache.disabled(), nanoTime);
     }
 
     private TenantRuntimes open(Path data, TenantRuntimes.WorkingSetPolicy workingSet, QueryEmbeddingCache queryCache,
                                 DocumentEmbeddingCache documentCache, LongSupplier nanoTime) {
-        TenantRuntimes runtimes = new TenantRuntimes(plugins, data, key -> Optional.empty(),
+        return open(data, key -> Optional.empty(), workingSet, queryCache, documentCache, nanoTime);
+    }
+
+    private TenantRuntimes open(Path data, Function<String, Optional<String>> configSource, TenantRuntimes.WorkingSetPolicy workingSet,
+                                QueryEmbeddingCache queryCache, DocumentEmbeddingCache documentCache, LongSupplier nanoTime) {
+        TenantRuntimes runtimes = new TenantRuntimes(plugins, data, configSource,
                 new PluginGuards(GuardPolicy::defaults, GuardContext.system(pluginCalls, PluginCallObserver.NONE)), workingSet,
                 queryCache, documentCache, nanoTime);
         opened.add(runtimes);

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * A shared generator seen through one tenant's guard. {@link #generate} is one guarded call. A {@link #stream} is one
@@ -22,12 +23,21 @@ import java.util.function.Consumer;
  */
 public final class GuardedGenerator implements Generator {
 
-    private final Generator delegate;
+    private final Supplier<? extends Generator> delegate;
     private final PluginCallGuard guard;
     private final Executor waiters;
 
     /** @param waiters runs the guarded wait of each stream, so {@link #stream} returns at once as the SPI says */
     public GuardedGenerator(Generator delegate, PluginCallGuard guard, Executor waiters) {
+        this(() -> delegate, guard, waiters);
+    }
+
+    /**
+     * @param delegate where the instance comes from at each call, e.g. a creation on first use; its failure is thrown as
+     *                 is, before the guard (an instance that does not exist has no calls to time or count)
+     * @param waiters  runs the guarded wait of each stream, so {@link #stream} returns at once as the SPI says
+     */
+    public GuardedGenerator(Supplier<? extends Generator> delegate, PluginCallGuard guard, Executor waiters) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         this.guard = Objects.requireNonNull(guard, "guard");
         this.waiters = Objects.requireNonNull(waiters, "waiters");
@@ -35,26 +45,28 @@ public final class GuardedGenerator implements Generator {
 
     @Override
     public String modelId() {
-        return delegate.modelId();
+        return delegate.get().modelId();
     }
 
     @Override
     public boolean streamsDeltas() {
-        return delegate.streamsDeltas();
+        return delegate.get().streamsDeltas();
     }
 
     @Override
     public Generation generate(GenerationRequest request) {
-        return guard.call("generate", () -> delegate.generate(request));
+        Generator generator = delegate.get();
+        return guard.call("generate", () -> generator.generate(request));
     }
 
     @Override
     public GenerationStream stream(GenerationRequest request, Consumer<String> deltas) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(deltas, "deltas");
+        Generator generator = delegate.get();
         GuardedStream stream = new GuardedStream();
         try {
-            waiters.execute(() -> stream.run(request, deltas));
+            waiters.execute(() -> stream.run(generator, request, deltas));
         } catch (RuntimeException e) {
             stream.result.completeExceptionally(e);
         }
@@ -70,13 +82,13 @@ public final class GuardedGenerator implements Generator {
         final AtomicReference<GenerationStream> inner = new AtomicReference<>();
         volatile boolean cancelled;
 
-        void run(GenerationRequest request, Consumer<String> deltas) {
+        void run(Generator generator, GenerationRequest request, Consumer<String> deltas) {
             try {
                 Generation generation = guard.call("stream", () -> {
                     if (cancelled) {
                         return null;
                     }
-                    GenerationStream started = delegate.stream(request, delta -> {
+                    GenerationStream started = generator.stream(request, delta -> {
                         try {
                             deltas.accept(delta);
                         } catch (RuntimeException e) { // the consumer gave up (a client gone): a cancellation

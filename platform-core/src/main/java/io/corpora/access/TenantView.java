@@ -107,8 +107,21 @@ public final class TenantView {
         return tenant().definition().store().provider();
     }
 
+    /** Whether the tenant has a generator (whether it starts is not asked: see {@link #requireGenerator()}). */
     public boolean canAnswer() {
         return runtime.generator() != null;
+    }
+
+    /**
+     * Before an ask does any work: {@link io.corpora.answer.NoGeneratorException} when the tenant has no generator,
+     * {@link io.corpora.runtime.PluginCreationException} when its generator cannot be started (it is made by its first
+     * call, and this is that call), so neither is found after a retrieval or inside an opened stream.
+     */
+    public void requireGenerator() {
+        if (runtime.generator() == null) {
+            throw new io.corpora.answer.NoGeneratorException(tenant().id());
+        }
+        runtime.generator().modelId();
     }
 
     /** An answer from the passages this request may see (see {@link AnswerService}), streamed to {@code listener}. */

@@ -4,7 +4,6 @@ import io.corpora.access.TenantView;
 import io.corpora.answer.Answer;
 import io.corpora.answer.AnswerCitation;
 import io.corpora.answer.AnswerListener;
-import io.corpora.answer.NoGeneratorException;
 import io.corpora.retrieval.RetrieveCommand;
 import io.corpora.server.Roles;
 import io.corpora.server.dataplane.DataPlane;
@@ -93,9 +92,7 @@ public class AskResource {
         }
         RetrieveCommand question = request.toCommand(dataPlane.retrieveLimits());
         TenantView view = dataPlane.view(caller, tenantId, request.partition(), Roles.READER, Roles.WRITER, Roles.TENANT_ADMIN);
-        if (!view.canAnswer()) {
-            throw new NoGeneratorException(tenantId);
-        }
+        view.requireGenerator();
         if (!request.streamed()) {
             return Response.ok(AskResponse.of(view.ask(question, AnswerListener.NONE)), MediaType.APPLICATION_JSON_TYPE).build();
         }

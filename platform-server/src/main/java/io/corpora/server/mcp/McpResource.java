@@ -186,8 +186,8 @@ public class McpResource {
                 ? NODES.objectNode() : params.get("arguments");
         try {
             McpTools.validate(tool, arguments);
-            if (tool.needsGenerator() && !view(tenant, McpTools.text(arguments, "partition")).canAnswer()) {
-                throw new io.corpora.answer.NoGeneratorException(tenant);
+            if (tool.needsGenerator()) {
+                view(tenant, McpTools.text(arguments, "partition")).requireGenerator();
             }
             Object result = tool.body().apply(new McpTools.Call(arguments, partition -> view(tenant, partition), dataPlane.retrieveLimits()));
             JsonNode structured = McpTools.JSON.valueToTree(result);

@@ -168,6 +168,35 @@ class AskIT extends DeployedServer {
         assertEquals(403, client.post("api/v1/tenants/" + plain + "/ask", reader, Map.of("question", "x")).status());
     }
 
+    /**
+     * A generator the server cannot start — here a base URL the plugin refuses when it is made, which only making it
+     * finds — fails the asks, before anything is retrieved or a stream opened, and nothing else of the tenant.
+     */
+    @Test
+    void aGeneratorThatCannotStartIs503ForAskAloneAndRetrieveIsUnaffected() {
+        String broken = TenantFixtures.uniqueId("badgen");
+        Map<String, Object> definition = TenantFixtures.embeddedDefaults(broken);
+        definition.put("generator", Map.of("provider", "openai", "config", Map.of("baseUrl", "ftp://models.example.invalid", "model", "m")));
+        new TenantFixtures(client).create(definition);
+        String writer = client.token("w", broken, Roles.WRITER);
+        String brokenReader = client.token("r", broken, Roles.READER);
+        assertEquals(201, client.post("api/v1/tenants/" + broken + "/documents", writer, Map.of("id", "policy", "text", VISIBLE)).status());
+
+        ServerClient.Response retrieved = client.post("api/v1/tenants/" + broken + "/retrieve", brokenReader, Map.of("query", "hotel stays"));
+        assertEquals(200, retrieved.status(), retrieved.body());
+        assertEquals("policy", retrieved.json().at("/passages/0/citation/documentId").asText(), retrieved.body());
+        for (Map<String, Object> ask : List.of(Map.<String, Object>of("question", "How are hotel stays reimbursed?"),
+                Map.<String, Object>of("question", "How are hotel stays reimbursed?", "stream", true))) {
+            ServerClient.Response refused = client.post("api/v1/tenants/" + broken + "/ask", brokenReader, ask, Map.of("Accept", "text/event-stream, application/json"));
+            assertEquals(503, refused.status(), ask + ": " + refused.body());
+            assertTrue(refused.contentType().startsWith("application/problem+json"), refused.contentType());
+            assertTrue(refused.json().get("type").asText().endsWith("/plugin-unavailable"), refused.body());
+            assertTrue(refused.json().get("detail").asText().contains("generator plugin 'openai'"), refused.body());
+            assertFalse(refused.body().contains("ftp:"), "the plugin's own words stay in the log: " + refused.body());
+            assertEquals("5", refused.header("Retry-After"));
+        }
+    }
+
     private String base() {
         return "api/v1/tenants/" + tenant;
     }

@@ -129,6 +129,29 @@ class FaultToleranceIT extends DeployedServer {
         assertFalse(answer.json.get("passages").isEmpty(), answer.body);
     }
 
+    /** A reranker the server cannot start (its model file is not there) degrades the reranked retrievals alone. */
+    @Test
+    void aRerankerThatCannotStartDegradesAndTheTenantServes() {
+        String missingModel = TenantFixtures.uniqueId("ft-nomodel");
+        create(missingModel, Map.of("provider", "lucene"), Map.of("provider", "onnx-cross-encoder",
+                "config", Map.of("modelPath", "/nonexistent/corpora-test/cross-encoder.onnx")));
+        ingest(missingModel);
+        String token = client.token("r", missingModel, Roles.READER);
+
+        Timed reranked = retrieve(missingModel, token, Map.of("query", "lanterns", "mode", "keyword", "rerank", true));
+        assertEquals(200, reranked.status, reranked.body);
+        assertTrue(reranked.json.at("/diagnostics/degraded").asBoolean(), reranked.body);
+        assertTrue(reranked.reason().contains("the reranker plugin 'onnx-cross-encoder' of tenant '" + missingModel + "' could not be started"),
+                reranked.reason());
+        assertFalse(reranked.body.contains("/nonexistent"), "the plugin's own words stay in the log: " + reranked.body);
+
+        Timed plain = retrieve(missingModel, token, Map.of("query", "lanterns", "mode", "keyword"));
+        assertEquals(200, plain.status, plain.body);
+        assertFalse(plain.json.at("/diagnostics/degraded").asBoolean(), plain.body);
+        assertEquals(2, documentIds(plain).size(), plain.body);
+        assertEquals(documentIds(plain), documentIds(reranked), "the degraded answer is the base order");
+    }
+
     @Test
     void aFailingStoreIs503WithRetryAfterAndShowsInReadiness() throws Exception {
         String pgUrl = System.getenv("CORPORA_TEST_PG_URL");
@@ -222,6 +245,12 @@ class FaultToleranceIT extends DeployedServer {
         ServerClient.Response response = client.post("api/v1/tenants/" + tenant + "/retrieve", token, body);
         return new Timed(TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - start), response.status(), response.body(),
                 response.status() == 200 ? response.json() : null);
+    }
+
+    private static List<String> documentIds(Timed answer) {
+        List<String> ids = new ArrayList<>();
+        answer.json.get("passages").forEach(p -> ids.add(p.at("/citation/documentId").asText()));
+        return ids;
     }
 
     private static long circuitOpenAnswers(List<Timed> answers) {

@@ -52,6 +52,10 @@ class PluginChoiceCheckTest {
         assertTrue(problems.get(2).reason().contains("corpora.test.unset"), problems.get(2).reason());
         InvalidTenantDefinitionException thrown = assertThrows(InvalidTenantDefinitionException.class, () -> check.require("request", bad));
         assertEquals(problems, thrown.problems());
+        assertEquals(List.of(problems.get(1)), check.problemsUnder("request", bad, "embedder"), "a request changing the embedder alone");
+        assertEquals(List.of(problems.get(2)), check.problemsUnder("request", bad, "access"));
+        assertEquals(List.of(), check.problemsUnder("request", definition(new PluginChoice("lucene", Map.of()), new PluginChoice("onnx",
+                Map.of("bogus", "1")), null), "store"), "the tenant's other choices are not the request's");
     }
 
     @Test

@@ -16,6 +16,15 @@ public interface DefinitionCheck {
     /** Every problem of {@code definition}, each at its field; empty when it passes. */
     List<TenantFileProblem> problems(String file, TenantDefinition definition);
 
+    /**
+     * The problems under one top-level field ({@code store}, {@code embedder}, …): for a request that changes that field
+     * alone (a migration's target), where the definition's other fields are the tenant's, not the request's.
+     */
+    default List<TenantFileProblem> problemsUnder(String file, TenantDefinition definition, String field) {
+        String prefix = "/" + field + "/";
+        return problems(file, definition).stream().filter(problem -> problem.pointer().startsWith(prefix)).toList();
+    }
+
     /** Throws {@link InvalidTenantDefinitionException} listing every problem. */
     default void require(String file, TenantDefinition definition) {
         List<TenantFileProblem> problems = problems(file, definition);

@@ -64,8 +64,7 @@ public class MigrationRequests {
         TenantDefinition target;
         try {
             target = tenantsConfig.validator().parse("request", withSection(tenant, body, section));
-            List<TenantFileProblem> targetProblems = definitionCheck.problems("request", target).stream()
-                    .filter(problem -> problem.pointer().startsWith("/" + section + "/")).toList(); // the tenant's other choices are not the request's
+            List<TenantFileProblem> targetProblems = definitionCheck.problemsUnder("request", target, section);
             if (!targetProblems.isEmpty()) {
                 throw new InvalidTenantDefinitionException(targetProblems);
             }

@@ -47,7 +47,6 @@ public final class TenantFixtures {
         create(definition);
     }
 
-    /** A tenant definition on the embedded defaults (Lucene store, ONNX embedder), to add fields to before {@link #create(Map)}. */
     /**
      * A tenant definition whose pgvector store cannot be opened (its database URL names port 1, where nothing answers):
      * valid options, so the tenant is created, but every call that needs its store finds it will not start.
@@ -57,6 +56,7 @@ public final class TenantFixtures {
                 Map.of("jdbcUrl", "jdbc:postgresql://127.0.0.1:1/nowhere?user=postgres&connectTimeout=2")));
     }
 
+    /** A tenant definition on the embedded defaults (Lucene store, ONNX embedder), to add fields to before {@link #create(Map)}. */
     static Map<String, Object> embeddedDefaults(String id) {
         Map<String, Object> definition = new LinkedHashMap<>();
         definition.put("id", id);

@@ -14,12 +14,13 @@ package io.corpora.spi;
  * {@code VectorStore.releaseTenant}, {@code offloadTenant} and {@code restoreTenant} (tenant working sets, OFFLOADED);
  * 1.4 added read-your-writes ({@code VectorStore.consistencyToken} and the {@code consistencyToken} of
  * {@code SearchRequest} and {@code RetrieveOptions}, whose older constructors stay) and {@code VectorStore.storedVectors}
- * (store relocation without re-embedding).
+ * (store relocation without re-embedding); 1.5 added {@code PluginProvider.validate} (a configuration's mistakes found where
+ * a definition enters, not when the plugin is created).
  */
 public final class SpiVersion {
 
     public static final int MAJOR = 1;
-    public static final int MINOR = 4;
+    public static final int MINOR = 5;
     public static final String CURRENT = MAJOR + "." + MINOR;
     public static final String MANIFEST_ATTRIBUTE = "Corpora-SPI-Version";
 

@@ -6,7 +6,6 @@ import io.corpora.plugin.loader.PluginKind;
 import io.corpora.plugin.loader.PluginRegistry;
 import io.corpora.plugin.loader.ProviderDescriptor;
 import io.corpora.spi.config.InvalidConfigException;
-import io.corpora.spi.config.PluginConfig;
 import io.corpora.tenancy.config.DefinitionCheck;
 import io.corpora.tenancy.config.TenantFileProblem;
 import java.util.ArrayList;
@@ -17,10 +16,11 @@ import java.util.function.Function;
 
 /**
  * What of a tenant definition's plugin choices this server could not create, each at its field: a provider no loaded
- * plugin offers, options the provider does not declare or refuses, a {@code ${config:…}} reference whose key is not set.
+ * plugin offers, options the provider does not declare or refuses (by their declarations, then by its own
+ * {@link io.corpora.spi.PluginProvider#validate}), a {@code ${config:…}} reference whose key is not set.
  * Checked when an admin creates or updates a tenant, so a definition every call of the tenant would fail on is refused
- * up front (400) instead of accepted. Nothing is opened: whether a backend answers is found when the tenant is served
- * (503 {@code plugin-unavailable}). A referenced value is checked but never repeated (it may be a secret).
+ * up front (400) instead of accepted. Nothing is opened: whether a backend answers, or a file is there, is found when the
+ * tenant is served (503 {@code plugin-unavailable}). A referenced value is checked but never repeated (it may be a secret).
  */
 public final class PluginChoiceCheck implements DefinitionCheck {
 
@@ -61,7 +61,7 @@ public final class PluginChoiceCheck implements DefinitionCheck {
             return;
         }
         try {
-            PluginConfig.validate(choice.provider(), descriptor.get().options(), resolved);
+            plugins.validate(kind, choice.provider(), resolved);
         } catch (InvalidConfigException refused) {
             for (String problem : refused.problems()) {
                 problems.add(new TenantFileProblem(file, pointer + "/config", withoutReferencedValue(choice.config(), problem)));

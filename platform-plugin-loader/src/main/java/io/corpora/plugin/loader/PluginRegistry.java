@@ -1,6 +1,7 @@
 package io.corpora.plugin.loader;
 
 import io.corpora.spi.PluginProvider;
+import io.corpora.spi.config.InvalidConfigException;
 import io.corpora.spi.config.PluginConfig;
 import io.corpora.spi.config.PluginContext;
 import java.lang.reflect.InvocationHandler;
@@ -58,6 +59,27 @@ public final class PluginRegistry {
 
     public <P extends PluginProvider<?>> List<P> providers(Class<P> kind) {
         return providers.get(PluginKind.require(kind)).values().stream().map(r -> kind.cast(r.provider())).toList();
+    }
+
+    /**
+     * Checks {@code rawConfig} as {@link #create} would before creating, creating nothing: against the provider's declared
+     * options, then by {@link PluginProvider#validate} (with the plugin's class loader as context loader).
+     *
+     * @throws InvalidConfigException listing every problem (an {@link IllegalArgumentException} the provider throws becomes
+     *                                one); an {@link IllegalArgumentException} for an unknown provider
+     */
+    public void validate(PluginKind kind, String name, Map<String, String> rawConfig) {
+        Registered registered = registered(kind, name);
+        PluginConfig config = PluginConfig.validate(name, registered.descriptor().options(),
+                rawConfig == null ? Collections.emptyMap() : rawConfig);
+        PluginManager.withContextLoader(registered.loader(), () -> {
+            try {
+                registered.provider().validate(config);
+            } catch (IllegalArgumentException refused) { // a refusal in the JDK's words is a refusal all the same
+                throw refused instanceof InvalidConfigException invalid ? invalid : new InvalidConfigException(name, List.of(refused.getMessage()));
+            }
+            return null;
+        });
     }
 
     /**

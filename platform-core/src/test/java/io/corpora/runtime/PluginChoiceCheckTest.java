@@ -58,6 +58,21 @@ class PluginChoiceCheckTest {
                 Map.of("bogus", "1")), null), "store"), "the tenant's other choices are not the request's");
     }
 
+    /**
+     * What a provider's own validate refuses — here a generator base URL that is not http, an audience template with an
+     * unknown placeholder — is a problem at its field, found without creating the plugin.
+     */
+    @Test
+    void whatTheProviderItselfRefusesIsAProblemAtItsField() {
+        TenantDefinition refused = new TenantDefinition("acme", null, null, new PluginChoice("lucene", Map.of()), new PluginChoice("onnx", Map.of()),
+                null, null, null, new AccessPolicy(new PluginChoice("audience", Map.of("templates", "team:{team}")), List.of()), null,
+                new PluginChoice("openai", Map.of("baseUrl", "ftp://models.example.org", "model", "m")), null);
+        List<TenantFileProblem> problems = check.problems("request", refused);
+        assertEquals(List.of("/generator/config", "/access/filterHook/config"), problems.stream().map(TenantFileProblem::pointer).toList());
+        assertTrue(problems.get(0).reason().contains("must be an http or https URL"), problems.get(0).reason());
+        assertTrue(problems.get(1).reason().contains("unknown placeholder {team}"), problems.get(1).reason());
+    }
+
     @Test
     void aReferencedValueTheProviderRefusesIsReportedWithoutRepeatingIt() {
         TenantDefinition referenced = definition(new PluginChoice("lucene", Map.of("hnsw.m", "${config:corpora.test.m}")),

@@ -121,6 +121,8 @@ class PluginCreationFailureTest {
         assertEquals("nope-generator", generator.provider());
         assertEquals(PluginKind.GENERATOR, assertThrows(PluginCreationException.class, () -> runtime.generator().stream(request, delta -> {}))
                 .kind(), "a stream fails as it is asked for, not later inside it");
+        assertEquals(PluginKind.GENERATOR, assertThrows(PluginCreationException.class, () -> runtime.generator().modelId()).kind(),
+                "what an ask asks first (TenantView.requireGenerator), before it retrieves anything");
         assertSame(runtime, runtimes.runtime(runtime.definition()), "the runtime is kept: the next calls try the plugin again");
     }
 

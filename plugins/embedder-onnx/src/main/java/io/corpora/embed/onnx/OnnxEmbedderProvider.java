@@ -27,6 +27,12 @@ public final class OnnxEmbedderProvider implements EmbedderProvider {
         return EmbedderSettings.options();
     }
 
+    /** The model choice and the options it allows, as {@link #create} reads them (a custom model's files are for create). */
+    @Override
+    public void validate(PluginConfig config) {
+        EmbedderSettings.from(config);
+    }
+
     @Override
     public Embedder create(PluginContext context, PluginConfig config) {
         EmbedderSettings settings = EmbedderSettings.from(config);

@@ -82,6 +82,8 @@ class OnnxEmbedderProviderTest {
         assertTrue(stray.getMessage().contains("only to model=custom"), stray.getMessage());
         InvalidConfigException workers = assertThrows(InvalidConfigException.class, () -> create(Map.of("workers", "0")));
         assertTrue(workers.getMessage().contains("option 'workers': must be at least 1, got 0"), workers.getMessage());
+        assertEquals(custom.problems(), assertThrows(InvalidConfigException.class, () -> PROVIDER.validate(PluginConfig.validate("onnx",
+                PROVIDER.configOptions(), Map.of("model", "custom")))).problems(), "refused where a definition enters, nothing loaded");
     }
 
     @Test
@@ -90,6 +92,8 @@ class OnnxEmbedderProviderTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> create(Map.of(
                 "model", "custom", "modelPath", missing.toString(), "tokenizerPath", tokenizerFile.toString())));
         assertTrue(e.getMessage().contains("no-such-model.onnx") && e.getMessage().contains("does not exist"), e.getMessage());
+        PROVIDER.validate(PluginConfig.validate("onnx", PROVIDER.configOptions(), Map.of("model", "custom", "modelPath", missing.toString(),
+                "tokenizerPath", tokenizerFile.toString()))); // the file is the server's, found by create: validate passes it
     }
 
     @Test

@@ -37,11 +37,22 @@ public final class AudienceFilterHookProvider implements RetrievalFilterHookProv
                                 + "are expanded from the verified token.").build());
     }
 
+    /** The key and every template, as {@link #create} reads them. */
+    @Override
+    public void validate(PluginConfig config) {
+        templates(config);
+    }
+
     @Override
     public RetrievalFilterHook create(PluginContext context, PluginConfig config) {
         String key = config.requireString("key");
-        AudienceTemplates templates = new AudienceTemplates(config.getList("templates"));
-        MetadataFilter.exists(key); // validates the key now, not at the first request
+        AudienceTemplates templates = templates(config);
         return actor -> MetadataFilter.anyOf(key, templates.expand(actor));
+    }
+
+    private static AudienceTemplates templates(PluginConfig config) {
+        AudienceTemplates templates = new AudienceTemplates(config.getList("templates"));
+        MetadataFilter.exists(config.requireString("key")); // validates the key now, not at the first request
+        return templates;
     }
 }

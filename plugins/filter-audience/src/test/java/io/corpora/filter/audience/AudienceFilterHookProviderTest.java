@@ -44,10 +44,14 @@ class AudienceFilterHookProviderTest {
         assertFalse(filter.matches(Map.of("audience", List.of("group:legal"))));
     }
 
+    /** Refused where a definition enters (validate) and, the same way, at creation. */
     @Test
-    void badTemplatesAndKeysAreRefusedAtCreation() {
-        assertThrows(IllegalArgumentException.class, () -> hook(Map.of("templates", "team:{team}")));
-        assertThrows(IllegalArgumentException.class, () -> hook(Map.of("templates", "{sub}:{groups}")));
-        assertThrows(IllegalArgumentException.class, () -> hook(Map.of("key", "bad key'")));
+    void badTemplatesAndKeysAreRefused() {
+        for (Map<String, String> bad : List.of(Map.of("templates", "team:{team}"), Map.of("templates", "{sub}:{groups}"), Map.of("key", "bad key'"))) {
+            String refusedByCreate = assertThrows(IllegalArgumentException.class, () -> hook(bad)).getMessage();
+            assertEquals(refusedByCreate, assertThrows(IllegalArgumentException.class,
+                    () -> provider.validate(PluginConfig.validate("audience", provider.configOptions(), bad))).getMessage(), bad.toString());
+        }
+        provider.validate(PluginConfig.validate("audience", provider.configOptions(), Map.of("templates", "public,group:{groups}")));
     }
 }

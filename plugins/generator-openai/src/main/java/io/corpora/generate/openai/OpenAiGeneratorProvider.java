@@ -121,8 +121,27 @@ public final class OpenAiGeneratorProvider implements GeneratorProvider {
                         .description("Largest response accepted, a whole stream included, in bytes.").build());
     }
 
+    /** The base URL, the API type's options and the retry delays, as {@link #create} checks them. */
+    @Override
+    public void validate(PluginConfig config) {
+        endpoint(config);
+    }
+
     @Override
     public Generator create(PluginContext context, PluginConfig config) {
+        ChatEndpoint endpoint = endpoint(config);
+        String model = config.requireString(MODEL).trim();
+        ChatCompletionsJson.Defaults defaults = new ChatCompletionsJson.Defaults(model,
+                config.has(MAX_TOKENS) ? config.getInt(MAX_TOKENS) : null, config.requireString(MAX_TOKENS_FIELD),
+                config.has(TEMPERATURE) ? config.getDouble(TEMPERATURE) : null, config.getBoolean(STREAM_USAGE));
+        return new OpenAiGenerator(new OpenAiGenerator.Settings(endpoint, defaults,
+                config.getDuration(CONNECT_TIMEOUT), config.getDuration(TIMEOUT),
+                new RetryPolicy(config.getInt(MAX_RETRIES), config.getDuration(RETRY_DELAY), config.getDuration(MAX_RETRY_DELAY)),
+                config.getLong(MAX_RESPONSE_BYTES)));
+    }
+
+    /** Where the chat completions go, with their headers; every problem of the configuration at once otherwise. */
+    private ChatEndpoint endpoint(PluginConfig config) {
         List<String> problems = new ArrayList<>();
         boolean azure = config.requireString(API_TYPE).equals("azure");
         String model = config.requireString(MODEL).trim();
@@ -165,13 +184,7 @@ public final class OpenAiGeneratorProvider implements GeneratorProvider {
         if (!problems.isEmpty()) {
             throw new InvalidConfigException(name(), problems);
         }
-        ChatCompletionsJson.Defaults defaults = new ChatCompletionsJson.Defaults(model,
-                config.has(MAX_TOKENS) ? config.getInt(MAX_TOKENS) : null, config.requireString(MAX_TOKENS_FIELD),
-                config.has(TEMPERATURE) ? config.getDouble(TEMPERATURE) : null, config.getBoolean(STREAM_USAGE));
-        return new OpenAiGenerator(new OpenAiGenerator.Settings(ChatEndpoint.of(uri, headers), defaults,
-                config.getDuration(CONNECT_TIMEOUT), config.getDuration(TIMEOUT),
-                new RetryPolicy(config.getInt(MAX_RETRIES), config.getDuration(RETRY_DELAY), config.getDuration(MAX_RETRY_DELAY)),
-                config.getLong(MAX_RESPONSE_BYTES)));
+        return ChatEndpoint.of(uri, headers);
     }
 
     /** The base URL without a trailing slash; null (with a problem) when unusable. */

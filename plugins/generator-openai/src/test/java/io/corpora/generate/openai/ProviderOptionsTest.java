@@ -9,15 +9,22 @@ import io.corpora.spi.config.ConfigOption;
 import io.corpora.spi.config.InvalidConfigException;
 import io.corpora.spi.config.PluginConfig;
 import io.corpora.spi.generate.Generator;
+import io.corpora.spi.generate.GeneratorProvider;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The provider's declared options: bounds checked before create, the rest checked together by create. */
+/** The provider's declared options: bounds checked before create, the rest checked together by validate and by create. */
 class ProviderOptionsTest {
 
+    /** What create refuses, checking that validate refuses it in the same words without creating anything. */
     private static List<String> problems(Map<String, String> options) {
-        return assertThrows(InvalidConfigException.class, () -> TestGenerators.create(options)).problems();
+        List<String> refusedByCreate = assertThrows(InvalidConfigException.class, () -> TestGenerators.create(options)).problems();
+        GeneratorProvider provider = TestGenerators.provider();
+        List<String> refusedByValidate = assertThrows(InvalidConfigException.class,
+                () -> provider.validate(PluginConfig.validate("openai", provider.configOptions(), options))).problems();
+        assertEquals(refusedByCreate, refusedByValidate);
+        return refusedByCreate;
     }
 
     @Test

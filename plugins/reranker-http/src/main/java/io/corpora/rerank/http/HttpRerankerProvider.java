@@ -58,8 +58,18 @@ public final class HttpRerankerProvider implements RerankerProvider {
                                 + "are sent as several requests.").build());
     }
 
+    /** The model and the endpoint the format needs, as {@link #create} checks them. */
+    @Override
+    public void validate(PluginConfig config) {
+        settings(config);
+    }
+
     @Override
     public Reranker create(PluginContext context, PluginConfig config) {
+        return new HttpReranker(settings(config));
+    }
+
+    private HttpReranker.Settings settings(PluginConfig config) {
         List<String> problems = new ArrayList<>();
         RerankFormat format = RerankFormat.fromOption(config.requireString(FORMAT));
         String model = config.getString(MODEL).orElse(null);
@@ -70,8 +80,8 @@ public final class HttpRerankerProvider implements RerankerProvider {
         if (!problems.isEmpty()) {
             throw new InvalidConfigException(name(), problems);
         }
-        return new HttpReranker(new HttpReranker.Settings(format, endpoint, model, config.getString(API_KEY).orElse(null),
-                config.getDuration(TIMEOUT), config.getLong(MAX_RESPONSE_BYTES), config.getInt(BATCH_SIZE)));
+        return new HttpReranker.Settings(format, endpoint, model, config.getString(API_KEY).orElse(null),
+                config.getDuration(TIMEOUT), config.getLong(MAX_RESPONSE_BYTES), config.getInt(BATCH_SIZE));
     }
 
     private static URI endpoint(String value, RerankFormat format, List<String> problems) {

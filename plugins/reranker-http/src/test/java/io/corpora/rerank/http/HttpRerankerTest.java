@@ -263,6 +263,12 @@ class HttpRerankerTest {
                 () -> create(Map.of("format", "tei", "endpoint", "https://user:pw@example.org/rerank")))
                 .problems().get(0).contains("must not carry credentials"));
         assertTrue(assertThrows(InvalidConfigException.class, () -> create(Map.of())).problems().get(0).contains("'format' is required"));
+
+        RerankerProvider provider = provider();
+        assertEquals(e.problems(), assertThrows(InvalidConfigException.class, () -> provider.validate(PluginConfig.validate("http",
+                provider.configOptions(), Map.of("format", "cohere", "endpoint", "ftp://example.org/rerank")))).problems(),
+                "validate refuses what create refuses, creating nothing");
+        provider.validate(PluginConfig.validate("http", provider.configOptions(), Map.of("format", "tei", "endpoint", "http://localhost/rerank")));
     }
 
     @Test

@@ -39,6 +39,13 @@ public final class PgVectorStoreProvider implements VectorStoreProvider {
         return Set.of(PgVectorOptions.DATA_SOURCE, PgVectorOptions.JDBC_URL, PgVectorOptions.TABLE, PgVectorOptions.COLUMNS);
     }
 
+    /** The settings (identifiers, ranges, one connection route) and the replicas' URLs, as {@link #create} checks them. */
+    @Override
+    public void validate(PluginConfig config) {
+        settings(config);
+        replicaUrls(config);
+    }
+
     @Override
     public VectorStore create(PluginContext context, PluginConfig config) {
         return open(context, config);
@@ -59,19 +66,27 @@ public final class PgVectorStoreProvider implements VectorStoreProvider {
         }
     }
 
+    /** The replicas' JDBC URLs, each checked. */
+    private static List<String> replicaUrls(PluginConfig config) {
+        List<String> urls = config.getList(PgVectorOptions.REPLICA_JDBC_URLS).stream().map(String::trim).filter(u -> !u.isEmpty()).toList();
+        for (String url : urls) {
+            if (!url.startsWith("jdbc:postgresql:")) {
+                throw new InvalidConfigException(NAME, List.of("replicaJdbcUrls entries must start with jdbc:postgresql:, got: "
+                        + PgVectorSettings.redacted(url)));
+            }
+        }
+        return urls;
+    }
+
     /** One small pool per replica URL, with the primary's credentials; none configured, no routing. */
     private static ReplicaRouting replicas(PluginContext context, PgVectorSettings settings, PluginConfig config) {
-        List<String> urls = config.getList(PgVectorOptions.REPLICA_JDBC_URLS).stream().map(String::trim).filter(u -> !u.isEmpty()).toList();
+        List<String> urls = replicaUrls(config);
         if (urls.isEmpty()) {
             return ReplicaRouting.none();
         }
         int maxLag = config.getInt(PgVectorOptions.MAX_REPLICA_LAG_MILLIS); // bounds declared, checked before create
         List<ConnectionSource> sources = new java.util.ArrayList<>();
         for (String url : urls) {
-            if (!url.startsWith("jdbc:postgresql:")) {
-                throw new InvalidConfigException(NAME, List.of("replicaJdbcUrls entries must start with jdbc:postgresql:, got: "
-                        + PgVectorSettings.redacted(url)));
-            }
             PGSimpleDataSource driver = new PGSimpleDataSource();
             driver.setURL(url);
             settings.user().ifPresent(driver::setUser);

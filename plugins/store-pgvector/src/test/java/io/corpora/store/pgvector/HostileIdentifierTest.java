@@ -46,9 +46,17 @@ class HostileIdentifierTest {
         Map<String, String> all = new LinkedHashMap<>(Map.of(PgVectorOptions.JDBC_URL, UNREACHABLE));
         all.putAll(options);
         PgVectorStoreProvider provider = new PgVectorStoreProvider();
-        return assertThrows(InvalidConfigException.class, () -> provider.create(
-                PluginContext.of(Path.of("target"), "test"), PluginConfig.validate(provider.name(), provider.configOptions(), all)),
-                "options " + options + " must be refused");
+        PluginConfig config;
+        try {
+            config = PluginConfig.validate(provider.name(), provider.configOptions(), all);
+        } catch (InvalidConfigException byDeclaration) { // refused by the option's declaration, before the provider sees it
+            return byDeclaration;
+        }
+        InvalidConfigException refused = assertThrows(InvalidConfigException.class, () -> provider.create(
+                PluginContext.of(Path.of("target"), "test"), config), "options " + options + " must be refused");
+        assertEquals(refused.problems(), assertThrows(InvalidConfigException.class, () -> provider.validate(config)).problems(),
+                "refused where a definition enters too");
+        return refused;
     }
 
     @Test

@@ -39,6 +39,12 @@ public final class QdrantVectorStoreProvider implements VectorStoreProvider {
         return Set.of(QdrantOptions.URL, QdrantOptions.COLLECTION);
     }
 
+    /** The URL, collection and options as {@link #create} reads them (the trust store file is for create: it is the server's). */
+    @Override
+    public void validate(PluginConfig config) {
+        QdrantSettings.from(config);
+    }
+
     /** Connects lazily: no call reaches Qdrant until the store is used, so a server that is down fails readiness, not creation. */
     @Override
     public VectorStore create(PluginContext context, PluginConfig config) {

@@ -104,6 +104,9 @@ class QdrantVectorStoreProviderTest {
                 QdrantOptions.DEDICATED_TENANTS, "bigco"))));
         assertEquals(3, e.problems().size(), e.getMessage());
         assertTrue(e.getMessage().contains("trustStore is set but url is not https"), e.getMessage());
+        assertEquals(e.problems(), assertThrows(InvalidConfigException.class, () -> new QdrantVectorStoreProvider().validate(config(Map.of(
+                QdrantOptions.URL, "http://q", QdrantOptions.COLLECTION, "Bad Name", QdrantOptions.TRUST_STORE, "/tmp/trust.p12",
+                QdrantOptions.DEDICATED_TENANTS, "bigco")))).problems(), "what the server checks where a definition enters");
     }
 
     @Test
@@ -111,6 +114,8 @@ class QdrantVectorStoreProviderTest {
         InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> new QdrantVectorStoreProvider().create(CONTEXT,
                 config(Map.of(QdrantOptions.URL, "https://127.0.0.1:6334", QdrantOptions.TRUST_STORE, "target/no-such-trust.p12"))));
         assertTrue(e.getMessage().contains("no-such-trust.p12"), e.getMessage());
+        new QdrantVectorStoreProvider().validate(config(Map.of(QdrantOptions.URL, "https://127.0.0.1:6334", QdrantOptions.TRUST_STORE,
+                "target/no-such-trust.p12"))); // the file is the server's, found by create: validate passes it
     }
 
     @Test

@@ -206,6 +206,43 @@ public final class TenantRuntimes implements AutoCloseable {
                 () -> storeLocation(definition.store()).directoryName());
     }
 
+    /**
+     * Starts each of the tenant's plugins on this server that has not started yet — as the tenant's calls would, so a
+     * failed start is not tried again within {@link #CREATION_RETRY_PAUSE} — and says which did, in the definition's
+     * order. Opens none of the tenant's namespaces. For operators: a problem is the plugin's own words.
+     */
+    public List<PluginStart> start(TenantDefinition definition) {
+        String tenant = definition.id();
+        List<PluginStart> starts = new java.util.ArrayList<>();
+        starts.add(start("store", PluginKind.VECTOR_STORE, definition.store(), () -> storeOf(definition)));
+        starts.add(start("embedder", PluginKind.EMBEDDER, definition.embedder(),
+                () -> instance(tenant, PluginKind.EMBEDDER, EmbedderProvider.class, definition.embedder())));
+        if (definition.reranker() != null) {
+            starts.add(start("reranker", PluginKind.RERANKER, definition.reranker(),
+                    () -> instance(tenant, PluginKind.RERANKER, RerankerProvider.class, definition.reranker())));
+        }
+        if (definition.generator() != null) {
+            starts.add(start("generator", PluginKind.GENERATOR, definition.generator(),
+                    () -> instance(tenant, PluginKind.GENERATOR, GeneratorProvider.class, definition.generator())));
+        }
+        if (definition.access().filterHook() != null) {
+            starts.add(start("access/filterHook", PluginKind.RETRIEVAL_FILTER_HOOK, definition.access().filterHook(),
+                    () -> instance(tenant, PluginKind.RETRIEVAL_FILTER_HOOK, RetrievalFilterHookProvider.class, definition.access().filterHook())));
+        }
+        return starts;
+    }
+
+    private static PluginStart start(String field, PluginKind kind, PluginChoice choice, Supplier<?> creation) {
+        try {
+            creation.get();
+            return new PluginStart(field, kind, choice.provider(), null);
+        } catch (PluginCreationException e) {
+            Throwable cause = e.getCause();
+            return new PluginStart(field, kind, choice.provider(), cause.getClass().getSimpleName()
+                    + (cause.getMessage() == null ? "" : ": " + cause.getMessage()));
+        }
+    }
+
     /** Forgets a deleted tenant: its runtime and its breakers and bulkheads. */
     public void forget(String tenantId) {
         runtimes.remove(tenantId);

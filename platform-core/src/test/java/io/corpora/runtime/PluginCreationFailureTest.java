@@ -126,6 +126,23 @@ class PluginCreationFailureTest {
         assertSame(runtime, runtimes.runtime(runtime.definition()), "the runtime is kept: the next calls try the plugin again");
     }
 
+    /** An operator's question, before any call: which of the tenant's plugins start here, and in whose words not. */
+    @Test
+    void startSaysWhichPluginsStartAndWhyTheOthersDoNot() {
+        TenantRuntimes runtimes = real.open(data);
+        TenantDefinition definition = new TenantDefinition("acme", null, null, UNREACHABLE, ONNX,
+                new PluginChoice("nope-reranker", Map.of()), null, null, null, null, new PluginChoice("openai", Map.of("model", "m")), null);
+
+        List<PluginStart> starts = runtimes.start(definition);
+        assertEquals(List.of("store", "embedder", "reranker", "generator"), starts.stream().map(PluginStart::field).toList());
+        assertFalse(starts.get(0).started());
+        assertTrue(starts.get(0).problem().contains("127.0.0.1:1"), "the operator is told the plugin's own words: " + starts.get(0).problem());
+        assertTrue(starts.get(1).started(), starts.get(1).toString());
+        assertEquals(PluginKind.RERANKER, starts.get(2).kind());
+        assertTrue(starts.get(2).problem().contains("no reranker provider named 'nope-reranker'"), starts.get(2).problem());
+        assertTrue(starts.get(3).started(), starts.get(3).toString());
+    }
+
     /** Until it is created, an optional plugin is tried again by the calls that need it, on the runtime already made. */
     @Test
     void anOptionalPluginThatCouldNotStartIsCreatedByALaterCall() {

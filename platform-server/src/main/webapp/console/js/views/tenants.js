@@ -1,5 +1,5 @@
 // Tenants (platform-admin): the fleet (state, sizes, quota bars, rate, p95; sortable, paginated, filterable by id), create
-// from a tenant document, edit a definition, change state (ACTIVE, INACTIVE, OFFLOADED).
+// from a tenant document, edit a definition, change state (ACTIVE, INACTIVE, OFFLOADED), check its plugins on this server.
 import {ApiError, request, problemView} from '../api.js';
 import {h, show, field, table} from '../dom.js';
 import * as session from '../session.js';
@@ -104,6 +104,24 @@ export default async function render(root, ctx) {
     }}, "Purge, leaving the store's data");
   }
 
+  // Starts the tenant's plugins on the server that answers and shows which started (the problems are the plugins' own words).
+  function pluginCheck(id) {
+    const out = h('div', {id: 'tenant-plugins', 'aria-live': 'polite'});
+    const button = h('button', {type: 'button', id: 'check-tenant-plugins', onclick: async () => {
+      show(out, h('p', {}, 'Starting the plugins…'));
+      try {
+        const status = await request('GET', `/admin/v1/tenants/${encodeURIComponent(id)}/plugins`);
+        show(out, table(status.up ? 'Every plugin started on this server' : 'Not every plugin started on this server',
+          ['Field', 'Kind', 'Provider', 'Status', 'Problem'],
+          status.plugins.map(p => h('tr', {}, h('td', {}, p.field), h('td', {}, p.kind), h('td', {}, h('code', {}, p.provider)),
+            h('td', {class: p.up ? 'success' : 'problem'}, p.up ? 'up' : 'down'), h('td', {}, p.problem || '')))));
+      } catch (e) { show(out, problemView(e)); }
+    }}, 'Check plugins on this server');
+    return [h('h3', {}, 'Plugins'),
+      h('p', {class: 'hint'}, 'Starts each plugin the tenant chose, as its first call would, and asks its store for its health. The answer is this server\'s.'),
+      button, out];
+  }
+
   async function edit(id) {
     show(editor, h('p', {}, `Loading ${id}…`));
     try {
@@ -150,6 +168,7 @@ export default async function render(root, ctx) {
           } catch (e) { show(result, problemView(e)); }
         }}, field('Definition (JSON tenant document)', text, 'Validated by the server against tenants-config/tenant.schema.json; problems are listed with their JSON pointer.'),
           h('div', {class: 'row'}, h('button', {type: 'submit'}, 'Save definition'))),
+        ...pluginCheck(id),
         h('h3', {}, 'Deletion'),
         h('p', {class: 'hint'}, 'Two steps: mark the tenant DELETING (nothing is removed yet), then purge it with its corpus.'),
         deletion,

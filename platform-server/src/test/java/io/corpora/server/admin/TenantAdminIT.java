@@ -219,6 +219,14 @@ class TenantAdminIT extends DeployedServer {
             assertEquals("5", call.retryAfter(), "the pause before the server tries to start it again");
             assertFalse(call.body().contains("127.0.0.1") || call.body().contains("nowhere"), "no host or database of the operator's: " + call.body());
         }
+        ServerClient.Response plugins = http.get("admin/v1/tenants/" + id + "/plugins", admin);
+        assertEquals(200, plugins.status(), plugins.body());
+        assertFalse(plugins.json().get("up").asBoolean(), plugins.body());
+        assertEquals("store", plugins.json().at("/plugins/0/field").asText(), plugins.body());
+        assertFalse(plugins.json().at("/plugins/0/up").asBoolean(), plugins.body());
+        assertTrue(plugins.json().at("/plugins/0/problem").asText().contains("127.0.0.1:1"), "the operator gets the plugin's words: " + plugins.body());
+        assertTrue(plugins.json().at("/plugins/1/up").asBoolean(), "the embedder starts: " + plugins.body());
+        assertEquals(403, http.get("admin/v1/tenants/" + id + "/plugins", writer).status(), "not for the tenant's callers");
 
         assertEquals(202, http.send("DELETE", "admin/v1/tenants/" + id, admin, null).status());
         ServerClient.Response refused = http.send("POST", "admin/v1/tenants/" + id + ":purge", admin, null);
@@ -230,6 +238,23 @@ class TenantAdminIT extends DeployedServer {
         ServerClient.Response purged = http.send("POST", "admin/v1/tenants/" + id + ":purge?leaveStoreData=true", admin, null);
         assertEquals(200, purged.status(), purged.body());
         assertEquals(404, http.get("admin/v1/tenants/" + id, admin).status());
+    }
+
+    /** A tenant whose plugins all start, its store answering; and a tenant that does not exist. */
+    @Test
+    void thePluginsOfAServableTenantAreAllUp() {
+        String id = "plugins-" + run;
+        assertEquals(201, http.send("POST", "admin/v1/tenants", admin, tenantJson(id, "Plugins")).status());
+        ServerClient.Response plugins = http.get("admin/v1/tenants/" + id + "/plugins", admin);
+        assertEquals(200, plugins.status(), plugins.body());
+        assertTrue(plugins.json().get("up").asBoolean(), plugins.body());
+        List<String> fields = new java.util.ArrayList<>();
+        plugins.json().get("plugins").forEach(p -> {
+            fields.add(p.get("field").asText());
+            assertTrue(p.get("up").asBoolean() && !p.hasNonNull("problem"), plugins.body());
+        });
+        assertEquals(List.of("store", "embedder"), fields.subList(0, 2), plugins.body());
+        assertEquals(404, http.get("admin/v1/tenants/no-such-" + run + "/plugins", admin).status());
     }
 
     @Test

@@ -300,6 +300,10 @@ class ConsoleBrowserIT extends DeployedServer {
         waitForText(By.cssSelector("#claims dd[data-claim='tenant']"), tenant);
         driver.findElement(By.linkText("Tenants")).click();
         waitFor(By.cssSelector("button[aria-label='Edit tenant " + tenant + "']")).click();
+        waitFor(By.id("check-tenant-plugins")).click();
+        WebElement plugins = waitFor(By.cssSelector("#tenant-plugins table"));
+        assertTrue(plugins.getText().contains("Not every plugin started") && plugins.getText().contains("127.0.0.1:1"), plugins.getText());
+        screenshot("11-tenant-plugins-store-down");
         waitFor(By.id("purge-tenant")).click();
         new WebDriverWait(driver, UI).until(ExpectedConditions.alertIsPresent()).accept();
         WebElement refused = waitFor(By.cssSelector("#edit-tenant-result .problem"));

@@ -214,25 +214,25 @@ public final class TenantRuntimes implements AutoCloseable {
     public List<PluginStart> start(TenantDefinition definition) {
         String tenant = definition.id();
         List<PluginStart> starts = new java.util.ArrayList<>();
-        starts.add(start("store", PluginKind.VECTOR_STORE, definition.store(), () -> storeOf(definition)));
-        starts.add(start("embedder", PluginKind.EMBEDDER, definition.embedder(),
+        starts.add(startOne("store", PluginKind.VECTOR_STORE, definition.store(), () -> storeOf(definition)));
+        starts.add(startOne("embedder", PluginKind.EMBEDDER, definition.embedder(),
                 () -> instance(tenant, PluginKind.EMBEDDER, EmbedderProvider.class, definition.embedder())));
         if (definition.reranker() != null) {
-            starts.add(start("reranker", PluginKind.RERANKER, definition.reranker(),
+            starts.add(startOne("reranker", PluginKind.RERANKER, definition.reranker(),
                     () -> instance(tenant, PluginKind.RERANKER, RerankerProvider.class, definition.reranker())));
         }
         if (definition.generator() != null) {
-            starts.add(start("generator", PluginKind.GENERATOR, definition.generator(),
+            starts.add(startOne("generator", PluginKind.GENERATOR, definition.generator(),
                     () -> instance(tenant, PluginKind.GENERATOR, GeneratorProvider.class, definition.generator())));
         }
         if (definition.access().filterHook() != null) {
-            starts.add(start("access/filterHook", PluginKind.RETRIEVAL_FILTER_HOOK, definition.access().filterHook(),
+            starts.add(startOne("access/filterHook", PluginKind.RETRIEVAL_FILTER_HOOK, definition.access().filterHook(),
                     () -> instance(tenant, PluginKind.RETRIEVAL_FILTER_HOOK, RetrievalFilterHookProvider.class, definition.access().filterHook())));
         }
         return starts;
     }
 
-    private static PluginStart start(String field, PluginKind kind, PluginChoice choice, Supplier<?> creation) {
+    private static PluginStart startOne(String field, PluginKind kind, PluginChoice choice, Supplier<?> creation) {
         try {
             creation.get();
             return new PluginStart(field, kind, choice.provider(), null);

@@ -22,6 +22,24 @@ public final class SecretReferences {
         return value != null && REFERENCE.matcher(value.trim()).matches();
     }
 
+    /**
+     * {@code text} — a plugin's own words about {@code config} — with every value a reference resolved to shown as the
+     * reference instead: a plugin may repeat what it was given, and a referenced value may be a secret.
+     */
+    public static String withoutReferencedValues(String text, Map<String, String> config, Function<String, Optional<String>> source) {
+        String shown = text;
+        for (String value : config.values()) {
+            Matcher m = value == null ? null : REFERENCE.matcher(value.trim());
+            if (m != null && m.matches()) {
+                Optional<String> resolved = source.apply(m.group(1));
+                if (resolved.isPresent() && !resolved.get().isEmpty()) {
+                    shown = shown.replace(resolved.get(), value.trim());
+                }
+            }
+        }
+        return shown;
+    }
+
     public static Map<String, String> resolve(Map<String, String> config, Function<String, Optional<String>> source) {
         Map<String, String> resolved = new LinkedHashMap<>();
         config.forEach((option, value) -> {

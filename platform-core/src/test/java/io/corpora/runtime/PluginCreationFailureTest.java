@@ -143,6 +143,19 @@ class PluginCreationFailureTest {
         assertTrue(starts.get(3).started(), starts.get(3).toString());
     }
 
+    /** The plugin's words go to the operator, but a value that came from a reference (it may be a secret) shows as the reference. */
+    @Test
+    void aReferencedValueThePluginRepeatsShowsAsItsReference() {
+        TenantRuntimes runtimes = real.open(data, key -> Optional.of("ftp://secret-host.example").filter(v -> key.equals("corpora.test.base")),
+                System::nanoTime);
+        TenantDefinition definition = new TenantDefinition("acme", null, null, LUCENE, ONNX, null, null, null, null, null,
+                new PluginChoice("openai", Map.of("baseUrl", "${config:corpora.test.base}", "model", "m")), null);
+
+        String problem = runtimes.start(definition).get(2).problem();
+        assertTrue(problem.contains("got '${config:corpora.test.base}'"), problem);
+        assertFalse(problem.contains("secret-host"), problem);
+    }
+
     /** Until it is created, an optional plugin is tried again by the calls that need it, on the runtime already made. */
     @Test
     void anOptionalPluginThatCouldNotStartIsCreatedByALaterCall() {

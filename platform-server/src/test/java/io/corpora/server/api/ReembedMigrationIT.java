@@ -54,6 +54,12 @@ class ReembedMigrationIT extends DeployedServer {
         Map<String, Object> target = Map.of("embedder", OtherOnnxEmbedder.meanPooledBge(models));
         assertEquals(403, client.post("admin/v1/tenants/" + tenant + "/embedder:migrate", client.token("ta", tenant, Roles.TENANT_ADMIN),
                 target).status(), "changing a tenant's embedder is the platform admin's, like its definition");
+        String missing = models.resolve("no-such-model.onnx").toString();
+        ServerClient.Response notThere = client.post("admin/v1/tenants/" + tenant + "/embedder:migrate", admin, Map.of("embedder",
+                Map.of("provider", "onnx", "config", Map.of("model", "custom", "modelPath", missing, "tokenizerPath", missing))));
+        assertEquals(400, notThere.status(), notThere.body());
+        assertTrue(notThere.json().get("detail").asText().startsWith("the target embedder 'onnx' could not be started: ")
+                && notThere.body().contains("no-such-model.onnx"), "the admin reads the plugin's words: " + notThere.body());
         ServerClient.Response started = client.post("admin/v1/tenants/" + tenant + "/embedder:migrate", admin, target);
         assertEquals(202, started.status(), started.body());
         assertNotNull(started.location(), "202 names the job");

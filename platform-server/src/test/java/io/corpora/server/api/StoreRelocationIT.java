@@ -47,6 +47,8 @@ class StoreRelocationIT extends DeployedServer {
         assertProblem(400, client.post(relocate, admin, Map.of("store", Map.of("provider", "pgvector", "config",
                 Map.of("jdbcUrl", pgUrl, "poolSize", "0")))), "poolSize");
         assertProblem(400, client.post(relocate, admin, Map.of("embedder", Map.of("provider", "onnx"))), "store");
+        assertProblem(400, client.post(relocate, admin, Map.of("store", Map.of("provider", "pgvector", "config",
+                Map.of("jdbcUrl", TenantFixtures.UNREACHABLE_PG_URL)))), "the target pgvector store cannot be opened: ");
         assertProblem(409, client.post(relocate, admin, Map.of("store", Map.of("provider", "lucene", "config", Map.of("quantization", "int8")))),
                 "store-unchanged");
 

@@ -53,8 +53,11 @@ public final class TenantFixtures {
      */
     public static Map<String, Object> withUnopenableStore(String id) {
         return Map.of("id", id, "embedder", Map.of("provider", "onnx"), "store", Map.of("provider", "pgvector", "config",
-                Map.of("jdbcUrl", "jdbc:postgresql://127.0.0.1:1/nowhere?user=postgres&connectTimeout=2")));
+                Map.of("jdbcUrl", UNREACHABLE_PG_URL)));
     }
+
+    /** A PostgreSQL URL nothing answers (port 1). */
+    public static final String UNREACHABLE_PG_URL = "jdbc:postgresql://127.0.0.1:1/nowhere?user=postgres&connectTimeout=2";
 
     /** A tenant definition on the embedded defaults (Lucene store, ONNX embedder), to add fields to before {@link #create(Map)}. */
     static Map<String, Object> embeddedDefaults(String id) {

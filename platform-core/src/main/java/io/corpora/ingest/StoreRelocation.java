@@ -92,7 +92,7 @@ public final class StoreRelocation extends CorpusMigration<IngestJob.Relocate> {
             targetHolds = chunksOf(tenant, target);
         } catch (RuntimeException e) {
             // The admin chose the target: the plugin's own words (its host, its table) are theirs to read.
-            String reason = e instanceof PluginCreationException created ? created.getCause().getMessage() : e.getMessage();
+            String reason = e instanceof PluginCreationException created ? created.detailForOperator() : e.getMessage();
             throw new IngestException(400, "store-unavailable", "the target " + targetStore.provider() + " store cannot be opened: "
                     + reason, e);
         }

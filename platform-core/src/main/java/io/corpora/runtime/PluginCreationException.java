@@ -17,13 +17,19 @@ public final class PluginCreationException extends RuntimeException {
     private final String tenantId;
     private final transient PluginKind kind;
     private final String provider;
+    private final String detailForOperator;
 
-    public PluginCreationException(String tenantId, PluginKind kind, String provider, RuntimeException cause) {
+    /**
+     * @param detailForOperator why, in the plugin's own words — hosts, paths and tables included, but a value that came
+     *                          from a {@code ${config:…}} reference shown as the reference (it may be a secret)
+     */
+    public PluginCreationException(String tenantId, PluginKind kind, String provider, RuntimeException cause, String detailForOperator) {
         super("the " + kind.label() + " plugin '" + provider + "' of tenant '" + tenantId + "' could not be started on this server",
                 Objects.requireNonNull(cause, "cause"));
         this.tenantId = tenantId;
         this.kind = kind;
         this.provider = provider;
+        this.detailForOperator = Objects.requireNonNull(detailForOperator, "detailForOperator");
     }
 
     public String tenantId() {
@@ -36,5 +42,10 @@ public final class PluginCreationException extends RuntimeException {
 
     public String provider() {
         return provider;
+    }
+
+    /** Why, for the operator (the admin API): the plugin's own words, referenced values shown as their references. */
+    public String detailForOperator() {
+        return detailForOperator;
     }
 }

@@ -214,46 +214,31 @@ public final class TenantRuntimes implements AutoCloseable {
     public List<PluginStart> start(TenantDefinition definition) {
         String tenant = definition.id();
         List<PluginStart> starts = new java.util.ArrayList<>();
-        starts.add(startOne(definition, "store", PluginKind.VECTOR_STORE, definition.store(), () -> storeOf(definition)));
-        starts.add(startOne(definition, "embedder", PluginKind.EMBEDDER, definition.embedder(),
+        starts.add(startOne("store", PluginKind.VECTOR_STORE, definition.store(), () -> storeOf(definition)));
+        starts.add(startOne("embedder", PluginKind.EMBEDDER, definition.embedder(),
                 () -> instance(tenant, PluginKind.EMBEDDER, EmbedderProvider.class, definition.embedder())));
         if (definition.reranker() != null) {
-            starts.add(startOne(definition, "reranker", PluginKind.RERANKER, definition.reranker(),
+            starts.add(startOne("reranker", PluginKind.RERANKER, definition.reranker(),
                     () -> instance(tenant, PluginKind.RERANKER, RerankerProvider.class, definition.reranker())));
         }
         if (definition.generator() != null) {
-            starts.add(startOne(definition, "generator", PluginKind.GENERATOR, definition.generator(),
+            starts.add(startOne("generator", PluginKind.GENERATOR, definition.generator(),
                     () -> instance(tenant, PluginKind.GENERATOR, GeneratorProvider.class, definition.generator())));
         }
         if (definition.access().filterHook() != null) {
-            starts.add(startOne(definition, "access/filterHook", PluginKind.RETRIEVAL_FILTER_HOOK, definition.access().filterHook(),
+            starts.add(startOne("access/filterHook", PluginKind.RETRIEVAL_FILTER_HOOK, definition.access().filterHook(),
                     () -> instance(tenant, PluginKind.RETRIEVAL_FILTER_HOOK, RetrievalFilterHookProvider.class, definition.access().filterHook())));
         }
         return starts;
     }
 
-    private PluginStart startOne(TenantDefinition definition, String field, PluginKind kind, PluginChoice choice, Supplier<?> creation) {
+    private static PluginStart startOne(String field, PluginKind kind, PluginChoice choice, Supplier<?> creation) {
         try {
             creation.get();
             return new PluginStart(field, kind, choice.provider(), null);
         } catch (PluginCreationException e) {
-            return new PluginStart(field, kind, choice.provider(), describeFailure(definition, e.getCause()));
+            return new PluginStart(field, kind, choice.provider(), e.detailForOperator());
         }
-    }
-
-    /**
-     * Why one of {@code definition}'s plugins would not start, in the plugin's own words, for an operator: hosts and paths
-     * stay; a value that came from a {@code ${config:…}} reference of the definition is shown as the reference.
-     */
-    public String describeFailure(TenantDefinition definition, Throwable cause) {
-        String words = cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
-        for (PluginChoice choice : java.util.Arrays.asList(definition.store(), definition.embedder(), definition.reranker(),
-                definition.generator(), definition.access().filterHook())) {
-            if (choice != null) {
-                words = SecretReferences.withoutReferencedValues(words, choice.config(), configSource);
-            }
-        }
-        return words;
     }
 
     /** Forgets a deleted tenant: its runtime and its breakers and bulkheads. */
@@ -414,13 +399,15 @@ public final class TenantRuntimes implements AutoCloseable {
     }
 
     /** Runs a step of creating a tenant's plugin; whatever it throws becomes the {@link PluginCreationException} naming it. */
-    private static <T> T creating(String tenantId, PluginKind kind, PluginChoice choice, Supplier<T> step) {
+    private <T> T creating(String tenantId, PluginKind kind, PluginChoice choice, Supplier<T> step) {
         try {
             return step.get();
         } catch (PluginCreationException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw new PluginCreationException(tenantId, kind, choice.provider(), e);
+            String words = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+            throw new PluginCreationException(tenantId, kind, choice.provider(), e,
+                    SecretReferences.withoutReferencedValues(words, choice.config(), configSource));
         }
     }
 

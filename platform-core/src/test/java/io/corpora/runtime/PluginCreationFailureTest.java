@@ -58,6 +58,7 @@ class PluginCreationFailureTest {
         assertTrue(e.getCause().getMessage().contains(real.plugins().directory().toString()), "the cause keeps the detail for the log");
         assertFalse(e.getMessage().contains(real.plugins().directory().toString()), e.getMessage());
         assertEquals("the vector-store plugin 'nope' of tenant 'acme' could not be started on this server", e.getMessage());
+        assertTrue(e.detailForOperator().startsWith("IllegalArgumentException: no vector-store provider named 'nope'"), e.detailForOperator());
     }
 
     @Test

@@ -10,7 +10,6 @@ import io.corpora.controlplane.TenantDefinition;
 import io.corpora.controlplane.TenantRepository;
 import io.corpora.runtime.PluginCreationException;
 import io.corpora.server.api.model.Job;
-import io.corpora.server.dataplane.DataPlane;
 import io.corpora.server.tenants.TenantLifecycle;
 import io.corpora.server.tenants.TenantsConfigService;
 import io.corpora.tenancy.config.DefinitionCheck;
@@ -53,9 +52,6 @@ public class MigrationRequests {
     DefinitionCheck definitionCheck;
 
     @Inject
-    DataPlane dataPlane;
-
-    @Inject
     JsonWebToken caller;
 
     /** Answers a {@code {"<section>": {"provider": …, "config": {…}}}} request that starts a migration audited as {@code action}. */
@@ -86,7 +82,7 @@ public class MigrationRequests {
             return TenantViews.badRequest(e.getMessage());
         } catch (PluginCreationException e) { // the target's backend would not open (e.g. a model file that is not there)
             return TenantViews.badRequest("the target " + e.kind().label() + " '" + e.provider() + "' could not be started: "
-                    + dataPlane.runtimes().describeFailure(target, e.getCause()));
+                    + e.detailForOperator());
         }
         return Response.accepted(Job.of(job))
                 .location(uri.getBaseUriBuilder().path("admin/v1/tenants/{id}/jobs/{job}").build(id, job.id())).build();

@@ -17,7 +17,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -72,17 +71,9 @@ public class TenantPluginsResource {
         return Response.ok(new TenantPlugins(id, states.stream().allMatch(PluginState::up), states)).build();
     }
 
-    /** Null when the tenant's store answers its health check in time; why not otherwise. */
+    /** Null when the tenant's store answers its health check in time (readiness's probe); why not otherwise. */
     private String storeHealth(Tenant tenant) {
-        try {
-            probes.store(dataPlane.runtimes().storeOf(tenant.definition())).toCompletableFuture().get();
-            return null;
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            return "health check: " + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "health check: interrupted";
-        }
+        String failure = HealthProbes.failureOf(probes.store(dataPlane.runtimes().storeOf(tenant.definition())));
+        return failure == null ? null : "health check: " + failure;
     }
 }

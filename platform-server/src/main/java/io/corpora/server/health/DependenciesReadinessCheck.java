@@ -7,7 +7,6 @@ import jakarta.inject.Inject;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
@@ -40,7 +39,7 @@ public class DependenciesReadinessCheck implements HealthCheck {
         HealthCheckResponseBuilder response = HealthCheckResponse.named("dependencies");
         boolean up = true;
         for (Map.Entry<String, CompletionStage<Void>> probe : running.entrySet()) {
-            String failure = failure(probe.getValue());
+            String failure = HealthProbes.failureOf(probe.getValue());
             response.withData(probe.getKey(), failure == null ? "UP" : "DOWN: " + failure);
             up &= failure == null;
         }
@@ -52,19 +51,6 @@ public class DependenciesReadinessCheck implements HealthCheck {
             return probe.get();
         } catch (RuntimeException e) {
             return java.util.concurrent.CompletableFuture.failedFuture(e);
-        }
-    }
-
-    private static String failure(CompletionStage<Void> probe) {
-        try {
-            probe.toCompletableFuture().get();
-            return null;
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "interrupted";
         }
     }
 

@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import javax.sql.DataSource;
 import org.eclipse.microprofile.faulttolerance.Asynchronous;
 import org.eclipse.microprofile.faulttolerance.Timeout;
@@ -33,6 +34,20 @@ public class HealthProbes {
             return CompletableFuture.completedFuture(null);
         } catch (SQLException e) {
             throw new IllegalStateException("control-plane database: " + e.getMessage(), e);
+        }
+    }
+
+    /** Waits for a probe: null when it passed, what failed otherwise ("TimeoutException: …", "interrupted"). */
+    public static String failureOf(CompletionStage<Void> probe) {
+        try {
+            probe.toCompletableFuture().get();
+            return null;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
         }
     }
 

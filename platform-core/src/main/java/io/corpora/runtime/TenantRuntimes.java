@@ -18,9 +18,11 @@ import io.corpora.spi.PluginProvider;
 import io.corpora.spi.config.PluginContext;
 import io.corpora.spi.embed.Embedder;
 import io.corpora.spi.embed.EmbedderProvider;
+import io.corpora.spi.generate.Generator;
 import io.corpora.spi.generate.GeneratorProvider;
 import io.corpora.spi.filter.RetrievalFilterHook;
 import io.corpora.spi.filter.RetrievalFilterHookProvider;
+import io.corpora.spi.rerank.Reranker;
 import io.corpora.spi.rerank.RerankerProvider;
 import io.corpora.spi.store.VectorStore;
 import io.corpora.spi.store.VectorStoreProvider;
@@ -212,22 +214,18 @@ public final class TenantRuntimes implements AutoCloseable {
      * order. Opens none of the tenant's namespaces. For operators: a problem is the plugin's own words.
      */
     public List<PluginStart> start(TenantDefinition definition) {
-        String tenant = definition.id();
         List<PluginStart> starts = new java.util.ArrayList<>();
         starts.add(startOne("store", PluginKind.VECTOR_STORE, definition.store(), () -> storeOf(definition)));
-        starts.add(startOne("embedder", PluginKind.EMBEDDER, definition.embedder(),
-                () -> instance(tenant, PluginKind.EMBEDDER, EmbedderProvider.class, definition.embedder())));
+        starts.add(startOne("embedder", PluginKind.EMBEDDER, definition.embedder(), () -> embedderOf(definition)));
         if (definition.reranker() != null) {
-            starts.add(startOne("reranker", PluginKind.RERANKER, definition.reranker(),
-                    () -> instance(tenant, PluginKind.RERANKER, RerankerProvider.class, definition.reranker())));
+            starts.add(startOne("reranker", PluginKind.RERANKER, definition.reranker(), () -> rerankerOf(definition)));
         }
         if (definition.generator() != null) {
-            starts.add(startOne("generator", PluginKind.GENERATOR, definition.generator(),
-                    () -> instance(tenant, PluginKind.GENERATOR, GeneratorProvider.class, definition.generator())));
+            starts.add(startOne("generator", PluginKind.GENERATOR, definition.generator(), () -> generatorOf(definition)));
         }
         if (definition.access().filterHook() != null) {
             starts.add(startOne("access/filterHook", PluginKind.RETRIEVAL_FILTER_HOOK, definition.access().filterHook(),
-                    () -> instance(tenant, PluginKind.RETRIEVAL_FILTER_HOOK, RetrievalFilterHookProvider.class, definition.access().filterHook())));
+                    () -> filterHookOf(definition)));
         }
         return starts;
     }
@@ -322,10 +320,9 @@ public final class TenantRuntimes implements AutoCloseable {
             return at;
         });
         VectorStore store = instance(tenant, PluginKind.VECTOR_STORE, VectorStoreProvider.class, definition.store(), location::directoryName);
-        Embedder embedder = instance(tenant, PluginKind.EMBEDDER, EmbedderProvider.class, definition.embedder());
+        Embedder embedder = embedderOf(definition);
         // The filter hook is made now: every data-plane call evaluates it, and one that will not start fails them all closed.
-        RetrievalFilterHook hook = definition.access().filterHook() == null ? null
-                : instance(tenant, PluginKind.RETRIEVAL_FILTER_HOOK, RetrievalFilterHookProvider.class, definition.access().filterHook());
+        RetrievalFilterHook hook = definition.access().filterHook() == null ? null : filterHookOf(definition);
         ChunkingOptions chunking = chunkingFor(embedder);
         return new TenantRuntime(definition,
                 new GuardedVectorStore(new WorkingSetVectorStore(store, workingSet, tenant),
@@ -333,14 +330,30 @@ public final class TenantRuntimes implements AutoCloseable {
                 // The caches sit outside the guard: a hit costs no guarded call.
                 queryCache.wrap(queryCacheScope(definition), documentCache.wrap(tenant, definition.embedder().config(),
                         new GuardedEmbedder(embedder, guards.guard(tenant, CallKind.EMBEDDER, definition.embedder().provider())))),
-                definition.reranker() == null ? null : new GuardedReranker(new CreatedOnFirstCall<>(
-                        () -> instance(tenant, PluginKind.RERANKER, RerankerProvider.class, definition.reranker())),
+                definition.reranker() == null ? null : new GuardedReranker(new CreatedOnFirstCall<>(() -> rerankerOf(definition)),
                         guards.guard(tenant, CallKind.RERANKER, definition.reranker().provider())),
                 hook == null ? null : new GuardedFilterHook(hook, guards.guard(tenant, CallKind.FILTER_HOOK, definition.access().filterHook().provider())),
                 chunking,
-                definition.generator() == null ? null : new GuardedGenerator(new CreatedOnFirstCall<>(
-                        () -> instance(tenant, PluginKind.GENERATOR, GeneratorProvider.class, definition.generator())),
+                definition.generator() == null ? null : new GuardedGenerator(new CreatedOnFirstCall<>(() -> generatorOf(definition)),
                         guards.guard(tenant, CallKind.GENERATOR, definition.generator().provider()), guards.executor()));
+    }
+
+    // The shared instance of each of the tenant's plugins but its store (whose instance is keyed by its location).
+
+    private Embedder embedderOf(TenantDefinition definition) {
+        return instance(definition.id(), PluginKind.EMBEDDER, EmbedderProvider.class, definition.embedder());
+    }
+
+    private Reranker rerankerOf(TenantDefinition definition) {
+        return instance(definition.id(), PluginKind.RERANKER, RerankerProvider.class, definition.reranker());
+    }
+
+    private Generator generatorOf(TenantDefinition definition) {
+        return instance(definition.id(), PluginKind.GENERATOR, GeneratorProvider.class, definition.generator());
+    }
+
+    private RetrievalFilterHook filterHookOf(TenantDefinition definition) {
+        return instance(definition.id(), PluginKind.RETRIEVAL_FILTER_HOOK, RetrievalFilterHookProvider.class, definition.access().filterHook());
     }
 
     /** How a tenant's documents are cut: the default window, and no chunk over its embedder's input limit when it has a tokenizer. */

@@ -70,8 +70,7 @@ public final class PluginRegistry {
      */
     public void validate(PluginKind kind, String name, Map<String, String> rawConfig) {
         Registered registered = registered(kind, name);
-        PluginConfig config = PluginConfig.validate(name, registered.descriptor().options(),
-                rawConfig == null ? Collections.emptyMap() : rawConfig);
+        PluginConfig config = declared(registered, name, rawConfig);
         PluginManager.withContextLoader(registered.loader(), () -> {
             try {
                 registered.provider().validate(config);
@@ -91,13 +90,17 @@ public final class PluginRegistry {
         PluginKind pluginKind = PluginKind.require(kind);
         Registered registered = registered(pluginKind, name);
         PluginProvider<T> provider = (PluginProvider<T>) registered.provider();
-        PluginConfig config = PluginConfig.validate(name, registered.descriptor().options(),
-                rawConfig == null ? Collections.emptyMap() : rawConfig);
+        PluginConfig config = declared(registered, name, rawConfig);
         T instance = PluginManager.withContextLoader(registered.loader(), () -> provider.create(context, config));
         if (instance == null) {
             throw new IllegalStateException(pluginKind.label() + " provider '" + name + "' created null");
         }
         return (T) withContextLoaderOnEveryCall(pluginKind.serviceType(), instance, registered.loader());
+    }
+
+    /** {@code rawConfig} checked against what the provider declares (types, bounds, required). */
+    private static PluginConfig declared(Registered registered, String name, Map<String, String> rawConfig) {
+        return PluginConfig.validate(name, registered.descriptor().options(), rawConfig == null ? Collections.emptyMap() : rawConfig);
     }
 
     /** The class loader of the plugin that contributed a provider (for diagnostics and tests). */

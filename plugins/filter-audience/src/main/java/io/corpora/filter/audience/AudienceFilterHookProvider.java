@@ -40,19 +40,21 @@ public final class AudienceFilterHookProvider implements RetrievalFilterHookProv
     /** The key and every template, as {@link #create} reads them. */
     @Override
     public void validate(PluginConfig config) {
-        templates(config);
+        Settings.from(config);
     }
 
     @Override
     public RetrievalFilterHook create(PluginContext context, PluginConfig config) {
-        String key = config.requireString("key");
-        AudienceTemplates templates = templates(config);
-        return actor -> MetadataFilter.anyOf(key, templates.expand(actor));
+        Settings settings = Settings.from(config);
+        return actor -> MetadataFilter.anyOf(settings.key(), settings.templates().expand(actor));
     }
 
-    private static AudienceTemplates templates(PluginConfig config) {
-        AudienceTemplates templates = new AudienceTemplates(config.getList("templates"));
-        MetadataFilter.exists(config.requireString("key")); // validates the key now, not at the first request
-        return templates;
+    private record Settings(String key, AudienceTemplates templates) {
+        static Settings from(PluginConfig config) {
+            AudienceTemplates templates = new AudienceTemplates(config.getList("templates"));
+            String key = config.requireString("key");
+            MetadataFilter.exists(key); // validates the key now, not at the first request
+            return new Settings(key, templates);
+        }
     }
 }

@@ -15,6 +15,8 @@ import io.corpora.spi.Namespace;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -37,6 +39,12 @@ import java.util.logging.Logger;
  * A failure before the switch rolls back (the copy is deleted, the tenant unchanged, the job FAILED with the reason),
  * also when the thread dies of an {@link Error}. {@link #recover} finishes a migration that had switched and resumes or
  * rolls back one that had not.
+ * <p>
+ * When the server stops, {@link #requestStop} makes every run end at its next step boundary (between documents — and,
+ * re-embedding, between one document's batches — before the switch, or in the drain) without closing its job: the claim is
+ * released and the job stays open for {@link #recover}, on the server that adopts it or at the next boot. Neither a
+ * rollback nor a finish is attempted then — the persistence unit may already be closing, and a rollback could delete a
+ * copy that an adopting server is resuming.
  *
  * @param <P> what the job records of the target ({@link IngestJob.Reembed}, {@link IngestJob.Relocate})
  */
@@ -68,6 +76,15 @@ public abstract class CorpusMigration<P> {
         IngestJob.Outcome copy(DocumentRecord document);
     }
 
+    /** The server is stopping: the run ends where it is and leaves its job open for {@link #recover}. */
+    private static final class StopRequested extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        private StopRequested() {
+            super("the server is stopping", null, false, false);
+        }
+    }
+
     /** The run cannot go on because the tenant or the target changed since the start; it rolls back with this reason. */
     protected static final class ChangedSinceStart extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -90,6 +107,11 @@ public abstract class CorpusMigration<P> {
     private final TenantWriteGate gate;
     private final Duration claimWait;
     private final Duration drain;
+    /** Counted down once, when the server begins to stop; runs check it at each step and the drain waits on it. */
+    private final CountDownLatch stopSignal = new CountDownLatch(1);
+    private final Object idle = new Object();
+    /** Runs and recoveries in progress, for {@link #awaitIdle}; guarded by {@code idle}. */
+    private int busy;
 
     /**
      * @param payload   what a job of {@code kind} records of its target
@@ -129,6 +151,10 @@ public abstract class CorpusMigration<P> {
      * typically in the background. Whatever the target needs is built or opened here, so a bad one fails now, not later.
      */
     public final Started start(Tenant tenant, PluginChoice target) {
+        if (stopRequested()) {
+            throw new IngestException(503, "server-stopping", "this server is stopping; start the " + wording.noun() + " on another server"
+                    + " or after the restart").retryAfter(TenantWriteGate.RETRY_AFTER_SECONDS);
+        }
         if (tenant.state() != TenantState.ACTIVE) {
             throw new IngestException(409, "tenant-not-active", "tenant '" + tenant.id() + "' is " + tenant.state()
                     + "; only an ACTIVE tenant can be " + wording.verb());
@@ -154,7 +180,7 @@ public abstract class CorpusMigration<P> {
     /**
      * Copies, switches, drains and removes the old place, or rolls back. Never throws but an {@link Error}, after closing
      * the job: the job records how it ended. The claim is released before the job's final status is written, so
-     * whoever sees the job ended can write again.
+     * whoever sees the job ended can write again. A run the server's stop interrupts returns its job still open.
      */
     public final IngestJob run(Started started) {
         IngestJob job = started.job();
@@ -164,10 +190,13 @@ public abstract class CorpusMigration<P> {
         P plan = payload.apply(job);
         TenantWriteGate.Claim claim = started.claim();
         boolean switched = false;
+        enter();
         try {
+            stopPoint();
             jobs.markRunning(job.id());
             Tenant tenant = tenants.find(job.tenant()).orElseThrow(() -> new IllegalStateException("tenant '" + job.tenant() + "' no longer exists"));
             Optional<IngestJob.Outcome> failure = copyAll(job, tenant, open(tenant, plan));
+            stopPoint(); // a copy the stop cut short may have failed because of it
             if (failure.isPresent()) {
                 return rollBack(job, claim, "document '" + failure.get().documentId() + "' could not be " + wording.copied() + ": "
                         + failure.get().error());
@@ -175,13 +204,17 @@ public abstract class CorpusMigration<P> {
             switchOver(tenant, plan);
             switched = true;
             log.info("tenant " + tenant.id() + " switched: " + describe(plan) + " (" + wording.noun() + " " + job.id() + ")");
-            pause(drain);
+            drainOrStop();
             removeSource(tenant, plan);
             claim.release();
             return jobs.finish(job.id());
-        } catch (ChangedSinceStart e) {
-            return rollBack(job, claim, e.getMessage());
         } catch (RuntimeException e) {
+            if (stopRequested()) { // whatever ended the run, nothing is closed once the stop began
+                return leftOpen(job, claim, switched, e instanceof StopRequested ? null : e);
+            }
+            if (e instanceof ChangedSinceStart) {
+                return rollBack(job, claim, e.getMessage());
+            }
             log.log(Level.WARNING, wording.noun() + " " + job.id() + " of tenant " + job.tenant() + " failed", e);
             return failed(job, claim, switched, e);
         } catch (Error e) {
@@ -195,6 +228,45 @@ public abstract class CorpusMigration<P> {
             throw e;
         } finally {
             claim.release(); // also when closing the job failed
+            exit();
+        }
+    }
+
+    /**
+     * Asks every run and recovery of this migration to end at its next step boundary, leaving its job open (the server
+     * is stopping); from now on {@link #start} refuses (503) and {@link #recover} leaves jobs as they are. Returns at
+     * once; {@link #awaitIdle} waits for them.
+     */
+    public final void requestStop() {
+        stopSignal.countDown();
+    }
+
+    /** Waits up to {@code timeout} for the runs and recoveries in progress to end; whether none is left. */
+    public final boolean awaitIdle(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (idle) {
+            while (busy > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(idle, left);
+            }
+            return true;
+        }
+    }
+
+    private boolean stopRequested() {
+        return stopSignal.getCount() == 0;
+    }
+
+    /**
+     * Ends the run here, its job left open, when {@link #requestStop} was called: called between documents, and by a
+     * subclass between the steps of one long document's copy (never inside a catch that would take it for a failure).
+     */
+    protected final void stopPoint() {
+        if (stopRequested()) {
+            throw new StopRequested();
         }
     }
 
@@ -207,6 +279,19 @@ public abstract class CorpusMigration<P> {
         if (job.kind() != kind) {
             throw new IllegalArgumentException("job " + job.id() + " is not a " + wording.noun());
         }
+        enter();
+        try {
+            if (stopRequested()) {
+                log.info(wording.noun() + " " + job.id() + " of tenant " + job.tenant() + " is left for the next server to recover: this one is stopping");
+                return Optional.empty();
+            }
+            return recoverNow(job, policy);
+        } finally {
+            exit();
+        }
+    }
+
+    private Optional<Started> recoverNow(IngestJob job, OnRestart policy) {
         P plan = payload.apply(job);
         Tenant tenant = tenants.find(job.tenant()).orElse(null);
         if (tenant == null) {
@@ -286,6 +371,7 @@ public abstract class CorpusMigration<P> {
         for (Namespace namespace : tenant.namespaces()) {
             NamespaceCopy copy = copies.apply(namespace);
             for (DocumentRecord document : ActiveDocuments.of(registry, namespace)) {
+                stopPoint();
                 IngestJob.Outcome outcome = copy.copy(document);
                 jobs.recordOutcome(job.id(), outcome);
                 if (outcome.result().equals("failed")) {
@@ -339,14 +425,42 @@ public abstract class CorpusMigration<P> {
         }
     }
 
-    private static void pause(Duration duration) {
-        if (duration.isZero() || duration.isNegative()) {
+    /**
+     * Leaves a run the stop interrupted as it is: the claim is released (the stopping server takes no more writes) and
+     * the job stays open — with the outcomes of the documents already copied — for {@link #recover} to resume or finish.
+     */
+    private IngestJob leftOpen(IngestJob job, TenantWriteGate.Claim claim, boolean switched, RuntimeException cause) {
+        claim.release();
+        String next = switched ? "the server that recovers it removes the old place and ends it" : "the server that recovers it resumes it";
+        log.info(wording.noun() + " " + job.id() + " of tenant " + job.tenant() + " stopped with the server; its job stays open and " + next
+                + (cause == null ? "" : " (the run failed after the stop began, most likely because of it: " + cause + ")"));
+        return job;
+    }
+
+    /** Waits out the drain after the switch; the stop cuts it short and leaves the removal to {@link #recover}. */
+    private void drainOrStop() {
+        if (drain.isZero() || drain.isNegative()) {
             return;
         }
         try {
-            Thread.sleep(duration.toMillis());
+            if (stopSignal.await(drain.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new StopRequested();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private void enter() {
+        synchronized (idle) {
+            busy++;
+        }
+    }
+
+    private void exit() {
+        synchronized (idle) {
+            busy--;
+            idle.notifyAll();
         }
     }
 }

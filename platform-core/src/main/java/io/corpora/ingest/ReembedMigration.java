@@ -185,13 +185,16 @@ public final class ReembedMigration extends CorpusMigration<IngestJob.Reembed> {
         }
         int version = document.activeVersion();
         List<Chunk> copies = serving.values().stream().map(c -> copyInto(c, namespace, version, target.toEmbedder())).toList();
-        try {
-            for (int from = 0; from < copies.size(); from += embedBatchSize) {
-                indexer.index(copies.subList(from, Math.min(copies.size(), from + embedBatchSize)));
+        for (int from = 0; from < copies.size(); from += embedBatchSize) {
+            if (from > 0) {
+                stopPoint(); // a document of many batches is cut short; the resumed run re-embeds it whole
             }
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "re-embedding '" + document.documentId() + "' in " + namespace + " failed", e);
-            return DocumentCopies.failed(document, e);
+            try {
+                indexer.index(copies.subList(from, Math.min(copies.size(), from + embedBatchSize)));
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "re-embedding '" + document.documentId() + "' in " + namespace + " failed", e);
+                return DocumentCopies.failed(document, e);
+            }
         }
         return DocumentCopies.stored(document, copies.size());
     }

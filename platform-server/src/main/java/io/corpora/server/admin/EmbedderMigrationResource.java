@@ -64,6 +64,7 @@ public class EmbedderMigrationResource {
     @APIResponse(responseCode = "404", description = "The tenant does not exist")
     @APIResponse(responseCode = "409", description = "A migration of the tenant is already running (Retry-After), its writes in flight did not"
             + " finish in time, the tenant is not ACTIVE, or it already carries the target's fingerprint")
+    @APIResponse(responseCode = "503", description = "This server is stopping (server-stopping, Retry-After): start it on another server")
     public Response migrate(@PathParam("id") String id, String body) {
         return requests.start(id, body, "embedder", "tenant.embedder.migrate", uri,
                 (actor, tenant, target) -> migrations.reembed(actor, tenant, target.embedder()));

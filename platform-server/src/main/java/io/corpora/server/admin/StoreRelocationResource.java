@@ -61,6 +61,7 @@ public class StoreRelocationResource {
     @APIResponse(responseCode = "409", description = "The target is the tenant's current store location (store-unchanged), the target"
             + " already holds chunks of the tenant (target-not-empty: the current store under another spelling, or a leftover), a migration"
             + " or relocation of the tenant is already running (Retry-After), its writes in flight did not finish in time, or it is not ACTIVE")
+    @APIResponse(responseCode = "503", description = "This server is stopping (server-stopping, Retry-After): start it on another server")
     public Response relocate(@PathParam("id") String id, String body) {
         return requests.start(id, body, "store", "tenant.store.relocate", uri,
                 (actor, tenant, target) -> migrations.relocate(actor, tenant, target.store()));

@@ -4,8 +4,6 @@ import io.corpora.controlplane.ServerLeases;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.context.BeforeDestroyed;
-import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -19,7 +17,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * This server's lease in the control plane: registered at boot (ending its predecessors' under the same name), renewed
  * every third of {@code corpora.lease.ttlSeconds} (default 15), released at a clean shutdown. Each renewal is followed
  * by a sweep that adopts the work of servers whose lease expired, so a dead server's jobs are closed within about
- * ttl + ttl/3 while the cluster keeps running, not only when that server boots again.
+ * ttl + ttl/3 while the cluster keeps running, not only when that server boots again. A clean stop releases it, handing
+ * that work over at once.
  */
 @ApplicationScoped
 public class LeaseKeeper {
@@ -84,26 +83,32 @@ public class LeaseKeeper {
     }
 
     /**
-     * Releases the lease when the application begins to stop: Liberty closes the persistence unit before it destroys the
-     * beans, so a release left to {@code @PreDestroy} alone failed and the lease only expired, a ttl later.
+     * Stops renewing; with {@code handOver}, releases the lease so that the unfinished work this server owns is adopted
+     * at once, otherwise it is adopted when the lease expires, a ttl later. Called when the application begins to stop
+     * ({@code IngestRecoveryStartup}): Liberty closes the persistence unit before it destroys the beans, so a release left
+     * to {@code @PreDestroy} failed and the lease only expired.
      */
-    void atStop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event) {
-        stop();
-    }
-
-    @PreDestroy
-    synchronized void stop() {
+    public synchronized void stop(boolean handOver) {
         if (beat != null) {
             beat.cancel(false);
             beat = null;
         }
         if (registered) {
             registered = false;
+            if (!handOver) {
+                LOG.info("server " + identity.id() + " keeps its lease until it expires (" + ttlSeconds + " s): work of its own still runs");
+                return;
+            }
             try {
-                leases.release(identity.id()); // a clean stop hands its unfinished work over at once
+                leases.release(identity.id());
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "could not release the lease of " + identity.id() + "; it expires in " + ttlSeconds + " s", e);
             }
         }
+    }
+
+    @PreDestroy
+    void destroyed() {
+        stop(true); // nothing if the stop already ran
     }
 }

@@ -32,7 +32,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * ({@link StoreRelocation}) — on the container's managed executor, audits their start and end
  * ({@code tenant.embedder.migrate}/{@code migrated}, {@code tenant.store.relocate}/{@code relocated}), and adopts the
  * ones whose server died or restarted (lease expiry): they are finished, resumed or rolled back as
- * {@code corpora.reembed.onRestart} says ({@code resume}, the default, or {@code rollback}).
+ * {@code corpora.reembed.onRestart} says ({@code resume}, the default, or {@code rollback}). At a clean stop,
+ * {@link #stop} asks the runs to end where they are and waits for them, so their jobs are handed over open, not broken
+ * by the closing persistence unit.
  */
 @ApplicationScoped
 public class CorpusMigrations {
@@ -63,6 +65,11 @@ public class CorpusMigrations {
     @ConfigProperty(name = "corpora.reembed.claimWaitSeconds", defaultValue = "30")
     int claimWaitSeconds;
 
+    /** How long a clean stop waits for running migrations to reach a step boundary (one embedding batch or one document). */
+    @Inject
+    @ConfigProperty(name = "corpora.reembed.stopWaitSeconds", defaultValue = "30")
+    int stopWaitSeconds;
+
     /**
      * One kind of migration as this server runs it: the core runner, the audit actions of its start and end, what
      * their entries record of a job, and what the tenant keeps when a recovery fails.
@@ -71,6 +78,7 @@ public class CorpusMigrations {
                         String unchanged) {}
 
     private volatile Map<JobKind, Kind> kinds;
+    private volatile boolean stopping;
 
     /** Starts re-embedding the tenant's corpus with {@code embedder} in the background; returns the QUEUED job. */
     public IngestJob reembed(String actor, Tenant tenant, PluginChoice embedder) {
@@ -130,7 +138,7 @@ public class CorpusMigrations {
                 continue;
             }
             LOG.warning("adopting " + kind.runner().noun() + " " + job.id() + " of tenant " + job.tenant() + " from "
-                    + (orphan.owner() == null ? "a server restart" : "server " + orphan.owner() + " (lease expired)"));
+                    + (orphan.owner() == null ? "a server restart" : "server " + orphan.owner() + " (its lease was released or expired)"));
             adopt(kind, job, policy);
         }
     }
@@ -172,11 +180,43 @@ public class CorpusMigrations {
     }
 
     private void ended(Kind kind, String actor, IngestJob job) {
+        if (!job.finished()) {
+            return; // stopped with the server, or could not be closed: the recovery that ends it audits the end
+        }
         Map<String, Object> details = kind.details().apply(job);
         if (job.error() != null) {
             details.put("error", job.error());
         }
         audit(actor, job.tenant(), kind.endAction(), job.status() == JobStatus.SUCCEEDED ? "success" : "failure", details);
+    }
+
+    /**
+     * The server is stopping: every migration run and recovery on this server ends at its next step boundary with its
+     * job left open, and new starts are refused (503). Waits up to {@code corpora.reembed.stopWaitSeconds}; returns
+     * whether none is still running — only then may the lease be released, or another server could adopt a job whose
+     * run has not ended.
+     */
+    public boolean stop() {
+        stopping = true;
+        Map<JobKind, Kind> running = kinds;
+        if (running == null) {
+            return true;
+        }
+        running.values().forEach(kind -> kind.runner().requestStop());
+        long deadline = System.nanoTime() + Duration.ofSeconds(Math.max(0, stopWaitSeconds)).toNanos();
+        try {
+            for (Kind kind : running.values()) {
+                if (!kind.runner().awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+                    LOG.warning("a " + kind.runner().noun() + " still runs " + stopWaitSeconds + " s after the stop began"
+                            + " (corpora.reembed.stopWaitSeconds); its job is adopted once this server's lease expires");
+                    return false;
+                }
+            }
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     private Kind kind(JobKind jobKind) {
@@ -189,11 +229,15 @@ public class CorpusMigrations {
                             dataPlane.ingestion().writeGate(), dataPlane.runtimes()::runtime, IngestLimits.DEFAULT.embedBatchSize(), claimWait, drain);
                     StoreRelocation relocation = new StoreRelocation(dataPlane.tenants(), dataPlane.registry(), dataPlane.jobs(),
                             dataPlane.ingestion().writeGate(), dataPlane.runtimes()::runtime, dataPlane.runtimes()::storeLocation, claimWait, drain);
-                    kinds = Map.of(
+                    Map<JobKind, Kind> created = Map.of(
                             JobKind.REEMBED, new Kind(reembed, "tenant.embedder.migrate", "tenant.embedder.migrated",
                                     CorpusMigrations::reembedDetails, "the tenant keeps serving its current embedder"),
                             JobKind.RELOCATE, new Kind(relocation, "tenant.store.relocate", "tenant.store.relocated",
                                     CorpusMigrations::relocationDetails, "the tenant keeps its current store"));
+                    kinds = created;
+                    if (stopping) { // after publishing: either this sees the stop, or the stop sees these runners
+                        created.values().forEach(kind -> kind.runner().requestStop());
+                    }
                 }
             }
         }

@@ -7,6 +7,7 @@ import io.corpora.server.persistence.ControlPlaneStartup;
 import io.corpora.server.persistence.JpaEvaluations;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.BeforeDestroyed;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -19,7 +20,8 @@ import java.util.logging.Logger;
  * dead servers (its own predecessor included) with {@link IngestRecovery}, removes leftovers of superseded versions,
  * recovers orphaned re-embed migrations and store relocations ({@link CorpusMigrations#recover}) and fails evaluations a dead server left
  * open ({@link JpaEvaluations#failOrphaned}); then, while the server runs, repeats the adoption after every lease
- * renewal, so work of a server that died is closed by a survivor.
+ * renewal, so work of a server that died is closed by a survivor. When the application begins to stop, the running
+ * migrations are stopped first and the lease released after them, so no other server adopts a job still running here.
  */
 @ApplicationScoped
 public class IngestRecoveryStartup {
@@ -69,6 +71,15 @@ public class IngestRecoveryStartup {
         recoverMigrations();
         failOrphanedEvaluations();
         leaseKeeper.start(this::sweep);
+    }
+
+    /**
+     * At the start of the application's stop, while the persistence unit is still open: migrations end where they are
+     * (their jobs left open), then the lease is released so that another server adopts them at once — unless one still
+     * runs, when the lease is left to expire instead.
+     */
+    void atStop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event) {
+        leaseKeeper.stop(migrations.stop());
     }
 
     /** One adoption round: what servers that died since left is closed here (another survivor may win some). */

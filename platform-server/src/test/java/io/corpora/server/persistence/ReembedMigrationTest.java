@@ -54,6 +54,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
@@ -386,6 +392,133 @@ class ReembedMigrationTest {
         assertOnlyGeneration(embedderB.fingerprint().id());
     }
 
+    /**
+     * The server stops while the run is inside a document's second batch: the stop waits for that batch, then the run
+     * ends with its job open (no rollback, no finish), the claim released, the tenant on A; the next server resumes it,
+     * skipping the document completed before the stop and re-embedding the one cut short whole.
+     */
+    @Test
+    void aStopEndsTheRunAtTheNextBatchWithItsJobOpenAndTheNextServerResumesIt() throws Exception {
+        TenantWriteGate gate = new TenantWriteGate();
+        ReembedMigration migration = migration(gate, 1, Duration.ZERO);
+        CountDownLatch inThirdBatch = new CountDownLatch(1);
+        CountDownLatch proceed = new CountDownLatch(1);
+        AtomicInteger batches = new AtomicInteger();
+        embedderB.beforeDocumentBatch(texts -> {
+            if (batches.incrementAndGet() == 3) { // the second document's first chunk (one chunk a batch)
+                inThirdBatch.countDown();
+                await(proceed);
+            }
+        });
+        ReembedMigration.Started started = migration.start(tenant(), CHOICE_B);
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        try {
+            Future<IngestJob> run = thread.submit(() -> migration.run(started));
+            assertTrue(inThirdBatch.await(10, TimeUnit.SECONDS));
+            migration.requestStop();
+            assertFalse(migration.awaitIdle(Duration.ofMillis(200)), "the stop waits for the batch in progress");
+            proceed.countDown();
+            assertTrue(migration.awaitIdle(Duration.ofSeconds(10)), "the run ends at the next batch");
+            assertFalse(run.get(10, TimeUnit.SECONDS).finished());
+        } finally {
+            thread.shutdownNow();
+        }
+        assertEquals(3, batches.get(), "no batch after the stop");
+
+        IngestJob open = jobs.find(TENANT, started.job().id()).orElseThrow();
+        assertEquals(JobStatus.RUNNING, open.status(), String.valueOf(open));
+        assertEquals(1, open.succeeded(), "the document completed before the stop is recorded");
+        assertFalse(gate.claimed(TENANT), "the stopping server holds no claim");
+        assertEquals(embedderA.fingerprint().id(), tenant().activeEmbedder(), "not switched");
+        assertEquals(3, store.count(DEFAULT, MetadataFilter.eq(ReservedKeys.EMBEDDER, embedderB.fingerprint().id()))
+                + store.count(TEAM, MetadataFilter.eq(ReservedKeys.EMBEDDER, embedderB.fingerprint().id())), "nothing rolled back");
+        IngestException refused = assertThrows(IngestException.class, () -> migration.start(tenant(), CHOICE_B));
+        assertEquals(503, refused.status());
+        assertEquals("server-stopping", refused.type());
+        assertTrue(migration.recover(open, ReembedMigration.OnRestart.RESUME).isEmpty(), "the stopping server adopts nothing");
+        assertEquals(JobStatus.RUNNING, jobs.find(TENANT, open.id()).orElseThrow().status());
+
+        TenantWriteGate next = new TenantWriteGate();
+        ReembedMigration.Started resumed = migration(next).recover(open, ReembedMigration.OnRestart.RESUME).orElseThrow();
+        int embeddedBefore = embedderB.documentsEmbedded();
+        IngestJob done = migration(next).run(resumed);
+        assertEquals(JobStatus.SUCCEEDED, done.status(), String.valueOf(done));
+        assertEquals(1, done.skipped());
+        assertEquals(4, done.succeeded(), "the document cut short is re-embedded whole");
+        assertEquals(8, embedderB.documentsEmbedded() - embeddedBefore);
+        assertOnlyGeneration(embedderB.fingerprint().id());
+    }
+
+    /** A copy that fails once the stop began (the closing persistence unit, a closed embedder) is not taken for a reason to roll back. */
+    @Test
+    void aFailureAfterTheStopBeganLeavesTheJobOpenInsteadOfRollingBack() {
+        TenantWriteGate gate = new TenantWriteGate();
+        ReembedMigration migration = migration(gate);
+        failTheHarbourDocument(() -> {
+            migration.requestStop();
+            throw new IllegalStateException("EntityManagerFactory is closed");
+        });
+        ReembedMigration.Started started = migration.start(tenant(), CHOICE_B);
+        IngestJob left = migration.run(started);
+
+        assertFalse(left.finished());
+        IngestJob open = jobs.find(TENANT, started.job().id()).orElseThrow();
+        assertFalse(open.finished(), String.valueOf(open));
+        assertFalse(gate.claimed(TENANT));
+        long copied = store.count(DEFAULT, MetadataFilter.eq(ReservedKeys.EMBEDDER, embedderB.fingerprint().id()));
+        assertEquals(2L * open.succeeded(), copied + store.count(TEAM, MetadataFilter.eq(ReservedKeys.EMBEDDER, embedderB.fingerprint().id())),
+                "the documents copied before the failure are kept for the resume");
+
+        embedderB.beforeDocumentBatch(texts -> {});
+        TenantWriteGate next = new TenantWriteGate();
+        IngestJob done = migration(next).run(migration(next).recover(open, ReembedMigration.OnRestart.RESUME).orElseThrow());
+        assertEquals(JobStatus.SUCCEEDED, done.status(), String.valueOf(done));
+        assertOnlyGeneration(embedderB.fingerprint().id());
+    }
+
+    /** The stop cuts the drain after the switch short; the recovery then removes the old generation and ends the job. */
+    @Test
+    void aStopDuringTheDrainLeavesTheSwitchedJobForTheRecoveryToFinish() throws Exception {
+        CountDownLatch switched = new CountDownLatch(1);
+        TenantRepository signalling = (TenantRepository) java.lang.reflect.Proxy.newProxyInstance(TenantRepository.class.getClassLoader(),
+                new Class<?>[] {TenantRepository.class}, (proxy, method, args) -> {
+                    Object result = invoke(method, tenants, args);
+                    if (method.getName().equals("switchEmbedder")) {
+                        switched.countDown();
+                    }
+                    return result;
+                });
+        ReembedMigration migration = new ReembedMigration(signalling, registry, jobs, new TenantWriteGate(), runtimes, 8, Duration.ofSeconds(1),
+                Duration.ofMinutes(5));
+        ReembedMigration.Started started = migration.start(tenant(), CHOICE_B);
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        try {
+            Future<IngestJob> run = thread.submit(() -> migration.run(started));
+            assertTrue(switched.await(10, TimeUnit.SECONDS)); // the test's control plane is one connection: no reads meanwhile
+            migration.requestStop();
+            assertTrue(migration.awaitIdle(Duration.ofSeconds(10)), "the five-minute drain is cut short");
+            assertFalse(run.get(10, TimeUnit.SECONDS).finished());
+        } finally {
+            thread.shutdownNow();
+        }
+        assertTrue(store.count(DEFAULT, MetadataFilter.eq(ReservedKeys.EMBEDDER, embedderA.fingerprint().id())) > 0,
+                "the old generation is left for the recovery");
+        IngestJob open = jobs.unfinishedReembed(TENANT).orElseThrow();
+
+        assertTrue(migration(new TenantWriteGate()).recover(open, ReembedMigration.OnRestart.RESUME).isEmpty());
+        assertEquals(JobStatus.SUCCEEDED, jobs.find(TENANT, open.id()).orElseThrow().status());
+        assertOnlyGeneration(embedderB.fingerprint().id());
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertTrue(latch.await(10, TimeUnit.SECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Test
     void aCorpusLargerThanOneRegistryPageIsMigratedWhole() {
         for (int i = 0; i < 250; i++) {
@@ -405,9 +538,13 @@ class ReembedMigrationTest {
      * control-plane calls fail, so the {@link Error} that stands for the crash leaves the job open, as a real crash would.
      */
     private ReembedMigration migration(TenantWriteGate gate) {
+        return migration(gate, 8, Duration.ZERO);
+    }
+
+    private ReembedMigration migration(TenantWriteGate gate, int embedBatchSize, Duration drain) {
         int crashesBefore = store.crashes();
         return new ReembedMigration(ofThisProcess(TenantRepository.class, tenants, crashesBefore), registry,
-                ofThisProcess(JobRepository.class, jobs, crashesBefore), gate, runtimes, 8, Duration.ofSeconds(1), Duration.ZERO);
+                ofThisProcess(JobRepository.class, jobs, crashesBefore), gate, runtimes, embedBatchSize, Duration.ofSeconds(1), drain);
     }
 
     private <T> T ofThisProcess(Class<T> type, T live, int crashesBefore) {
@@ -415,12 +552,16 @@ class ReembedMigrationTest {
             if (store.crashes() > crashesBefore) {
                 throw new IllegalStateException("the process is dead");
             }
-            try {
-                return method.invoke(live, args);
-            } catch (java.lang.reflect.InvocationTargetException e) {
-                throw e.getCause();
-            }
+            return invoke(method, live, args);
         }));
+    }
+
+    private static Object invoke(java.lang.reflect.Method method, Object target, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+        }
     }
 
     private Tenant tenant() {

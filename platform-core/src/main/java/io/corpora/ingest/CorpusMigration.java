@@ -15,8 +15,6 @@ import io.corpora.spi.Namespace;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -107,11 +105,8 @@ public abstract class CorpusMigration<P> {
     private final TenantWriteGate gate;
     private final Duration claimWait;
     private final Duration drain;
-    /** Counted down once, when the server begins to stop; runs check it at each step and the drain waits on it. */
-    private final CountDownLatch stopSignal = new CountDownLatch(1);
-    private final Object idle = new Object();
-    /** Runs and recoveries in progress, for {@link #awaitIdle}; guarded by {@code idle}. */
-    private int busy;
+    /** Runs and recoveries enter it; the server's stop ends them at their next step. */
+    private final GracefulStop stop = new GracefulStop();
 
     /**
      * @param payload   what a job of {@code kind} records of its target
@@ -190,7 +185,7 @@ public abstract class CorpusMigration<P> {
         P plan = payload.apply(job);
         TenantWriteGate.Claim claim = started.claim();
         boolean switched = false;
-        enter();
+        stop.enter();
         try {
             stopPoint();
             jobs.markRunning(job.id());
@@ -228,7 +223,7 @@ public abstract class CorpusMigration<P> {
             throw e;
         } finally {
             claim.release(); // also when closing the job failed
-            exit();
+            stop.exit();
         }
     }
 
@@ -238,26 +233,16 @@ public abstract class CorpusMigration<P> {
      * once; {@link #awaitIdle} waits for them.
      */
     public final void requestStop() {
-        stopSignal.countDown();
+        stop.request();
     }
 
     /** Waits up to {@code timeout} for the runs and recoveries in progress to end; whether none is left. */
     public final boolean awaitIdle(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        synchronized (idle) {
-            while (busy > 0) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                TimeUnit.NANOSECONDS.timedWait(idle, left);
-            }
-            return true;
-        }
+        return stop.awaitIdle(timeout);
     }
 
     private boolean stopRequested() {
-        return stopSignal.getCount() == 0;
+        return stop.requested();
     }
 
     /**
@@ -279,7 +264,7 @@ public abstract class CorpusMigration<P> {
         if (job.kind() != kind) {
             throw new IllegalArgumentException("job " + job.id() + " is not a " + wording.noun());
         }
-        enter();
+        stop.enter();
         try {
             if (stopRequested()) {
                 log.info(wording.noun() + " " + job.id() + " of tenant " + job.tenant() + " is left for the next server to recover: this one is stopping");
@@ -287,7 +272,7 @@ public abstract class CorpusMigration<P> {
             }
             return recoverNow(job, policy);
         } finally {
-            exit();
+            stop.exit();
         }
     }
 
@@ -439,28 +424,8 @@ public abstract class CorpusMigration<P> {
 
     /** Waits out the drain after the switch; the stop cuts it short and leaves the removal to {@link #recover}. */
     private void drainOrStop() {
-        if (drain.isZero() || drain.isNegative()) {
-            return;
-        }
-        try {
-            if (stopSignal.await(drain.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new StopRequested();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private void enter() {
-        synchronized (idle) {
-            busy++;
-        }
-    }
-
-    private void exit() {
-        synchronized (idle) {
-            busy--;
-            idle.notifyAll();
+        if (stop.sleep(drain)) {
+            throw new StopRequested();
         }
     }
 }

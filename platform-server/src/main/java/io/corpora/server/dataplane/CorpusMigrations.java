@@ -32,9 +32,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * ({@link StoreRelocation}) — on the container's managed executor, audits their start and end
  * ({@code tenant.embedder.migrate}/{@code migrated}, {@code tenant.store.relocate}/{@code relocated}), and adopts the
  * ones whose server died or restarted (lease expiry): they are finished, resumed or rolled back as
- * {@code corpora.reembed.onRestart} says ({@code resume}, the default, or {@code rollback}). At a clean stop,
- * {@link #stop} asks the runs to end where they are and waits for them, so their jobs are handed over open, not broken
- * by the closing persistence unit.
+ * {@code corpora.reembed.onRestart} says ({@code resume}, the default, or {@code rollback}). At a clean stop the runs
+ * end where they are ({@link #requestStop}), so their jobs are handed over open, not broken by the closing persistence
+ * unit.
  */
 @ApplicationScoped
 public class CorpusMigrations {
@@ -64,11 +64,6 @@ public class CorpusMigrations {
     @Inject
     @ConfigProperty(name = "corpora.reembed.claimWaitSeconds", defaultValue = "30")
     int claimWaitSeconds;
-
-    /** How long a clean stop waits for running migrations to reach a step boundary (one embedding batch or one document). */
-    @Inject
-    @ConfigProperty(name = "corpora.reembed.stopWaitSeconds", defaultValue = "30")
-    int stopWaitSeconds;
 
     /**
      * One kind of migration as this server runs it: the core runner, the audit actions of its start and end, what
@@ -192,31 +187,29 @@ public class CorpusMigrations {
 
     /**
      * The server is stopping: every migration run and recovery on this server ends at its next step boundary with its
-     * job left open, and new starts are refused (503). Waits up to {@code corpora.reembed.stopWaitSeconds}; returns
-     * whether none is still running — only then may the lease be released, or another server could adopt a job whose
-     * run has not ended.
+     * job left open, and new starts are refused (503). Returns at once; {@link #awaitStopped} waits.
      */
-    public boolean stop() {
+    public void requestStop() {
         stopping = true;
-        Map<JobKind, Kind> running = kinds;
-        if (running == null) {
+        Map<JobKind, Kind> created = kinds;
+        if (created != null) {
+            created.values().forEach(kind -> kind.runner().requestStop());
+        }
+    }
+
+    /** Waits up to {@code timeout} for the runs and recoveries on this server to end; whether none is left. */
+    public boolean awaitStopped(Duration timeout) throws InterruptedException {
+        Map<JobKind, Kind> created = kinds;
+        if (created == null) {
             return true;
         }
-        running.values().forEach(kind -> kind.runner().requestStop());
-        long deadline = System.nanoTime() + Duration.ofSeconds(Math.max(0, stopWaitSeconds)).toNanos();
-        try {
-            for (Kind kind : running.values()) {
-                if (!kind.runner().awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
-                    LOG.warning("a " + kind.runner().noun() + " still runs " + stopWaitSeconds + " s after the stop began"
-                            + " (corpora.reembed.stopWaitSeconds); its job is adopted once this server's lease expires");
-                    return false;
-                }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (Kind kind : created.values()) {
+            if (!kind.runner().awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+                return false;
             }
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
         }
+        return true;
     }
 
     private Kind kind(JobKind jobKind) {

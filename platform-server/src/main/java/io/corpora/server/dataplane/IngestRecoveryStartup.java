@@ -12,6 +12,8 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.interceptor.Interceptor;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import java.time.Duration;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -20,8 +22,9 @@ import java.util.logging.Logger;
  * dead servers (its own predecessor included) with {@link IngestRecovery}, removes leftovers of superseded versions,
  * recovers orphaned re-embed migrations and store relocations ({@link CorpusMigrations#recover}) and fails evaluations a dead server left
  * open ({@link JpaEvaluations#failOrphaned}); then, while the server runs, repeats the adoption after every lease
- * renewal, so work of a server that died is closed by a survivor. When the application begins to stop, the running
- * migrations are stopped first and the lease released after them, so no other server adopts a job still running here.
+ * renewal, so work of a server that died is closed by a survivor. When the application begins to stop, the jobs and
+ * migrations running here are stopped first and the lease released after them, so no other server adopts a job still
+ * running here.
  */
 @ApplicationScoped
 public class IngestRecoveryStartup {
@@ -45,6 +48,17 @@ public class IngestRecoveryStartup {
 
     @Inject
     JpaEvaluations evaluations;
+
+    @Inject
+    JobRunner jobRunner;
+
+    /**
+     * How long a clean stop waits for the work running here to reach a step boundary: the documents in flight of ingest
+     * and rebuild jobs, one embedding batch or document of a migration.
+     */
+    @Inject
+    @ConfigProperty(name = "corpora.stopWaitSeconds", defaultValue = "30")
+    int stopWaitSeconds;
 
     void onStartup(@Observes @Priority(Interceptor.Priority.APPLICATION + 100) @Initialized(ApplicationScoped.class) Object event) {
         controlPlane.ensureMigrated();
@@ -74,12 +88,31 @@ public class IngestRecoveryStartup {
     }
 
     /**
-     * At the start of the application's stop, while the persistence unit is still open: migrations end where they are
-     * (their jobs left open), then the lease is released so that another server adopts them at once — unless one still
-     * runs, when the lease is left to expire instead.
+     * At the start of the application's stop, while the persistence unit is still open: ingest and rebuild jobs end after
+     * their documents in flight (the rest failed as interrupted), migrations where they are (their jobs left open); then
+     * the lease is released so that another server adopts what is open at once — unless something still runs after
+     * {@code corpora.stopWaitSeconds}, when the lease is left to expire instead.
      */
     void atStop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event) {
-        leaseKeeper.stop(migrations.stop());
+        jobRunner.requestStop();
+        migrations.requestStop();
+        long deadline = System.nanoTime() + Duration.ofSeconds(Math.max(0, stopWaitSeconds)).toNanos();
+        boolean stopped;
+        try {
+            stopped = jobRunner.awaitStopped(left(deadline)) && migrations.awaitStopped(left(deadline));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopped = false;
+        }
+        if (!stopped) {
+            LOG.warning("work still runs here " + stopWaitSeconds + " s after the stop began (corpora.stopWaitSeconds); its jobs are"
+                    + " adopted once this server's lease expires");
+        }
+        leaseKeeper.stop(stopped);
+    }
+
+    private static Duration left(long deadline) {
+        return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
     }
 
     /** One adoption round: what servers that died since left is closed here (another survivor may win some). */

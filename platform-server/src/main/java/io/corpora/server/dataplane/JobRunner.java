@@ -4,6 +4,7 @@ import io.corpora.controlplane.IngestJob;
 import io.corpora.controlplane.JobRepository;
 import io.corpora.access.TenantView;
 import io.corpora.ingest.FailedOutcomes;
+import io.corpora.ingest.GracefulStop;
 import io.corpora.ingest.IngestException;
 import io.corpora.ingest.IngestRequest;
 import io.corpora.ingest.JobCompletions;
@@ -16,7 +17,10 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -25,6 +29,10 @@ import java.util.logging.Logger;
 /**
  * Runs ingest and rebuild jobs on the container's managed executor. Each document succeeds or fails alone; the job
  * records every outcome, so a bad document in a batch never stops the others.
+ * <p>
+ * When the server stops, a running job finishes the documents in flight and fails the ones it had not begun
+ * ({@code job-interrupted}: nothing of them was stored), then ends, so its outcomes add up before the persistence unit
+ * closes. The stop begins with {@link #requestStop}, or earlier, when Liberty's quiesce refuses the job's next document.
  */
 @ApplicationScoped
 public class JobRunner {
@@ -62,6 +70,14 @@ public class JobRunner {
             defaultValue = "" + JobCompletions.DEFAULT_MAX_WAITING_PER_TENANT)
     int maxWaitingPerTenant;
 
+    static final String NOT_BEGUN = "interrupted: this server stopped before the document was begun; nothing of it was stored and"
+            + " the previous version, if any, still serves: send it again";
+    static final String NOT_REBUILT = "interrupted: this server stopped before the document was re-pushed; its active version still"
+            + " serves, and orphaned or stale chunks were not removed: run index:rebuild again";
+
+    /** Jobs running on this server enter it; the server's stop ends them after the documents in flight. */
+    private final GracefulStop stop = new GracefulStop();
+
     /** Wakes the callers waiting for a job this server runs. */
     private JobCompletions completions;
 
@@ -80,7 +96,7 @@ public class JobRunner {
     /** Creates the job and queues it behind the tenant's running ones ({@link TenantJobQueue}); returns it as queued. */
     public IngestJob submit(TenantView view, List<IngestRequest> requests) {
         IngestJob job = view.createJob(requests.size());
-        enqueue(view.namespace().tenant(), job, () -> run(job, requests, IngestRequest::documentId, view::ingest, () -> {}));
+        enqueue(view.namespace().tenant(), job, () -> run(job, requests, IngestRequest::documentId, view::ingest, () -> {}, NOT_BEGUN));
         return job;
     }
 
@@ -103,7 +119,7 @@ public class JobRunner {
                         + " stale chunks were not removed: " + refused.getMessage() + "; run index:rebuild again later", refused);
             }
             LOG.info(() -> "rebuild job " + job.id() + " of " + namespace + " removed " + removed + " orphaned or stale chunks");
-        }));
+        }, NOT_REBUILT));
         return job;
     }
 
@@ -118,6 +134,33 @@ public class JobRunner {
                 refused.addSuppressed(alsoFailed);
             }
             throw refused;
+        }
+    }
+
+    /**
+     * The server is stopping: running jobs finish their documents in flight, fail the rest ({@code job-interrupted}) and
+     * end; a queued job that starts from now on does the same at once. Returns at once; {@link #awaitStopped} waits.
+     */
+    public void requestStop() {
+        stop.request();
+    }
+
+    /** Waits up to {@code timeout} for the jobs running on this server to end; whether none is left. */
+    public boolean awaitStopped(Duration timeout) throws InterruptedException {
+        return stop.awaitIdle(timeout);
+    }
+
+    /**
+     * Where a job's documents run: the managed executor, until it refuses them — Liberty's quiesce shuts it to new tasks
+     * before the application hears of the stop — which begins the stop; the refused document then runs here, as the
+     * interrupted outcome it now is.
+     */
+    private void execute(Runnable document) {
+        try {
+            executor.execute(document);
+        } catch (RejectedExecutionException shutDown) {
+            stop.request();
+            document.run();
         }
     }
 
@@ -137,24 +180,38 @@ public class JobRunner {
      * documents, none held longer than a quarter second), then runs {@code afterwards}; the job is finished whatever
      * happens (FAILED with the reason when a refusal such as a migration's 409 ends it early). Up to {@link #parallelism} items are in flight, the next starting as soon as any finishes
      * ({@link OrderedWindow}); a job naming one document twice runs one item at a time, so its last version is the last
-     * one sent, as it always was.
+     * one sent, as it always was. Once the server is stopping, the documents not yet begun fail with {@code notBegun}
+     * and {@code afterwards} is skipped.
      */
-    private <T> void run(IngestJob job, List<T> items, Function<T, String> documentIdOf, Function<T, IngestJob.Outcome> work, Runnable afterwards) {
+    private <T> void run(IngestJob job, List<T> items, Function<T, String> documentIdOf, Function<T, IngestJob.Outcome> work, Runnable afterwards,
+                         String notBegun) {
         JobRepository jobs = dataPlane.jobs();
         String jobId = job.id();
         boolean gone = false;
         String refusal = null;
+        stop.enter();
         try {
             jobs.markRunning(jobId);
             boolean distinct = items.stream().map(documentIdOf).distinct().count() == items.size();
             OutcomeBatch outcomes = new OutcomeBatch(batch -> jobs.recordOutcomes(jobId, batch));
+            AtomicInteger interrupted = new AtomicInteger();
             try {
-                OrderedWindow.run(items, distinct ? Math.max(1, parallelism) : 1, executor,
-                        item -> outcomeOf(documentIdOf.apply(item), () -> work.apply(item)), outcomes);
+                OrderedWindow.run(items, distinct ? Math.max(1, parallelism) : 1, this::execute, item -> {
+                    if (stop.requested()) {
+                        interrupted.incrementAndGet();
+                        return IngestJob.Outcome.failed(documentIdOf.apply(item), 503, "job-interrupted", notBegun);
+                    }
+                    return outcomeOf(documentIdOf.apply(item), () -> work.apply(item));
+                }, outcomes);
             } finally {
                 outcomes.flush(); // before the job finishes: its status tells the client these documents are done
             }
-            afterwards.run();
+            if (interrupted.get() > 0) {
+                LOG.info(() -> "job " + jobId + " of tenant " + job.tenant() + " ended early: this server is stopping; the " + interrupted.get()
+                        + " documents it had not begun are failed (job-interrupted)");
+            } else {
+                afterwards.run();
+            }
         } catch (RuntimeException e) {
             if (e instanceof IngestException refused && refused.status() < 500) {
                 // the caller's kind of refusal, not a fault: the job ends FAILED saying why
@@ -177,6 +234,7 @@ public class JobRunner {
                 }
             } finally {
                 completions.finished(jobId);
+                stop.exit();
             }
         }
     }

@@ -1,0 +1,70 @@
+package io.corpora.ingest;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A server's stop as long-running work sees it: once {@link #request requested}, work in progress ends at its next step
+ * boundary (each kind of work says where), and the stopping server {@link #awaitIdle waits} for that before it hands the
+ * work's jobs over (lease release) or closes the persistence unit under it. Work {@link #enter enters} and
+ * {@link #exit exits}; a pause that a stop should cut short {@link #sleep sleeps} on it.
+ */
+public final class GracefulStop {
+
+    private final CountDownLatch requested = new CountDownLatch(1);
+    private final Object idle = new Object();
+    /** Work in progress; guarded by {@code idle}. */
+    private int busy;
+
+    /** From now on work ends at its next step boundary. Returns at once. */
+    public void request() {
+        requested.countDown();
+    }
+
+    public boolean requested() {
+        return requested.getCount() == 0;
+    }
+
+    /** Counts one piece of work in progress until its {@link #exit}. */
+    public void enter() {
+        synchronized (idle) {
+            busy++;
+        }
+    }
+
+    public void exit() {
+        synchronized (idle) {
+            busy--;
+            idle.notifyAll();
+        }
+    }
+
+    /** Waits up to {@code timeout} for the work in progress to exit; whether none is left. */
+    public boolean awaitIdle(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (idle) {
+            while (busy > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(idle, left);
+            }
+            return true;
+        }
+    }
+
+    /** Sleeps for {@code duration} unless the stop comes first; whether it did (an interrupt ends the sleep as well). */
+    public boolean sleep(Duration duration) {
+        if (duration.isZero() || duration.isNegative()) {
+            return requested();
+        }
+        try {
+            return requested.await(duration.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return requested();
+        }
+    }
+}

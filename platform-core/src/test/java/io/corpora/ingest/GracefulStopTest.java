@@ -1,0 +1,46 @@
+package io.corpora.ingest;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class GracefulStopTest {
+
+    @Test
+    void awaitIdleWaitsForEveryPieceOfWorkThatEntered() throws Exception {
+        GracefulStop stop = new GracefulStop();
+        assertTrue(stop.awaitIdle(Duration.ZERO), "nothing entered");
+        stop.enter();
+        stop.enter();
+        stop.request();
+        assertFalse(stop.awaitIdle(Duration.ofMillis(50)));
+        stop.exit();
+        assertFalse(stop.awaitIdle(Duration.ofMillis(50)), "one is still in progress");
+        CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return stop.awaitIdle(Duration.ofMinutes(1));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        stop.exit();
+        assertTrue(waiting.get(10, TimeUnit.SECONDS), "woken by the last exit, long before its minute");
+    }
+
+    @Test
+    void aSleepEndsWhenTheStopIsRequestedAndSaysSo() throws Exception {
+        GracefulStop stop = new GracefulStop();
+        assertFalse(stop.sleep(Duration.ofMillis(10)), "slept its time out: no stop");
+        assertFalse(stop.requested());
+        CompletableFuture<Boolean> sleeping = CompletableFuture.supplyAsync(() -> stop.sleep(Duration.ofMinutes(5)));
+        stop.request();
+        assertTrue(sleeping.get(10, TimeUnit.SECONDS));
+        assertTrue(stop.requested());
+        assertTrue(stop.sleep(Duration.ofMinutes(5)), "after the stop a sleep returns at once");
+        assertTrue(stop.sleep(Duration.ZERO));
+    }
+}

@@ -37,7 +37,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * unit.
  */
 @ApplicationScoped
-public class CorpusMigrations {
+public class CorpusMigrations implements StoppableWork {
 
     private static final Logger LOG = Logger.getLogger(CorpusMigrations.class.getName());
     private static final String SYSTEM = "system";
@@ -187,8 +187,9 @@ public class CorpusMigrations {
 
     /**
      * The server is stopping: every migration run and recovery on this server ends at its next step boundary with its
-     * job left open, and new starts are refused (503). Returns at once; {@link #awaitStopped} waits.
+     * job left open, and new starts are refused (503).
      */
+    @Override
     public void requestStop() {
         stopping = true;
         Map<JobKind, Kind> created = kinds;
@@ -197,7 +198,7 @@ public class CorpusMigrations {
         }
     }
 
-    /** Waits up to {@code timeout} for the runs and recoveries on this server to end; whether none is left. */
+    @Override
     public boolean awaitStopped(Duration timeout) throws InterruptedException {
         Map<JobKind, Kind> created = kinds;
         if (created == null) {

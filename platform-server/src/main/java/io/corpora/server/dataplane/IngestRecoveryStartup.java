@@ -14,6 +14,7 @@ import jakarta.inject.Inject;
 import jakarta.interceptor.Interceptor;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.time.Duration;
+import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -52,6 +53,9 @@ public class IngestRecoveryStartup {
     @Inject
     JobRunner jobRunner;
 
+    @Inject
+    EvaluationRunner evaluationRunner;
+
     /**
      * How long a clean stop waits for the work running here to reach a step boundary: the documents in flight of ingest
      * and rebuild jobs, one embedding batch or document of a migration.
@@ -89,17 +93,20 @@ public class IngestRecoveryStartup {
 
     /**
      * At the start of the application's stop, while the persistence unit is still open: ingest and rebuild jobs end after
-     * their documents in flight (the rest failed as interrupted), migrations where they are (their jobs left open); then
+     * their documents in flight (the rest failed as interrupted), migrations where they are (their jobs left open),
+     * evaluations before their next query (failed, saying so); then
      * the lease is released so that another server adopts what is open at once — unless something still runs after
      * {@code corpora.stopWaitSeconds}, when the lease is left to expire instead.
      */
     void atStop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event) {
-        jobRunner.requestStop();
-        migrations.requestStop();
+        List<StoppableWork> work = List.of(jobRunner, migrations, evaluationRunner);
+        work.forEach(StoppableWork::requestStop);
         long deadline = System.nanoTime() + Duration.ofSeconds(Math.max(0, stopWaitSeconds)).toNanos();
-        boolean stopped;
+        boolean stopped = true;
         try {
-            stopped = jobRunner.awaitStopped(left(deadline)) && migrations.awaitStopped(left(deadline));
+            for (StoppableWork each : work) {
+                stopped &= each.awaitStopped(left(deadline));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stopped = false;

@@ -35,7 +35,7 @@ import java.util.logging.Logger;
  * closes. The stop begins with {@link #requestStop}, or earlier, when Liberty's quiesce refuses the job's next document.
  */
 @ApplicationScoped
-public class JobRunner {
+public class JobRunner implements StoppableWork {
 
     private static final Logger LOG = Logger.getLogger(JobRunner.class.getName());
 
@@ -141,11 +141,12 @@ public class JobRunner {
      * The server is stopping: running jobs finish their documents in flight, fail the rest ({@code job-interrupted}) and
      * end; a queued job that starts from now on does the same at once. Returns at once; {@link #awaitStopped} waits.
      */
+    @Override
     public void requestStop() {
         stop.request();
     }
 
-    /** Waits up to {@code timeout} for the jobs running on this server to end; whether none is left. */
+    @Override
     public boolean awaitStopped(Duration timeout) throws InterruptedException {
         return stop.awaitIdle(timeout);
     }

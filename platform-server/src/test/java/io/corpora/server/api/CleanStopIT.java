@@ -24,17 +24,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * An ingest job running when the application stops: the stop lets the documents in flight finish, fails the ones the
- * job had not begun ({@code job-interrupted}, each named, nothing of it stored) and ends the job before the persistence
- * unit closes — so after the restart its outcomes add up, every stored document serves and every failed one is absent,
- * and no SEVERE line says the job aborted (until 2026-12-07 it did, and ended PARTIALLY_FAILED with most documents
- * reported nowhere).
+ * An ingest job and an evaluation running when the application stops. The stop lets the job's documents in flight
+ * finish, fails the ones it had not begun ({@code job-interrupted}, each named, nothing of it stored) and ends the job,
+ * and fails the evaluation before its next query, saying why — both before the persistence unit closes. So after the
+ * restart the job's outcomes add up, every stored document serves and every failed one is absent, the evaluation says
+ * the server stopped, and no SEVERE line says the job aborted and no WARNING that the evaluation failed (until
+ * 2026-12-07 both did; the job ended PARTIALLY_FAILED with most documents reported nowhere).
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-class IngestJobStopIT {
+class CleanStopIT {
 
-    private static final String DEPLOYMENT = "corpora-job-stop";
+    private static final String DEPLOYMENT = "corpora-clean-stop";
+    private static final int QUERIES = 2000; // the most one evaluation takes
     private static final int DOCUMENTS = 400;
 
     private final ServerClient client = ServerClient.fromBuild();
@@ -49,13 +51,14 @@ class IngestJobStopIT {
     }
 
     @Test
-    void aStopEndsTheJobWithEveryDocumentAccountedFor() throws Exception {
+    void aStopEndsTheJobWithEveryDocumentAccountedForAndFailsTheEvaluationSayingWhy() throws Exception {
         deployer.deploy(DEPLOYMENT);
         try {
             String tenant = TenantFixtures.uniqueId("jobstop");
             new TenantFixtures(client).create(tenant, List.of(), false);
             String writer = client.token("w", tenant, Roles.WRITER);
             String reader = client.token("r", tenant, Roles.READER);
+            String tenantAdmin = client.token("ta", tenant, Roles.TENANT_ADMIN);
             String api = "api/v1/tenants/" + tenant + "/";
             List<Map<String, Object>> batch = IntStream.range(0, DOCUMENTS).mapToObj(i -> Map.<String, Object>of("id", "note-" + i,
                     "text", ("Logbook note " + i + ": the lantern on pier " + i + " was trimmed and relit. ").repeat(30))).toList();
@@ -66,7 +69,22 @@ class IngestJobStopIT {
                 JsonNode job = client.get(jobPath, writer).json();
                 return job.get("succeeded").asInt() > 0 || TenantFixtures.finished(job) ? Optional.of(job) : Optional.empty();
             });
-            assertEquals("RUNNING", running.get("status").asText(), "the job must still run when the application stops: " + running);
+            Map<String, String> queries = new java.util.LinkedHashMap<>();
+            Map<String, Map<String, Integer>> qrels = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < QUERIES; i++) {
+                queries.put("q" + i, "which lantern on pier " + i + " was relit");
+                qrels.put("q" + i, Map.of("note-" + (i % DOCUMENTS), 1));
+            }
+            ServerClient.Response evaluation = client.post(api + "evaluations", tenantAdmin, Map.of("queries", queries, "qrels", qrels,
+                    "candidates", List.of(Map.of("mode", "vector"), Map.of("mode", "hybrid"), Map.of("mode", "keyword"))));
+            assertEquals(202, evaluation.status(), evaluation.body());
+            String evaluationPath = TenantFixtures.serverPath(evaluation.location());
+            JsonNode evaluating = Poll.until("the evaluation runs queries", Duration.ofMinutes(1), () -> {
+                JsonNode run = client.get(evaluationPath, tenantAdmin).json();
+                return run.at("/progress/done").asInt() > 0 || !run.get("status").asText().matches("QUEUED|RUNNING") ? Optional.of(run) : Optional.empty();
+            });
+            assertEquals("RUNNING", evaluating.get("status").asText(), "the evaluation must still run when the application stops");
+            assertEquals("RUNNING", client.get(jobPath, writer).json().get("status").asText(), "the job must still run when the application stops");
 
             deployer.undeploy(DEPLOYMENT);
             deployer.deploy(DEPLOYMENT);
@@ -94,10 +112,17 @@ class IngestJobStopIT {
             JsonNode verify = client.get(api + "index:verify", writer).json();
             assertTrue(verify.get("consistent").asBoolean(), verify.toString());
 
-            List<String> aborted = MessagesLog.jsonRecords().map(r -> r.path("loglevel").asText() + " " + r.path("message").asText())
-                    .filter(r -> r.contains(job.get("id").asText()) && (r.startsWith("SEVERE") || r.contains("aborted"))).toList();
-            assertEquals(List.of(), aborted);
-            System.out.println("IngestJobStopIT: " + stored.size() + " documents stored before the stop, " + interrupted.size() + " failed as interrupted");
+            JsonNode evaluated = client.get(evaluationPath, tenantAdmin).json();
+            assertEquals("FAILED", evaluated.get("status").asText(), evaluated.toString());
+            assertEquals("this server stopped while the evaluation ran; start the evaluation again", evaluated.get("error").asText());
+
+            String evaluationId = evaluated.get("id").asText();
+            List<String> alarms = MessagesLog.jsonRecords().map(r -> r.path("loglevel").asText() + " " + r.path("message").asText())
+                    .filter(r -> (r.contains(job.get("id").asText()) || r.contains(evaluationId))
+                            && (r.startsWith("SEVERE") || r.startsWith("WARNING") || r.contains("aborted"))).toList();
+            assertEquals(List.of(), alarms);
+            System.out.println("CleanStopIT: " + stored.size() + " documents stored before the stop, " + interrupted.size()
+                    + " failed as interrupted; the evaluation had run " + evaluating.at("/progress/done").asInt() + " retrievals when it began");
         } finally {
             deployer.undeploy(DEPLOYMENT);
         }

@@ -86,7 +86,7 @@ public class JobRunner implements StoppableWork {
     @PostConstruct
     void bindWaiters() {
         completions = new JobCompletions(maxWaiting, maxWaitingPerTenant);
-        queue = new TenantJobQueue(executor, jobsPerTenant);
+        queue = new TenantJobQueue(this::execute, jobsPerTenant);
     }
 
     public JobCompletions completions() {
@@ -123,11 +123,17 @@ public class JobRunner implements StoppableWork {
         return job;
     }
 
-    /** Queues the created job's work; a job the executor refuses is failed, so it does not stay QUEUED (and, a rebuild, block the next). */
+    /**
+     * Queues the created job's work; a job that cannot be queued is failed, so it does not stay QUEUED (and, a rebuild,
+     * block the next). A queued job counts as running for the stop, which waits for it: it then runs at once, every
+     * document interrupted, so that no job is left QUEUED by a clean stop.
+     */
     private void enqueue(String tenant, IngestJob job, Runnable work) {
+        stop.enter(); // exited when run ends
         try {
             queue.submit(tenant, work);
         } catch (RuntimeException refused) {
+            stop.exit();
             try {
                 dataPlane.jobs().fail(job.id(), "not started: the server could not run it (" + refused.getClass().getSimpleName() + ")");
             } catch (RuntimeException alsoFailed) {
@@ -152,16 +158,16 @@ public class JobRunner implements StoppableWork {
     }
 
     /**
-     * Where a job's documents run: the managed executor, until it refuses them — Liberty's quiesce shuts it to new tasks
-     * before the application hears of the stop — which begins the stop; the refused document then runs here, as the
-     * interrupted outcome it now is.
+     * Where jobs and their documents run: the managed executor, until it refuses them — Liberty's quiesce shuts it to new
+     * tasks before the application hears of the stop — which begins the stop; the refused task then runs here, as the
+     * interrupted outcome it now is (a job: every document not begun failed).
      */
-    private void execute(Runnable document) {
+    private void execute(Runnable task) {
         try {
-            executor.execute(document);
+            executor.execute(task);
         } catch (RejectedExecutionException shutDown) {
             stop.request();
-            document.run();
+            task.run();
         }
     }
 
@@ -190,7 +196,6 @@ public class JobRunner implements StoppableWork {
         String jobId = job.id();
         boolean gone = false;
         String refusal = null;
-        stop.enter();
         try {
             jobs.markRunning(jobId);
             boolean distinct = items.stream().map(documentIdOf).distinct().count() == items.size();

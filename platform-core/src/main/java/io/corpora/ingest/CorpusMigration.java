@@ -38,7 +38,7 @@ import java.util.logging.Logger;
  * also when the thread dies of an {@link Error}. {@link #recover} finishes a migration that had switched and resumes or
  * rolls back one that had not.
  * <p>
- * When the server stops, {@link #requestStop} makes every run end at its next step boundary (between documents — and,
+ * When the server stops, its {@link GracefulStop} makes every run end at its next step boundary (between documents — and,
  * re-embedding, between one document's batches — before the switch, or in the drain) without closing its job: the claim is
  * released and the job stays open for {@link #recover}, on the server that adopts it or at the next boot. Neither a
  * rollback nor a finish is attempted then — the persistence unit may already be closing, and a rollback could delete a
@@ -105,8 +105,8 @@ public abstract class CorpusMigration<P> {
     private final TenantWriteGate gate;
     private final Duration claimWait;
     private final Duration drain;
-    /** Runs and recoveries enter it; the server's stop ends them at their next step. */
-    private final GracefulStop stop = new GracefulStop();
+    /** The server's: runs and recoveries enter it, and its request ends them at their next step. */
+    private final GracefulStop stop;
 
     /**
      * @param payload   what a job of {@code kind} records of its target
@@ -114,10 +114,11 @@ public abstract class CorpusMigration<P> {
      * @param runtimes  builds a runtime for a definition (the target's is not the tenant's yet)
      * @param claimWait how long a start waits for ingests in flight to finish
      * @param drain     how long the old place survives the switch, for reads that started before it
+     * @param stop      the server's stop, shared by every kind of migration it runs
      */
     protected CorpusMigration(JobKind kind, Function<IngestJob, P> payload, JobCreation<P> createJob, Wording wording,
                               TenantRepository tenants, DocumentRegistry registry, JobRepository jobs, TenantWriteGate gate,
-                              Function<TenantDefinition, TenantRuntime> runtimes, Duration claimWait, Duration drain) {
+                              Function<TenantDefinition, TenantRuntime> runtimes, Duration claimWait, Duration drain, GracefulStop stop) {
         this.kind = Objects.requireNonNull(kind, "kind");
         this.payload = Objects.requireNonNull(payload, "payload");
         this.createJob = Objects.requireNonNull(createJob, "createJob");
@@ -129,6 +130,7 @@ public abstract class CorpusMigration<P> {
         this.runtimes = Objects.requireNonNull(runtimes, "runtimes");
         this.claimWait = Objects.requireNonNull(claimWait, "claimWait");
         this.drain = Objects.requireNonNull(drain, "drain");
+        this.stop = Objects.requireNonNull(stop, "stop");
     }
 
     /** The kind of job this migration runs. */
@@ -146,7 +148,7 @@ public abstract class CorpusMigration<P> {
      * typically in the background. Whatever the target needs is built or opened here, so a bad one fails now, not later.
      */
     public final Started start(Tenant tenant, PluginChoice target) {
-        if (stopRequested()) {
+        if (stop.requested()) {
             throw new IngestException(503, "server-stopping", "this server is stopping; start the " + wording.noun() + " on another server"
                     + " or after the restart").retryAfter(TenantWriteGate.RETRY_AFTER_SECONDS);
         }
@@ -204,7 +206,7 @@ public abstract class CorpusMigration<P> {
             claim.release();
             return jobs.finish(job.id());
         } catch (RuntimeException e) {
-            if (stopRequested()) { // whatever ended the run, nothing is closed once the stop began
+            if (stop.requested()) { // whatever ended the run, nothing is closed once the stop began
                 return leftOpen(job, claim, switched, e instanceof StopRequested ? null : e);
             }
             if (e instanceof ChangedSinceStart) {
@@ -228,29 +230,12 @@ public abstract class CorpusMigration<P> {
     }
 
     /**
-     * Asks every run and recovery of this migration to end at its next step boundary, leaving its job open (the server
-     * is stopping); from now on {@link #start} refuses (503) and {@link #recover} leaves jobs as they are. Returns at
-     * once; {@link #awaitIdle} waits for them.
-     */
-    public final void requestStop() {
-        stop.request();
-    }
-
-    /** Waits up to {@code timeout} for the runs and recoveries in progress to end; whether none is left. */
-    public final boolean awaitIdle(Duration timeout) throws InterruptedException {
-        return stop.awaitIdle(timeout);
-    }
-
-    private boolean stopRequested() {
-        return stop.requested();
-    }
-
-    /**
-     * Ends the run here, its job left open, when {@link #requestStop} was called: called between documents, and by a
-     * subclass between the steps of one long document's copy (never inside a catch that would take it for a failure).
+     * Ends the run here, its job left open, once the server's stop is requested (from then on {@link #start} refuses
+     * with 503 and {@link #recover} leaves jobs as they are): called between documents, and by a subclass between the
+     * steps of one long document's copy (never inside a catch that would take it for a failure).
      */
     protected final void stopPoint() {
-        if (stopRequested()) {
+        if (stop.requested()) {
             throw new StopRequested();
         }
     }
@@ -266,7 +251,7 @@ public abstract class CorpusMigration<P> {
         }
         stop.enter();
         try {
-            if (stopRequested()) {
+            if (stop.requested()) {
                 log.info(wording.noun() + " " + job.id() + " of tenant " + job.tenant() + " is left for the next server to recover: this one is stopping");
                 return Optional.empty();
             }

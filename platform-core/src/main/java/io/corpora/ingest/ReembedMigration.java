@@ -58,10 +58,12 @@ public final class ReembedMigration extends CorpusMigration<IngestJob.Reembed> {
      * @param runtimes  builds a runtime for a definition (the target's is not the tenant's yet)
      * @param claimWait how long a start waits for ingests in flight to finish
      * @param drain     how long the old generation survives the switch, for queries that read the tenant before it
+     * @param stop      the server's stop: a run ends between two documents or batches once it is requested
      */
     public ReembedMigration(TenantRepository tenants, DocumentRegistry registry, JobRepository jobs, TenantWriteGate gate,
-                            Function<TenantDefinition, TenantRuntime> runtimes, int embedBatchSize, Duration claimWait, Duration drain) {
-        super(JobKind.REEMBED, IngestJob::reembed, jobs::createReembed, WORDING, tenants, registry, jobs, gate, runtimes, claimWait, drain);
+                            Function<TenantDefinition, TenantRuntime> runtimes, int embedBatchSize, Duration claimWait, Duration drain,
+                            GracefulStop stop) {
+        super(JobKind.REEMBED, IngestJob::reembed, jobs::createReembed, WORDING, tenants, registry, jobs, gate, runtimes, claimWait, drain, stop);
         if (embedBatchSize < 1) {
             throw new IllegalArgumentException("embedBatchSize must be >= 1");
         }

@@ -63,11 +63,12 @@ public final class StoreRelocation extends CorpusMigration<IngestJob.Relocate> {
      * @param locations where a store choice keeps its data (two choices of one location are one copy)
      * @param claimWait how long a start waits for ingests in flight to finish
      * @param drain     how long the source copy survives the switch, for reads that started before it
+     * @param stop      the server's stop: a run ends between two documents once it is requested
      */
     public StoreRelocation(TenantRepository tenants, DocumentRegistry registry, JobRepository jobs, TenantWriteGate gate,
                            Function<TenantDefinition, TenantRuntime> runtimes, Function<PluginChoice, StoreLocation> locations,
-                           Duration claimWait, Duration drain) {
-        super(JobKind.RELOCATE, IngestJob::relocate, jobs::createRelocation, WORDING, tenants, registry, jobs, gate, runtimes, claimWait, drain);
+                           Duration claimWait, Duration drain, GracefulStop stop) {
+        super(JobKind.RELOCATE, IngestJob::relocate, jobs::createRelocation, WORDING, tenants, registry, jobs, gate, runtimes, claimWait, drain, stop);
         this.locations = Objects.requireNonNull(locations, "locations");
     }
 

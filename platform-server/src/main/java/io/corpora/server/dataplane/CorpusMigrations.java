@@ -9,6 +9,7 @@ import io.corpora.controlplane.PluginChoice;
 import io.corpora.controlplane.ServerLeases;
 import io.corpora.controlplane.Tenant;
 import io.corpora.ingest.CorpusMigration;
+import io.corpora.ingest.GracefulStop;
 import io.corpora.ingest.IngestLimits;
 import io.corpora.ingest.ReembedMigration;
 import io.corpora.ingest.StoreRelocation;
@@ -33,7 +34,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * ({@code tenant.embedder.migrate}/{@code migrated}, {@code tenant.store.relocate}/{@code relocated}), and adopts the
  * ones whose server died or restarted (lease expiry): they are finished, resumed or rolled back as
  * {@code corpora.reembed.onRestart} says ({@code resume}, the default, or {@code rollback}). At a clean stop the runs
- * end where they are ({@link #requestStop}), so their jobs are handed over open, not broken by the closing persistence
+ * end where they are ({@link #gracefulStop}), so their jobs are handed over open, not broken by the closing persistence
  * unit.
  */
 @ApplicationScoped
@@ -73,7 +74,8 @@ public class CorpusMigrations implements StoppableWork {
                         String unchanged) {}
 
     private volatile Map<JobKind, Kind> kinds;
-    private volatile boolean stopping;
+    /** Shared by both kinds' runners. */
+    private final GracefulStop stop = new GracefulStop();
 
     /** Starts re-embedding the tenant's corpus with {@code embedder} in the background; returns the QUEUED job. */
     public IngestJob reembed(String actor, Tenant tenant, PluginChoice embedder) {
@@ -186,31 +188,12 @@ public class CorpusMigrations implements StoppableWork {
     }
 
     /**
-     * The server is stopping: every migration run and recovery on this server ends at its next step boundary with its
-     * job left open, and new starts are refused (503).
+     * Once requested, every migration run and recovery on this server ends at its next step boundary with its job left
+     * open, and new starts are refused (503).
      */
     @Override
-    public void requestStop() {
-        stopping = true;
-        Map<JobKind, Kind> created = kinds;
-        if (created != null) {
-            created.values().forEach(kind -> kind.runner().requestStop());
-        }
-    }
-
-    @Override
-    public boolean awaitStopped(Duration timeout) throws InterruptedException {
-        Map<JobKind, Kind> created = kinds;
-        if (created == null) {
-            return true;
-        }
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (Kind kind : created.values()) {
-            if (!kind.runner().awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
-                return false;
-            }
-        }
-        return true;
+    public GracefulStop gracefulStop() {
+        return stop;
     }
 
     private Kind kind(JobKind jobKind) {
@@ -220,18 +203,14 @@ public class CorpusMigrations implements StoppableWork {
                     Duration claimWait = Duration.ofSeconds(claimWaitSeconds);
                     Duration drain = Duration.ofSeconds(drainSeconds);
                     ReembedMigration reembed = new ReembedMigration(dataPlane.tenants(), dataPlane.registry(), dataPlane.jobs(),
-                            dataPlane.ingestion().writeGate(), dataPlane.runtimes()::runtime, IngestLimits.DEFAULT.embedBatchSize(), claimWait, drain);
+                            dataPlane.ingestion().writeGate(), dataPlane.runtimes()::runtime, IngestLimits.DEFAULT.embedBatchSize(), claimWait, drain, stop);
                     StoreRelocation relocation = new StoreRelocation(dataPlane.tenants(), dataPlane.registry(), dataPlane.jobs(),
-                            dataPlane.ingestion().writeGate(), dataPlane.runtimes()::runtime, dataPlane.runtimes()::storeLocation, claimWait, drain);
-                    Map<JobKind, Kind> created = Map.of(
+                            dataPlane.ingestion().writeGate(), dataPlane.runtimes()::runtime, dataPlane.runtimes()::storeLocation, claimWait, drain, stop);
+                    kinds = Map.of(
                             JobKind.REEMBED, new Kind(reembed, "tenant.embedder.migrate", "tenant.embedder.migrated",
                                     CorpusMigrations::reembedDetails, "the tenant keeps serving its current embedder"),
                             JobKind.RELOCATE, new Kind(relocation, "tenant.store.relocate", "tenant.store.relocated",
                                     CorpusMigrations::relocationDetails, "the tenant keeps its current store"));
-                    kinds = created;
-                    if (stopping) { // after publishing: either this sees the stop, or the stop sees these runners
-                        created.values().forEach(kind -> kind.runner().requestStop());
-                    }
                 }
             }
         }

@@ -1,6 +1,7 @@
 package io.corpora.server.dataplane;
 
 import io.corpora.access.TenantView;
+import io.corpora.ingest.GracefulStop;
 import io.corpora.retrieval.evaluation.Candidate;
 import io.corpora.retrieval.evaluation.EvaluationResult;
 import io.corpora.retrieval.evaluation.JudgedSet;
@@ -9,9 +10,7 @@ import io.corpora.server.persistence.JpaEvaluations;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
-import io.corpora.ingest.GracefulStop;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -52,8 +51,8 @@ public class EvaluationRunner implements StoppableWork {
         String embedder = view.tenant().activeEmbedder();
         String store = view.storeProvider();
         String tenant = view.tenant().id();
-        executor.execute(() -> {
-            stop.enter();
+        stop.enter(); // from the moment it is handed to the executor: a stop waits for it to start and fail
+        Runnable run = () -> {
             try {
                 if (stop.requested()) {
                     throw new Stopped();
@@ -86,18 +85,19 @@ public class EvaluationRunner implements StoppableWork {
             } finally {
                 stop.exit();
             }
-        });
+        };
+        try {
+            executor.execute(run);
+        } catch (RuntimeException refused) {
+            stop.exit();
+            throw refused;
+        }
     }
 
-    /** Running evaluations fail before their next query (their results would be of a half-run set); new ones fail at once. */
+    /** Once requested, running evaluations fail before their next query (their results would be of a half-run set). */
     @Override
-    public void requestStop() {
-        stop.request();
-    }
-
-    @Override
-    public boolean awaitStopped(Duration timeout) throws InterruptedException {
-        return stop.awaitIdle(timeout);
+    public GracefulStop gracefulStop() {
+        return stop;
     }
 
     /** The results compared with the tenant's previous comparable run, with the evaluation's maxDrop. */

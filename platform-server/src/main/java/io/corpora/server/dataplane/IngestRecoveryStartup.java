@@ -1,6 +1,7 @@
 package io.corpora.server.dataplane;
 
 import io.corpora.controlplane.ServerLeases;
+import io.corpora.ingest.GracefulStop;
 import io.corpora.ingest.IngestRecovery;
 import io.corpora.server.cluster.LeaseKeeper;
 import io.corpora.server.persistence.ControlPlaneStartup;
@@ -12,20 +13,21 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.interceptor.Interceptor;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * At boot, after the control plane is migrated and synced: takes this server's lease, adopts and closes the work of
  * dead servers (its own predecessor included) with {@link IngestRecovery}, removes leftovers of superseded versions,
  * recovers orphaned re-embed migrations and store relocations ({@link CorpusMigrations#recover}) and fails evaluations a dead server left
  * open ({@link JpaEvaluations#failOrphaned}); then, while the server runs, repeats the adoption after every lease
- * renewal, so work of a server that died is closed by a survivor. When the application begins to stop, the jobs and
- * migrations running here are stopped first and the lease released after them, so no other server adopts a job still
- * running here.
+ * renewal, so work of a server that died is closed by a survivor. When the application begins to stop, the jobs,
+ * migrations and evaluations running here are stopped first and the lease released after them, so no other server
+ * adopts a job still running here.
  */
 @ApplicationScoped
 public class IngestRecoveryStartup {
@@ -94,18 +96,18 @@ public class IngestRecoveryStartup {
     /**
      * At the start of the application's stop, while the persistence unit is still open: ingest and rebuild jobs end after
      * their documents in flight (the rest failed as interrupted), migrations where they are (their jobs left open),
-     * evaluations before their next query (failed, saying so); then
-     * the lease is released so that another server adopts what is open at once — unless something still runs after
-     * {@code corpora.stopWaitSeconds}, when the lease is left to expire instead.
+     * evaluations before their next query (failed, saying so). Then the lease is released so that another server adopts
+     * what is open at once — unless something still runs after {@code corpora.stopWaitSeconds}, when the lease is left
+     * to expire instead.
      */
     void atStop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event) {
-        List<StoppableWork> work = List.of(jobRunner, migrations, evaluationRunner);
-        work.forEach(StoppableWork::requestStop);
+        List<GracefulStop> stops = Stream.of(jobRunner, migrations, evaluationRunner).map(StoppableWork::gracefulStop).toList();
+        stops.forEach(GracefulStop::request);
         long deadline = System.nanoTime() + Duration.ofSeconds(Math.max(0, stopWaitSeconds)).toNanos();
         boolean stopped = true;
         try {
-            for (StoppableWork each : work) {
-                stopped &= each.awaitStopped(left(deadline));
+            for (GracefulStop stop : stops) {
+                stopped &= stop.awaitIdle(left(deadline));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -17,7 +17,6 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,7 +31,7 @@ import java.util.logging.Logger;
  * <p>
  * When the server stops, a running job finishes the documents in flight and fails the ones it had not begun
  * ({@code job-interrupted}: nothing of them was stored), then ends, so its outcomes add up before the persistence unit
- * closes. The stop begins with {@link #requestStop}, or earlier, when Liberty's quiesce refuses the job's next document.
+ * closes. The stop begins when the application's does, or earlier, when Liberty's quiesce refuses the job's next document.
  */
 @ApplicationScoped
 public class JobRunner implements StoppableWork {
@@ -129,9 +128,15 @@ public class JobRunner implements StoppableWork {
      * document interrupted, so that no job is left QUEUED by a clean stop.
      */
     private void enqueue(String tenant, IngestJob job, Runnable work) {
-        stop.enter(); // exited when run ends
+        stop.enter();
         try {
-            queue.submit(tenant, work);
+            queue.submit(tenant, () -> {
+                try {
+                    work.run();
+                } finally {
+                    stop.exit();
+                }
+            });
         } catch (RuntimeException refused) {
             stop.exit();
             try {
@@ -144,17 +149,12 @@ public class JobRunner implements StoppableWork {
     }
 
     /**
-     * The server is stopping: running jobs finish their documents in flight, fail the rest ({@code job-interrupted}) and
-     * end; a queued job that starts from now on does the same at once. Returns at once; {@link #awaitStopped} waits.
+     * Once requested, running jobs finish their documents in flight, fail the rest ({@code job-interrupted}) and end; a
+     * queued job does the same when its turn comes.
      */
     @Override
-    public void requestStop() {
-        stop.request();
-    }
-
-    @Override
-    public boolean awaitStopped(Duration timeout) throws InterruptedException {
-        return stop.awaitIdle(timeout);
+    public GracefulStop gracefulStop() {
+        return stop;
     }
 
     /**
@@ -240,7 +240,6 @@ public class JobRunner implements StoppableWork {
                 }
             } finally {
                 completions.finished(jobId);
-                stop.exit();
             }
         }
     }

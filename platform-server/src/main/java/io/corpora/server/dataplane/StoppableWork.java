@@ -1,6 +1,6 @@
 package io.corpora.server.dataplane;
 
-import java.time.Duration;
+import io.corpora.ingest.GracefulStop;
 
 /**
  * Background work of this server that a clean stop ends at its next step boundary, while the persistence unit is still
@@ -9,9 +9,6 @@ import java.time.Duration;
  */
 public interface StoppableWork {
 
-    /** From now on the work ends at its next step boundary and new work of this kind is refused. Returns at once. */
-    void requestStop();
-
-    /** Waits up to {@code timeout} for the work in progress to end; whether none is left. */
-    boolean awaitStopped(Duration timeout) throws InterruptedException;
+    /** The stop this work honours: once requested, work ends at its next step boundary and new work of its kind at once. */
+    GracefulStop gracefulStop();
 }

@@ -22,6 +22,7 @@ import io.corpora.engine.chunk.ChunkingOptions;
 import io.corpora.engine.index.ChunkIndexer;
 import io.corpora.engine.index.HeadingContextualizer;
 import io.corpora.ingest.DocumentLoaders;
+import io.corpora.ingest.GracefulStop;
 import io.corpora.ingest.IngestException;
 import io.corpora.ingest.IngestLimits;
 import io.corpora.ingest.IngestionService;
@@ -400,7 +401,8 @@ class ReembedMigrationTest {
     @Test
     void aStopEndsTheRunAtTheNextBatchWithItsJobOpenAndTheNextServerResumesIt() throws Exception {
         TenantWriteGate gate = new TenantWriteGate();
-        ReembedMigration migration = migration(gate, 1, Duration.ZERO);
+        GracefulStop serverStop = new GracefulStop();
+        ReembedMigration migration = migration(gate, 1, Duration.ZERO, serverStop);
         CountDownLatch inThirdBatch = new CountDownLatch(1);
         CountDownLatch proceed = new CountDownLatch(1);
         AtomicInteger batches = new AtomicInteger();
@@ -415,10 +417,10 @@ class ReembedMigrationTest {
         try {
             Future<IngestJob> run = thread.submit(() -> migration.run(started));
             assertTrue(inThirdBatch.await(10, TimeUnit.SECONDS));
-            migration.requestStop();
-            assertFalse(migration.awaitIdle(Duration.ofMillis(200)), "the stop waits for the batch in progress");
+            serverStop.request();
+            assertFalse(serverStop.awaitIdle(Duration.ofMillis(200)), "the stop waits for the batch in progress");
             proceed.countDown();
-            assertTrue(migration.awaitIdle(Duration.ofSeconds(10)), "the run ends at the next batch");
+            assertTrue(serverStop.awaitIdle(Duration.ofSeconds(10)), "the run ends at the next batch");
             assertFalse(run.get(10, TimeUnit.SECONDS).finished());
         } finally {
             thread.shutdownNow();
@@ -453,9 +455,10 @@ class ReembedMigrationTest {
     @Test
     void aFailureAfterTheStopBeganLeavesTheJobOpenInsteadOfRollingBack() {
         TenantWriteGate gate = new TenantWriteGate();
-        ReembedMigration migration = migration(gate);
+        GracefulStop serverStop = new GracefulStop();
+        ReembedMigration migration = migration(gate, 8, Duration.ZERO, serverStop);
         failTheHarbourDocument(() -> {
-            migration.requestStop();
+            serverStop.request();
             throw new IllegalStateException("EntityManagerFactory is closed");
         });
         ReembedMigration.Started started = migration.start(tenant(), CHOICE_B);
@@ -488,15 +491,16 @@ class ReembedMigrationTest {
                     }
                     return result;
                 });
+        GracefulStop serverStop = new GracefulStop();
         ReembedMigration migration = new ReembedMigration(signalling, registry, jobs, new TenantWriteGate(), runtimes, 8, Duration.ofSeconds(1),
-                Duration.ofMinutes(5));
+                Duration.ofMinutes(5), serverStop);
         ReembedMigration.Started started = migration.start(tenant(), CHOICE_B);
         ExecutorService thread = Executors.newSingleThreadExecutor();
         try {
             Future<IngestJob> run = thread.submit(() -> migration.run(started));
             assertTrue(switched.await(10, TimeUnit.SECONDS)); // the test's control plane is one connection: no reads meanwhile
-            migration.requestStop();
-            assertTrue(migration.awaitIdle(Duration.ofSeconds(10)), "the five-minute drain is cut short");
+            serverStop.request();
+            assertTrue(serverStop.awaitIdle(Duration.ofSeconds(10)), "the five-minute drain is cut short");
             assertFalse(run.get(10, TimeUnit.SECONDS).finished());
         } finally {
             thread.shutdownNow();
@@ -538,13 +542,14 @@ class ReembedMigrationTest {
      * control-plane calls fail, so the {@link Error} that stands for the crash leaves the job open, as a real crash would.
      */
     private ReembedMigration migration(TenantWriteGate gate) {
-        return migration(gate, 8, Duration.ZERO);
+        return migration(gate, 8, Duration.ZERO, new GracefulStop());
     }
 
-    private ReembedMigration migration(TenantWriteGate gate, int embedBatchSize, Duration drain) {
+    /** {@code serverStop}: the stop of the server that runs it (a fresh one for each server of a test). */
+    private ReembedMigration migration(TenantWriteGate gate, int embedBatchSize, Duration drain, GracefulStop serverStop) {
         int crashesBefore = store.crashes();
         return new ReembedMigration(ofThisProcess(TenantRepository.class, tenants, crashesBefore), registry,
-                ofThisProcess(JobRepository.class, jobs, crashesBefore), gate, runtimes, embedBatchSize, Duration.ofSeconds(1), drain);
+                ofThisProcess(JobRepository.class, jobs, crashesBefore), gate, runtimes, embedBatchSize, Duration.ofSeconds(1), drain, serverStop);
     }
 
     private <T> T ofThisProcess(Class<T> type, T live, int crashesBefore) {

@@ -21,6 +21,7 @@ import io.corpora.controlplane.TenantRepository;
 import io.corpora.controlplane.WriteRefusedException;
 import io.corpora.engine.index.ChunkIndexer;
 import io.corpora.engine.index.HeadingContextualizer;
+import io.corpora.ingest.GracefulStop;
 import io.corpora.ingest.IngestException;
 import io.corpora.ingest.ReembedMigration;
 import io.corpora.ingest.StoreRelocation;
@@ -434,7 +435,7 @@ class StoreRelocationTest {
             return fingerprint == null ? target : target.withEmbedder(stamping(fingerprint, runtime.embedder()));
         };
         return new StoreRelocation(tenants, registry, jobsOfThisProcess(), gate, observed, runtimes::storeLocation, Duration.ofSeconds(1),
-                Duration.ZERO);
+                Duration.ZERO, new GracefulStop());
     }
 
     private static TenantRuntime withStore(TenantRuntime runtime, VectorStore store) {

@@ -2,13 +2,15 @@ package io.corpora.ingest;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A server's stop as long-running work sees it: once {@link #request requested}, work in progress ends at its next step
  * boundary (each kind of work says where), and the stopping server {@link #awaitIdle waits} for that before it hands the
- * work's jobs over (lease release) or closes the persistence unit under it. Work {@link #enter enters} and
- * {@link #exit exits}; a pause that a stop should cut short {@link #sleep sleeps} on it.
+ * work's jobs over (lease release) or closes the persistence unit under it. Work is counted from the moment it is
+ * handed to an executor ({@link #execute}) or, in this package, between {@link #enter} and {@link #exit}; a pause that a
+ * stop should cut short {@link #sleep sleeps} on it.
  */
 public final class GracefulStop {
 
@@ -27,16 +29,36 @@ public final class GracefulStop {
     }
 
     /** Counts one piece of work in progress until its {@link #exit}. */
-    public void enter() {
+    void enter() {
         synchronized (idle) {
             busy++;
         }
     }
 
-    public void exit() {
+    void exit() {
         synchronized (idle) {
             busy--;
             idle.notifyAll();
+        }
+    }
+
+    /**
+     * Hands {@code task} to {@code executor}, counted as work in progress from now until it has run: a stop waits for a
+     * task that has not started yet too. A task the executor refuses is not counted (the refusal is thrown).
+     */
+    public void execute(Executor executor, Runnable task) {
+        enter();
+        try {
+            executor.execute(() -> {
+                try {
+                    task.run();
+                } finally {
+                    exit();
+                }
+            });
+        } catch (RuntimeException refused) {
+            exit();
+            throw refused;
         }
     }
 

@@ -1,10 +1,15 @@
 package io.corpora.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +34,28 @@ class GracefulStopTest {
         });
         stop.exit();
         assertTrue(waiting.get(10, TimeUnit.SECONDS), "woken by the last exit, long before its minute");
+    }
+
+    @Test
+    void aTaskHandedToAnExecutorCountsBeforeItStartsAndARefusedOneDoesNot() throws Exception {
+        GracefulStop stop = new GracefulStop();
+        List<Runnable> handedOver = new ArrayList<>();
+        stop.execute(handedOver::add, () -> {});
+        assertFalse(stop.awaitIdle(Duration.ofMillis(20)), "waiting in the executor is work in progress");
+        handedOver.get(0).run();
+        assertTrue(stop.awaitIdle(Duration.ZERO));
+
+        RejectedExecutionException refusal = new RejectedExecutionException("shut down");
+        assertSame(refusal, assertThrows(RejectedExecutionException.class, () -> stop.execute(task -> {
+            throw refusal;
+        }, () -> {})));
+        assertTrue(stop.awaitIdle(Duration.ZERO), "a refused task is not counted");
+
+        stop.execute(handedOver::add, () -> {
+            throw new IllegalStateException("the task fails");
+        });
+        assertThrows(IllegalStateException.class, () -> handedOver.get(1).run());
+        assertTrue(stop.awaitIdle(Duration.ZERO), "a task that threw has ended too");
     }
 
     @Test

@@ -40,6 +40,12 @@ public class LeaseKeeper {
 
     private ScheduledFuture<?> beat;
     private volatile boolean registered;
+    /** Held by a renewal and its sweep while they run, so that the stop can wait for them. */
+    private final Object beating = new Object();
+    /** Set by the stop, under {@code beating}: no renewal runs after it. */
+    private boolean stopped;
+    /** Cleared when the server begins to stop: it renews until it hands over, but adopts nothing more. */
+    private volatile boolean sweeping = true;
 
     /** Registers the lease and ends the predecessors'; call before recovering orphans at boot. */
     public synchronized void register() {
@@ -54,13 +60,31 @@ public class LeaseKeeper {
     public synchronized void start(Runnable sweep) {
         long period = Math.max(1000, ttl().toMillis() / 3);
         beat = scheduler.scheduleWithFixedDelay(() -> {
-            try {
-                renew();
-                sweep.run();
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "lease renewal or sweep failed; retried in " + period + " ms", e);
+            synchronized (beating) {
+                if (stopped) {
+                    return; // the persistence unit may be closing
+                }
+                try {
+                    renew();
+                    if (sweeping) {
+                        sweep.run();
+                    }
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "lease renewal or sweep failed; retried in " + period + " ms", e);
+                }
             }
         }, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The server begins to stop: from now on it only renews (the work it still runs keeps its lease), and adopts nothing;
+     * returns once a sweep in progress has ended.
+     */
+    public void stopSweeping() {
+        sweeping = false;
+        synchronized (beating) {
+            // a renewal or sweep in progress has ended
+        }
     }
 
     private void renew() {
@@ -93,7 +117,11 @@ public class LeaseKeeper {
             beat.cancel(false);
             beat = null;
         }
-        if (registered) {
+        synchronized (beating) { // a renewal in progress ends first, and none runs after this
+            stopped = true;
+            if (!registered) {
+                return;
+            }
             registered = false;
             if (!handOver) {
                 LOG.info("server " + identity.id() + " keeps its lease until it expires (" + ttlSeconds + " s): work of its own still runs");

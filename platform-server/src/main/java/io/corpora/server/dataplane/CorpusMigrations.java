@@ -115,7 +115,7 @@ public class CorpusMigrations implements StoppableWork {
         }
         audit(actor, tenant.id(), kind.startAction(), "success", kind.details().apply(started.job()));
         try {
-            executor.execute(() -> runAndAudit(kind, actor, started));
+            stop.execute(executor, () -> runAndAudit(kind, actor, started));
         } catch (RuntimeException e) {
             started.claim().release();
             dataPlane.jobs().fail(started.job().id(), "could not be scheduled: " + e);
@@ -149,6 +149,9 @@ public class CorpusMigrations implements StoppableWork {
         String what = kind.runner().noun() + " " + job.id();
         Runnable recovery = () -> {
             try {
+                if (stop.requested()) {
+                    return; // adopted again by the next server: this one is leaving
+                }
                 kind.runner().recover(job, policy).ifPresentOrElse(started -> runAndAudit(kind, SYSTEM, started),
                         () -> ended(kind, SYSTEM, dataPlane.jobs().find(job.tenant(), job.id()).orElse(job)));
             } catch (RuntimeException e) {
@@ -157,7 +160,7 @@ public class CorpusMigrations implements StoppableWork {
             }
         };
         try {
-            executor.execute(recovery);
+            stop.execute(executor, recovery);
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "recovering " + what + " could not be scheduled; the job stays adopted by this server until it restarts", e);
         }

@@ -51,8 +51,7 @@ public class EvaluationRunner implements StoppableWork {
         String embedder = view.tenant().activeEmbedder();
         String store = view.storeProvider();
         String tenant = view.tenant().id();
-        stop.enter(); // from the moment it is handed to the executor: a stop waits for it to start and fail
-        Runnable run = () -> {
+        stop.execute(executor, () -> { // counted from now: a stop waits for it to start, and fail
             try {
                 if (stop.requested()) {
                     throw new Stopped();
@@ -82,16 +81,8 @@ public class EvaluationRunner implements StoppableWork {
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "evaluation " + id + " failed", e);
                 evaluations.fail(id, e.getClass().getSimpleName() + ": " + e.getMessage());
-            } finally {
-                stop.exit();
             }
-        };
-        try {
-            executor.execute(run);
-        } catch (RuntimeException refused) {
-            stop.exit();
-            throw refused;
-        }
+        });
     }
 
     /** Once requested, running evaluations fail before their next query (their results would be of a half-run set). */

@@ -128,17 +128,9 @@ public class JobRunner implements StoppableWork {
      * document interrupted, so that no job is left QUEUED by a clean stop.
      */
     private void enqueue(String tenant, IngestJob job, Runnable work) {
-        stop.enter();
         try {
-            queue.submit(tenant, () -> {
-                try {
-                    work.run();
-                } finally {
-                    stop.exit();
-                }
-            });
+            stop.execute(task -> queue.submit(tenant, task), work);
         } catch (RuntimeException refused) {
-            stop.exit();
             try {
                 dataPlane.jobs().fail(job.id(), "not started: the server could not run it (" + refused.getClass().getSimpleName() + ")");
             } catch (RuntimeException alsoFailed) {

@@ -17,7 +17,7 @@ import java.util.function.Supplier;
  * The control-plane persistence unit outside Liberty, on a migrated H2 file database or the test PostgreSQL schema,
  * with each port call in its own resource-local transaction, as {@code @Transactional} gives each call in the server.
  */
-final class ControlPlaneJpa implements AutoCloseable {
+public final class ControlPlaneJpa implements AutoCloseable {
 
     private final EntityManagerFactory factory;
     private final EntityManager em;
@@ -156,6 +156,11 @@ final class ControlPlaneJpa implements AutoCloseable {
     /** Server leases on this connection, each call its own transaction. */
     io.corpora.controlplane.ServerLeases leases() {
         return transactional(io.corpora.controlplane.ServerLeases.class, new JpaServerLeases(em));
+    }
+
+    /** Server leases that several threads may share, as the server's bean is: each thread on its own connection. */
+    public io.corpora.controlplane.ServerLeases sharedLeases() {
+        return perThread(io.corpora.controlplane.ServerLeases.class, JpaServerLeases::new);
     }
 
     JpaAuditLog audit(Clock clock) {

@@ -14,13 +14,13 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * The control planes a test opens, closed (and their H2 directories deleted) after it, after the test's own
  * {@code @AfterEach} methods. Register with {@code @RegisterExtension final ControlPlanes controlPlanes = new ControlPlanes();}.
  */
-final class ControlPlanes implements AfterEachCallback {
+public final class ControlPlanes implements AfterEachCallback {
 
     private final List<ControlPlaneJpa> opened = new ArrayList<>();
     private final List<Path> directories = new ArrayList<>();
 
     /** A migrated H2 file database in a directory of its own. */
-    ControlPlaneJpa h2() {
+    public ControlPlaneJpa h2() {
         return keep(ControlPlaneJpa.h2(directory()));
     }
 

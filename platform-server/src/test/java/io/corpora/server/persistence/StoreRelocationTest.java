@@ -207,6 +207,41 @@ class StoreRelocationTest {
         assertEquals(before, passages());
     }
 
+    /**
+     * The server's stop, asked for while the third document is written, ends the copy before the fourth: the job stays
+     * open with three documents copied and nothing rolled back, the source serves, a new start on the stopping server is
+     * 503; the next server resumes it, skipping the three.
+     */
+    @Test
+    void aStopEndsTheCopyBetweenDocumentsWithItsJobOpenAndTheNextServerResumesIt() {
+        GracefulStop serverStop = new GracefulStop();
+        StoreRelocation relocation = relocation(new TenantWriteGate(), serverStop);
+        Map<Namespace, List<String>> before = passages();
+        failOnWrite(3, serverStop::request);
+        StoreRelocation.Started started = relocation.start(tenant(), pgvector(SHARED_TABLE));
+
+        assertFalse(relocation.run(started).finished());
+        IngestJob open = jobs.find(TENANT, started.job().id()).orElseThrow();
+        assertEquals(JobStatus.RUNNING, open.status(), String.valueOf(open));
+        assertEquals(3, open.succeeded(), "the document being written when the stop came is finished, no other begun");
+        assertEquals(lucene(), tenant().definition().store());
+        assertEquals(before, passages(), "the source keeps serving");
+        VectorStore target = runtimes.runtime(tenant().definition().withStore(pgvector(SHARED_TABLE))).store();
+        assertTrue(target.count(DEFAULT, MetadataFilter.all()) + target.count(TEAM, MetadataFilter.all()) > 0, "nothing rolled back");
+        IngestException refused = assertThrows(IngestException.class, () -> relocation.start(tenant(), pgvector(SHARED_TABLE)));
+        assertEquals(503, refused.status());
+        assertEquals("server-stopping", refused.type());
+
+        duringCopy = null;
+        StoreRelocation next = relocation(new TenantWriteGate());
+        IngestJob done = next.run(next.recover(open, ReembedMigration.OnRestart.RESUME).orElseThrow());
+        assertEquals(JobStatus.SUCCEEDED, done.status(), String.valueOf(done));
+        assertEquals(3, done.skipped());
+        assertEquals(DOCUMENTS - 3, done.succeeded());
+        assertEquals(pgvector(SHARED_TABLE), tenant().definition().store());
+        assertEquals(before, passages());
+    }
+
     @Test
     void aRollBackOnRestartDeletesTheTargetCopyAndKeepsTheSource() {
         StoreRelocation relocation = relocation(new TenantWriteGate());
@@ -403,6 +438,11 @@ class StoreRelocationTest {
     }
 
     private StoreRelocation relocation(TenantWriteGate gate) {
+        return relocation(gate, new GracefulStop());
+    }
+
+    /** {@code serverStop}: the stop of the server that runs it (a fresh one for each server of a test). */
+    private StoreRelocation relocation(TenantWriteGate gate, GracefulStop serverStop) {
         Function<TenantDefinition, TenantRuntime> observed = definition -> {
             TenantRuntime runtime = runtimes.runtime(definition);
             if (definition.store().equals(tenant().definition().store())) {
@@ -435,7 +475,7 @@ class StoreRelocationTest {
             return fingerprint == null ? target : target.withEmbedder(stamping(fingerprint, runtime.embedder()));
         };
         return new StoreRelocation(tenants, registry, jobsOfThisProcess(), gate, observed, runtimes::storeLocation, Duration.ofSeconds(1),
-                Duration.ZERO, new GracefulStop());
+                Duration.ZERO, serverStop);
     }
 
     private static TenantRuntime withStore(TenantRuntime runtime, VectorStore store) {

@@ -401,7 +401,8 @@ public abstract class CorpusMigration<P> {
      */
     private IngestJob leftOpen(IngestJob job, TenantWriteGate.Claim claim, boolean switched, RuntimeException cause) {
         claim.release();
-        String next = switched ? "the server that recovers it removes the old place and ends it" : "the server that recovers it resumes it";
+        String next = switched ? "the server that recovers it removes the old place and ends it"
+                : "the server that recovers it resumes it (or rolls it back, as its restart policy says)";
         log.info(wording.noun() + " " + job.id() + " of tenant " + job.tenant() + " stopped with the server; its job stays open and " + next
                 + (cause == null ? "" : " (the run failed after the stop began, most likely because of it: " + cause + ")"));
         return job;

@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.corpora.controlplane.ServerLeases;
 import io.corpora.server.persistence.ControlPlanes;
+import io.corpora.testkit.Poll;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -61,7 +63,7 @@ class LeaseKeeperTest {
         keeper.start(() -> {
             if (sweeps.incrementAndGet() == 1) {
                 inSweep.countDown();
-                await(finishSweep);
+                Poll.until("the test lets the sweep end", Duration.ofSeconds(10), () -> finishSweep.getCount() == 0);
             }
         });
         assertTrue(inSweep.await(10, TimeUnit.SECONDS));
@@ -98,15 +100,6 @@ class LeaseKeeperTest {
 
     private List<String> live() {
         return leases.live(System.currentTimeMillis()).stream().map(ServerLeases.Lease::serverId).toList();
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            assertTrue(latch.await(10, TimeUnit.SECONDS));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     /** The JDK scheduler behind the managed interface (its scheduling methods are the JDK's). */

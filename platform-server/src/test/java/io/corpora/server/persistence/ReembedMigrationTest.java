@@ -42,6 +42,7 @@ import io.corpora.spi.VectorSimilarity;
 import io.corpora.spi.filter.Actor;
 import io.corpora.spi.filter.RetrievalFilterHook;
 import io.corpora.tenancy.AccessDecision;
+import io.corpora.testkit.Poll;
 import io.corpora.testkit.ReferenceVectorStore;
 import io.corpora.tenancy.IsolationGuard;
 import io.corpora.tenancy.NamespacedChunkIds;
@@ -409,7 +410,7 @@ class ReembedMigrationTest {
         embedderB.beforeDocumentBatch(texts -> {
             if (batches.incrementAndGet() == 3) { // the second document's first chunk (one chunk a batch)
                 inThirdBatch.countDown();
-                await(proceed);
+                Poll.until("the test lets the batch go on", Duration.ofSeconds(10), () -> proceed.getCount() == 0);
             }
         });
         ReembedMigration.Started started = migration.start(tenant(), CHOICE_B);
@@ -512,15 +513,6 @@ class ReembedMigrationTest {
         assertTrue(migration(new TenantWriteGate()).recover(open, ReembedMigration.OnRestart.RESUME).isEmpty());
         assertEquals(JobStatus.SUCCEEDED, jobs.find(TENANT, open.id()).orElseThrow().status());
         assertOnlyGeneration(embedderB.fingerprint().id());
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            assertTrue(latch.await(10, TimeUnit.SECONDS));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     @Test

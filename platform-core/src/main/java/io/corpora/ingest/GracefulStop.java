@@ -1,6 +1,7 @@
 package io.corpora.ingest;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -64,10 +65,23 @@ public final class GracefulStop {
 
     /** Waits up to {@code timeout} for the work in progress to exit; whether none is left. */
     public boolean awaitIdle(Duration timeout) throws InterruptedException {
+        return awaitIdleUntil(System.nanoTime() + timeout.toNanos());
+    }
+
+    /** Waits up to {@code timeout} in all for the work in progress of every one of {@code stops}; whether none is left. */
+    public static boolean awaitIdle(List<GracefulStop> stops, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
+        boolean all = true;
+        for (GracefulStop stop : stops) {
+            all &= stop.awaitIdleUntil(deadline);
+        }
+        return all;
+    }
+
+    private boolean awaitIdleUntil(long deadlineNanos) throws InterruptedException {
         synchronized (idle) {
             while (busy > 0) {
-                long left = deadline - System.nanoTime();
+                long left = deadlineNanos - System.nanoTime();
                 if (left <= 0) {
                     return false;
                 }

@@ -59,6 +59,23 @@ class GracefulStopTest {
     }
 
     @Test
+    void severalStopsAreAwaitedWithinOneDeadline() throws Exception {
+        GracefulStop idle = new GracefulStop();
+        GracefulStop busy = new GracefulStop();
+        busy.enter();
+        assertFalse(GracefulStop.awaitIdle(List.of(idle, busy), Duration.ofMillis(50)));
+        CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return GracefulStop.awaitIdle(List.of(busy, idle), Duration.ofMinutes(1));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        busy.exit();
+        assertTrue(waiting.get(10, TimeUnit.SECONDS));
+    }
+
+    @Test
     void aSleepEndsWhenTheStopIsRequestedAndSaysSo() throws Exception {
         GracefulStop stop = new GracefulStop();
         assertFalse(stop.sleep(Duration.ofMillis(10)), "slept its time out: no stop");

@@ -149,9 +149,6 @@ public class CorpusMigrations implements StoppableWork {
         String what = kind.runner().noun() + " " + job.id();
         Runnable recovery = () -> {
             try {
-                if (stop.requested()) {
-                    return; // adopted again by the next server: this one is leaving
-                }
                 kind.runner().recover(job, policy).ifPresentOrElse(started -> runAndAudit(kind, SYSTEM, started),
                         () -> ended(kind, SYSTEM, dataPlane.jobs().find(job.tenant(), job.id()).orElse(job)));
             } catch (RuntimeException e) {

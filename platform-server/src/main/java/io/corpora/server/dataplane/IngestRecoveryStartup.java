@@ -95,9 +95,8 @@ public class IngestRecoveryStartup {
 
     /**
      * At the start of the application's stop, while the persistence unit is still open: the lease sweeps end (renewals
-     * go on), ingest and rebuild jobs end after
-     * their documents in flight (the rest failed as interrupted), migrations where they are (their jobs left open),
-     * evaluations before their next query (failed, saying so). Then the lease is released so that another server adopts
+     * go on), ingest and rebuild jobs end after their documents in flight (the rest failed as interrupted), migrations
+     * where they are (their jobs left open), evaluations before their next query (failed, saying so). Then the lease is released so that another server adopts
      * what is open at once — unless something still runs after {@code corpora.stopWaitSeconds}, when the lease is left
      * to expire instead.
      */
@@ -105,12 +104,9 @@ public class IngestRecoveryStartup {
         leaseKeeper.stopSweeping(); // a leaving server adopts nothing more; its renewals go on while its work ends
         List<GracefulStop> stops = Stream.of(jobRunner, migrations, evaluationRunner).map(StoppableWork::gracefulStop).toList();
         stops.forEach(GracefulStop::request);
-        long deadline = System.nanoTime() + Duration.ofSeconds(Math.max(0, stopWaitSeconds)).toNanos();
-        boolean stopped = true;
+        boolean stopped;
         try {
-            for (GracefulStop stop : stops) {
-                stopped &= stop.awaitIdle(left(deadline));
-            }
+            stopped = GracefulStop.awaitIdle(stops, Duration.ofSeconds(Math.max(0, stopWaitSeconds)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stopped = false;
@@ -120,10 +116,6 @@ public class IngestRecoveryStartup {
                     + " adopted once this server's lease expires");
         }
         leaseKeeper.stop(stopped);
-    }
-
-    private static Duration left(long deadline) {
-        return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
     }
 
     /** One adoption round: what servers that died since left is closed here (another survivor may win some). */

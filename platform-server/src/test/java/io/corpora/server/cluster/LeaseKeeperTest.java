@@ -13,6 +13,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
@@ -76,7 +77,8 @@ class LeaseKeeperTest {
 
         assertEquals(List.of(), live(), "released once the sweep ended");
         int swept = sweeps.get();
-        Thread.sleep(2_500); // two more beats' time
+        pool.shutdown(); // the beat is cancelled: nothing is left to run, and anything running ends before termination
+        assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
         assertEquals(swept, sweeps.get(), "no sweep after the stop");
         assertEquals(List.of(), live(), "and no renewal took the lease again");
     }
@@ -85,17 +87,26 @@ class LeaseKeeperTest {
     void aStoppingServerRenewsButSweepsNoMoreAndKeepsItsLeaseWhenItsWorkStillRuns() throws Exception {
         AtomicInteger sweeps = new AtomicInteger();
         keeper.start(sweeps::incrementAndGet);
-        long before = leases.live(System.currentTimeMillis()).get(0).expiresMillis();
 
         keeper.stopSweeping();
         int swept = sweeps.get();
-        Thread.sleep(2_500);
-        assertEquals(swept, sweeps.get(), "no sweep once the stop began");
-        assertTrue(leases.live(System.currentTimeMillis()).get(0).expiresMillis() > before, "the renewals go on");
+        // Two renewals after it: the first one's beat has ended (a sweep included, had there been one) before the second.
+        long first = awaitRenewalAfter(expires());
+        awaitRenewalAfter(first);
+        assertEquals(swept, sweeps.get(), "no sweep once the stop began, though the renewals go on");
 
         keeper.stop(false);
         assertEquals(List.of(keeper.self()), live(), "not handed over: the lease is left to expire");
         assertFalse(pool.getQueue().stream().anyMatch(task -> !((java.util.concurrent.Future<?>) task).isCancelled()), "the beat is cancelled");
+    }
+
+    private long expires() {
+        return leases.live(System.currentTimeMillis()).get(0).expiresMillis();
+    }
+
+    /** Waits for a renewal that moves the lease's expiry past {@code expiresMillis}; the new expiry. */
+    private long awaitRenewalAfter(long expiresMillis) {
+        return Poll.until("a renewal", Duration.ofSeconds(10), () -> Optional.of(expires()).filter(e -> e > expiresMillis));
     }
 
     private List<String> live() {

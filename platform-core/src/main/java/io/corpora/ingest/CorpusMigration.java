@@ -10,9 +10,12 @@ import io.corpora.controlplane.Tenant;
 import io.corpora.controlplane.TenantDefinition;
 import io.corpora.controlplane.TenantRepository;
 import io.corpora.controlplane.TenantState;
+import io.corpora.engine.index.ChunkIndexer;
 import io.corpora.runtime.TenantRuntime;
+import io.corpora.spi.Chunk;
 import io.corpora.spi.Namespace;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
@@ -74,8 +77,11 @@ public abstract class CorpusMigration<P> {
         IngestJob.Outcome copy(DocumentRecord document);
     }
 
-    /** The server is stopping: the run ends where it is and leaves its job open for {@link #recover}. */
-    private static final class StopRequested extends RuntimeException {
+    /**
+     * The server is stopping: the run ends where it is and leaves its job open for {@link #recover}. A subclass that
+     * turns a document's exceptions into a failed outcome rethrows this one.
+     */
+    protected static final class StopRequested extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
         private StopRequested() {
@@ -105,6 +111,7 @@ public abstract class CorpusMigration<P> {
     private final TenantWriteGate gate;
     private final Duration claimWait;
     private final Duration drain;
+    private final int embedBatchSize;
     /** The server's: runs and recoveries enter it, and its request ends them at their next step. */
     private final GracefulStop stop;
 
@@ -114,11 +121,13 @@ public abstract class CorpusMigration<P> {
      * @param runtimes  builds a runtime for a definition (the target's is not the tenant's yet)
      * @param claimWait how long a start waits for ingests in flight to finish
      * @param drain     how long the old place survives the switch, for reads that started before it
+     * @param embedBatchSize how many chunks a copy that embeds embeds at once ({@link #indexInBatches})
      * @param stop      the server's stop, shared by every kind of migration it runs
      */
     protected CorpusMigration(JobKind kind, Function<IngestJob, P> payload, JobCreation<P> createJob, Wording wording,
                               TenantRepository tenants, DocumentRegistry registry, JobRepository jobs, TenantWriteGate gate,
-                              Function<TenantDefinition, TenantRuntime> runtimes, Duration claimWait, Duration drain, GracefulStop stop) {
+                              Function<TenantDefinition, TenantRuntime> runtimes, Duration claimWait, Duration drain, int embedBatchSize,
+                              GracefulStop stop) {
         this.kind = Objects.requireNonNull(kind, "kind");
         this.payload = Objects.requireNonNull(payload, "payload");
         this.createJob = Objects.requireNonNull(createJob, "createJob");
@@ -130,6 +139,10 @@ public abstract class CorpusMigration<P> {
         this.runtimes = Objects.requireNonNull(runtimes, "runtimes");
         this.claimWait = Objects.requireNonNull(claimWait, "claimWait");
         this.drain = Objects.requireNonNull(drain, "drain");
+        if (embedBatchSize < 1) {
+            throw new IllegalArgumentException("embedBatchSize must be >= 1");
+        }
+        this.embedBatchSize = embedBatchSize;
         this.stop = Objects.requireNonNull(stop, "stop");
     }
 
@@ -237,6 +250,21 @@ public abstract class CorpusMigration<P> {
     protected final void stopPoint() {
         if (stop.requested()) {
             throw new StopRequested();
+        }
+    }
+
+    /**
+     * Embeds and writes one document's chunks a batch at a time, ending the run between two batches once the server's
+     * stop is requested ({@link StopRequested}): a document of many batches (20,000 chunks are hundreds) is then cut
+     * short, and the resumed run, which skips only complete documents, writes it again whole. A batch's failure is
+     * thrown as is.
+     */
+    protected final void indexInBatches(ChunkIndexer indexer, List<Chunk> chunks) {
+        for (int from = 0; from < chunks.size(); from += embedBatchSize) {
+            if (from > 0) {
+                stopPoint();
+            }
+            indexer.index(chunks.subList(from, Math.min(chunks.size(), from + embedBatchSize)));
         }
     }
 

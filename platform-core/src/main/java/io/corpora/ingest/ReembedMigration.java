@@ -52,10 +52,9 @@ public final class ReembedMigration extends CorpusMigration<IngestJob.Reembed> {
             "interrupted by a restart");
     private static final String LEFTOVER = "its chunks are invisible to searches and go with the next migration or index:rebuild";
 
-    private final int embedBatchSize;
-
     /**
      * @param runtimes  builds a runtime for a definition (the target's is not the tenant's yet)
+     * @param embedBatchSize how many chunks are embedded at once
      * @param claimWait how long a start waits for ingests in flight to finish
      * @param drain     how long the old generation survives the switch, for queries that read the tenant before it
      * @param stop      the server's stop: a run ends between two documents or batches once it is requested
@@ -63,11 +62,8 @@ public final class ReembedMigration extends CorpusMigration<IngestJob.Reembed> {
     public ReembedMigration(TenantRepository tenants, DocumentRegistry registry, JobRepository jobs, TenantWriteGate gate,
                             Function<TenantDefinition, TenantRuntime> runtimes, int embedBatchSize, Duration claimWait, Duration drain,
                             GracefulStop stop) {
-        super(JobKind.REEMBED, IngestJob::reembed, jobs::createReembed, WORDING, tenants, registry, jobs, gate, runtimes, claimWait, drain, stop);
-        if (embedBatchSize < 1) {
-            throw new IllegalArgumentException("embedBatchSize must be >= 1");
-        }
-        this.embedBatchSize = embedBatchSize;
+        super(JobKind.REEMBED, IngestJob::reembed, jobs::createReembed, WORDING, tenants, registry, jobs, gate, runtimes, claimWait, drain,
+                embedBatchSize, stop);
     }
 
     /** The route that starts a migration, for messages that refuse an embedder change. */
@@ -187,16 +183,13 @@ public final class ReembedMigration extends CorpusMigration<IngestJob.Reembed> {
         }
         int version = document.activeVersion();
         List<Chunk> copies = serving.values().stream().map(c -> copyInto(c, namespace, version, target.toEmbedder())).toList();
-        for (int from = 0; from < copies.size(); from += embedBatchSize) {
-            if (from > 0) {
-                stopPoint(); // a document of many batches is cut short; the resumed run re-embeds it whole
-            }
-            try {
-                indexer.index(copies.subList(from, Math.min(copies.size(), from + embedBatchSize)));
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "re-embedding '" + document.documentId() + "' in " + namespace + " failed", e);
-                return DocumentCopies.failed(document, e);
-            }
+        try {
+            indexInBatches(indexer, copies); // cut short by a stop: the resumed run re-embeds the document whole
+        } catch (StopRequested stopping) {
+            throw stopping;
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "re-embedding '" + document.documentId() + "' in " + namespace + " failed", e);
+            return DocumentCopies.failed(document, e);
         }
         return DocumentCopies.stored(document, copies.size());
     }

@@ -63,12 +63,15 @@ public final class StoreRelocation extends CorpusMigration<IngestJob.Relocate> {
      * @param locations where a store choice keeps its data (two choices of one location are one copy)
      * @param claimWait how long a start waits for ingests in flight to finish
      * @param drain     how long the source copy survives the switch, for reads that started before it
-     * @param stop      the server's stop: a run ends between two documents once it is requested
+     * @param embedBatchSize how many chunks are embedded at once when the source cannot return its vectors
+     * @param stop      the server's stop: a run ends between two documents, or two batches of one it embeds again, once
+     *                  it is requested
      */
     public StoreRelocation(TenantRepository tenants, DocumentRegistry registry, JobRepository jobs, TenantWriteGate gate,
                            Function<TenantDefinition, TenantRuntime> runtimes, Function<PluginChoice, StoreLocation> locations,
-                           Duration claimWait, Duration drain, GracefulStop stop) {
-        super(JobKind.RELOCATE, IngestJob::relocate, jobs::createRelocation, WORDING, tenants, registry, jobs, gate, runtimes, claimWait, drain, stop);
+                           Duration claimWait, Duration drain, int embedBatchSize, GracefulStop stop) {
+        super(JobKind.RELOCATE, IngestJob::relocate, jobs::createRelocation, WORDING, tenants, registry, jobs, gate, runtimes, claimWait, drain,
+                embedBatchSize, stop);
         this.locations = Objects.requireNonNull(locations, "locations");
     }
 
@@ -203,9 +206,11 @@ public final class StoreRelocation extends CorpusMigration<IngestJob.Relocate> {
                             + " the tenant's embedder now has fingerprint " + target.embedderId() + ", not " + activeEmbedder);
                 }
                 LOG.fine("the source store returned no vectors for '" + document.documentId() + "'; embedding its chunks again");
-                new ChunkIndexer(to, namespace, target.embedder(), contextualizer).index(chunks);
+                indexInBatches(new ChunkIndexer(to, namespace, target.embedder(), contextualizer), chunks);
             }
             return DocumentCopies.stored(document, chunks.size());
+        } catch (StopRequested stopping) {
+            throw stopping; // a document cut short between two batches is copied again whole by the resumed run
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "copying '" + document.documentId() + "' in " + namespace + " failed", e);
             return DocumentCopies.failed(document, e);

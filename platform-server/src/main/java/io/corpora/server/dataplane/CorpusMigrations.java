@@ -202,10 +202,12 @@ public class CorpusMigrations implements StoppableWork {
                 if (kinds == null) {
                     Duration claimWait = Duration.ofSeconds(claimWaitSeconds);
                     Duration drain = Duration.ofSeconds(drainSeconds);
+                    int embedBatchSize = IngestLimits.DEFAULT.embedBatchSize();
                     ReembedMigration reembed = new ReembedMigration(dataPlane.tenants(), dataPlane.registry(), dataPlane.jobs(),
-                            dataPlane.ingestion().writeGate(), dataPlane.runtimes()::runtime, IngestLimits.DEFAULT.embedBatchSize(), claimWait, drain, stop);
+                            dataPlane.ingestion().writeGate(), dataPlane.runtimes()::runtime, embedBatchSize, claimWait, drain, stop);
                     StoreRelocation relocation = new StoreRelocation(dataPlane.tenants(), dataPlane.registry(), dataPlane.jobs(),
-                            dataPlane.ingestion().writeGate(), dataPlane.runtimes()::runtime, dataPlane.runtimes()::storeLocation, claimWait, drain, stop);
+                            dataPlane.ingestion().writeGate(), dataPlane.runtimes()::runtime, dataPlane.runtimes()::storeLocation, claimWait, drain,
+                            embedBatchSize, stop);
                     kinds = Map.of(
                             JobKind.REEMBED, new Kind(reembed, "tenant.embedder.migrate", "tenant.embedder.migrated",
                                     CorpusMigrations::reembedDetails, "the tenant keeps serving its current embedder"),

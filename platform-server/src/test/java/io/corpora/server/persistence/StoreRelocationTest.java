@@ -23,6 +23,7 @@ import io.corpora.engine.index.ChunkIndexer;
 import io.corpora.engine.index.HeadingContextualizer;
 import io.corpora.ingest.GracefulStop;
 import io.corpora.ingest.IngestException;
+import io.corpora.ingest.IngestLimits;
 import io.corpora.ingest.ReembedMigration;
 import io.corpora.ingest.StoreRelocation;
 import io.corpora.ingest.TenantWriteGate;
@@ -242,6 +243,39 @@ class StoreRelocationTest {
         assertEquals(before, passages());
     }
 
+    /**
+     * A source that keeps no vectors has each document embedded again, here one chunk per batch: the stop, asked for
+     * while the second document's first batch is written, ends the copy before its second batch — not after the whole
+     * document — without counting the document as failed; the next server copies it again whole and serves the same.
+     */
+    @Test
+    void aStopEndsACopyThatEmbedsAgainBetweenTwoBatchesOfOneDocument() {
+        sourceKeepsNoVectors = true;
+        GracefulStop serverStop = new GracefulStop();
+        StoreRelocation relocation = relocation(new TenantWriteGate(), serverStop, 1);
+        Map<Namespace, List<String>> before = passages();
+        failOnWrite(3, serverStop::request); // writes 1 and 2: the first document's two chunks; 3: the second's first
+
+        StoreRelocation.Started started = relocation.start(tenant(), pgvector(SHARED_TABLE));
+        assertFalse(relocation.run(started).finished());
+        IngestJob open = jobs.find(TENANT, started.job().id()).orElseThrow();
+        assertEquals(JobStatus.RUNNING, open.status(), String.valueOf(open));
+        assertEquals(1, open.succeeded(), "the document cut short is not counted");
+        assertEquals(0, open.failed(), "nor is it a failure");
+        VectorStore target = runtimes.runtime(tenant().definition().withStore(pgvector(SHARED_TABLE))).store();
+        assertEquals(3, target.count(DEFAULT, MetadataFilter.all()) + target.count(TEAM, MetadataFilter.all()),
+                "the first document whole and one batch of the second: no batch after the stop");
+
+        duringCopy = null;
+        StoreRelocation next = relocation(new TenantWriteGate(), new GracefulStop(), 1);
+        IngestJob done = next.run(next.recover(open, ReembedMigration.OnRestart.RESUME).orElseThrow());
+        assertEquals(JobStatus.SUCCEEDED, done.status(), String.valueOf(done));
+        assertEquals(1, done.skipped(), "only the complete document is skipped");
+        assertEquals(DOCUMENTS - 1, done.succeeded(), "the one cut short is copied again whole");
+        assertEquals(pgvector(SHARED_TABLE), tenant().definition().store());
+        assertEquals(before, passages());
+    }
+
     @Test
     void aRollBackOnRestartDeletesTheTargetCopyAndKeepsTheSource() {
         StoreRelocation relocation = relocation(new TenantWriteGate());
@@ -441,8 +475,15 @@ class StoreRelocationTest {
         return relocation(gate, new GracefulStop());
     }
 
-    /** {@code serverStop}: the stop of the server that runs it (a fresh one for each server of a test). */
     private StoreRelocation relocation(TenantWriteGate gate, GracefulStop serverStop) {
+        return relocation(gate, serverStop, IngestLimits.DEFAULT.embedBatchSize());
+    }
+
+    /**
+     * {@code serverStop}: the stop of the server that runs it (a fresh one for each server of a test);
+     * {@code embedBatchSize}: chunks embedded at once when the source keeps no vectors.
+     */
+    private StoreRelocation relocation(TenantWriteGate gate, GracefulStop serverStop, int embedBatchSize) {
         Function<TenantDefinition, TenantRuntime> observed = definition -> {
             TenantRuntime runtime = runtimes.runtime(definition);
             if (definition.store().equals(tenant().definition().store())) {
@@ -475,7 +516,7 @@ class StoreRelocationTest {
             return fingerprint == null ? target : target.withEmbedder(stamping(fingerprint, runtime.embedder()));
         };
         return new StoreRelocation(tenants, registry, jobsOfThisProcess(), gate, observed, runtimes::storeLocation, Duration.ofSeconds(1),
-                Duration.ZERO, serverStop);
+                Duration.ZERO, embedBatchSize, serverStop);
     }
 
     private static TenantRuntime withStore(TenantRuntime runtime, VectorStore store) {

@@ -17,6 +17,13 @@ at once retrieves each term: one without the token (may be served by a replica t
 one with it (must find its document). Fails unless every ingest returned a token and every tokened retrieve found its
 document.
 
+cleanstop: posts a batch of --count documents straight to --node-url and, once a tenth is stored, runs --stop-cmd (a
+clean stop of that server, e.g. "scripts/cluster.sh stop-server 1": Liberty's quiesce, then the application's stop).
+Then, read at once through --url (another server): the job has ended PARTIALLY_FAILED, one outcome per document, each
+stored or failed job-interrupted (some of each); the stopped server's messages.log (--log-dir) holds no SEVERE record
+since the stop and names the job as ended early, and no FFDC report is newer than the stop; the interrupted documents,
+sent again through --url, are stored, so every document is served.
+
 failover: readers POST /retrieve (and --mcp-readers call the MCP search tool, POST /mcp) and writers POST single
 documents (201 = acknowledged) and batches (202 = a job) for --before seconds, then --fault-cmd runs (e.g. SIGKILL of a server), the load goes on for --after seconds. Then:
   * every acknowledged document is served (GET documents/{id}: ACTIVE at a version >= the acknowledged one);
@@ -25,7 +32,11 @@ documents (201 = acknowledged) and batches (202 = a job) for --before seconds, t
 Prints the counts; exits 1 if a check fails.
 """
 import argparse
+import glob
 import json
+import os
+import random
+import re
 import subprocess
 import sys
 import threading
@@ -340,9 +351,80 @@ def relocate(args):
     return 0 if ok else 1
 
 
+def clean_stop(args):
+    node = Client(args.node_url, args.writer_token)
+    writer = Client(args.url, args.writer_token)
+    reader = Client(args.url, args.reader_token)
+    run_id = "%d" % (time.time() * 1000)
+    words = "lantern harbour ferry keeper wick oil tide beacon fog signal shift log rope anchor gull pier".split()
+    rng = random.Random(8)
+    docs = [{"id": "stop-%s-%03d" % (run_id, k),
+             "text": "\n\n".join("Stop note %d, part %d. %s." % (k, part, " ".join(rng.choice(words) for _ in range(150)))
+                                for part in range(4))}
+            for k in range(args.count)]
+    status, job, _ = node.call("POST", "/api/v1/tenants/%s/documents" % args.tenant, docs)
+    if status != 202:
+        print("cleanstop: the batch answered %s: %s" % (status, str(job)[:300]))
+        return 1
+    job_id = job["id"]
+    deadline = time.time() + args.job_timeout
+    while time.time() < deadline:
+        status, job, _ = node.call("GET", "/api/v1/tenants/%s/jobs/%s" % (args.tenant, job_id))
+        if status == 200 and (job["succeeded"] >= args.count // 10 or job["status"] not in ("QUEUED", "RUNNING")):
+            break
+        time.sleep(0.2)
+    if job.get("status") != "RUNNING":
+        print("cleanstop: job %s was %s before the stop (%s of %d stored): nothing to stop; make the batch longer"
+              % (job_id, job.get("status"), job.get("succeeded"), args.count))
+        return 1
+    log = os.path.join(args.log_dir, "messages.log")
+    offset = os.path.getsize(log)
+    stop_at = time.time()
+    print("cleanstop: job %s RUNNING with %d of %d stored; stopping the server: %s" % (job_id, job["succeeded"], args.count, args.stop_cmd), flush=True)
+    subprocess.run(args.stop_cmd, shell=True, check=True)
+    stopped_in = time.time() - stop_at
+    # The job must have ended before the server let go of its lease: read at once from the other server.
+    status, job, _ = reader.call("GET", "/api/v1/tenants/%s/jobs/%s" % (args.tenant, job_id))
+    outcomes = job.get("outcomes", []) if status == 200 else []
+    stored = [o for o in outcomes if o["result"] == "stored"]
+    interrupted = [o for o in outcomes if o["result"] == "failed" and (o.get("type") or "").endswith("/job-interrupted")]
+    other = [o for o in outcomes if o not in stored and o not in interrupted]
+    print("cleanstop: the server stopped in %.1fs; the job is %s: %d stored + %d interrupted (job-interrupted) + %d other = %d outcomes of %d"
+          % (stopped_in, job.get("status"), len(stored), len(interrupted), len(other), len(outcomes), args.count))
+    for o in other[:3]:
+        print("  other outcome: %s" % (o,))
+    with open(log, errors="replace") as f:
+        f.seek(offset)
+        lines = f.read().splitlines()
+    severe = [l for l in lines if '"loglevel":"SEVERE"' in l or re.search(r"\] \S+ +E ", l)]
+    ended_early = [l for l in lines if job_id in l and "ended early: this server is stopping" in l]
+    ffdc = [f for f in glob.glob(os.path.join(args.log_dir, "ffdc", "*")) if os.path.getmtime(f) >= stop_at]
+    print("cleanstop: the stopped server logged %d lines since the stop: %d SEVERE, %d naming the job as ended early; %d FFDC reports"
+          % (len(lines), len(severe), len(ended_early), len(ffdc)))
+    for l in severe[:3]:
+        print("  SEVERE: %s" % l[:300])
+    for f in ffdc[:3]:
+        print("  FFDC: %s" % f)
+    # What was interrupted is sent again, as the outcome says, through the balancer.
+    resent = [d for d in docs if d["id"] in {o["documentId"] for o in interrupted}]
+    status, again, _ = writer.call("POST", "/api/v1/tenants/%s/documents" % args.tenant, resent) if resent else (0, {}, None)
+    while status == 202 and time.time() < deadline:
+        status, again, _ = reader.call("GET", "/api/v1/tenants/%s/jobs/%s" % (args.tenant, again["id"]))
+        if status == 200 and again["status"] in ("QUEUED", "RUNNING"):
+            status = 202
+            time.sleep(0.5)
+    served = sum(1 for d in docs if reader.call("GET", "/api/v1/tenants/%s/documents/%s" % (args.tenant, d["id"]))[0] == 200)
+    print("cleanstop: sent the %d interrupted documents again: %s; %d of %d documents served"
+          % (len(resent), again.get("status") if isinstance(again, dict) else again, served, args.count))
+    ok = (job.get("status") == "PARTIALLY_FAILED" and len(stored) > 0 and len(interrupted) > 0 and not other
+          and len(outcomes) == args.count and not severe and ended_early and not ffdc and served == args.count)
+    print("cleanstop: %s" % ("PASS" if ok else "FAIL"))
+    return 0 if ok else 1
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["failover", "throughput", "readyourwrites", "relocate"])
+    parser.add_argument("mode", choices=["failover", "throughput", "readyourwrites", "relocate", "cleanstop"])
     parser.add_argument("--url", required=True)
     parser.add_argument("--tenant", default="demo")
     parser.add_argument("--reader-token", required=True)
@@ -364,8 +446,12 @@ def main():
     parser.add_argument("--admin-url")
     parser.add_argument("--admin-token")
     parser.add_argument("--store-json", help="relocate: the target store choice, {\"provider\": …, \"config\": {…}}")
+    parser.add_argument("--node-url", help="cleanstop: the server the batch job runs on (the one --stop-cmd stops)")
+    parser.add_argument("--stop-cmd", help="cleanstop: stops that server cleanly, returning once it has stopped")
+    parser.add_argument("--log-dir", help="cleanstop: that server's Liberty logs directory (messages.log, ffdc/)")
     args = parser.parse_args()
-    modes = {"failover": failover, "throughput": throughput, "readyourwrites": read_your_writes, "relocate": relocate}
+    modes = {"failover": failover, "throughput": throughput, "readyourwrites": read_your_writes, "relocate": relocate,
+             "cleanstop": clean_stop}
     sys.exit(modes[args.mode](args))
 
 

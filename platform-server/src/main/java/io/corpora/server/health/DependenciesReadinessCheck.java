@@ -7,6 +7,8 @@ import jakarta.inject.Inject;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
@@ -15,7 +17,9 @@ import org.eclipse.microprofile.health.Readiness;
 /**
  * Ready when the control-plane database answers a query and every store instantiated so far (one per distinct store
  * configuration among the tenants that have been served since boot) passes {@link VectorStore#checkHealth()}. All probes
- * run concurrently, each bounded by its timeout ({@link HealthProbes}); the data names each failing dependency and why.
+ * run concurrently, each bounded by its timeout ({@link HealthProbes}). The data names each failing dependency and the
+ * kind of its failure only ("DOWN: PSQLException"): the endpoint answers anyone, and a store's own words name hosts,
+ * paths and tenants' tables. Those words go to the log, once each time a dependency's failure changes.
  */
 @Readiness
 @ApplicationScoped
@@ -24,8 +28,13 @@ public class DependenciesReadinessCheck implements HealthCheck {
     @Inject
     HealthProbes probes;
 
+    private static final Logger LOG = Logger.getLogger(DependenciesReadinessCheck.class.getName());
+
     @Inject
     DataPlane dataPlane;
+
+    /** The failure last logged for each dependency that is down (probes run every few seconds; the log says each once). */
+    private final Map<String, String> logged = new ConcurrentHashMap<>();
 
     @Override
     public HealthCheckResponse call() {
@@ -39,11 +48,25 @@ public class DependenciesReadinessCheck implements HealthCheck {
         HealthCheckResponseBuilder response = HealthCheckResponse.named("dependencies");
         boolean up = true;
         for (Map.Entry<String, CompletionStage<Void>> probe : running.entrySet()) {
-            String failure = HealthProbes.failureOf(probe.getValue());
-            response.withData(probe.getKey(), failure == null ? "UP" : "DOWN: " + failure);
+            Throwable failure = HealthProbes.failure(probe.getValue());
+            response.withData(probe.getKey(), failure == null ? "UP" : "DOWN: " + failure.getClass().getSimpleName());
+            logChange(probe.getKey(), failure);
             up &= failure == null;
         }
         return response.status(up).build();
+    }
+
+    private void logChange(String dependency, Throwable failure) {
+        if (failure == null) {
+            if (logged.remove(dependency) != null) {
+                LOG.info("readiness: " + dependency + " is UP again");
+            }
+            return;
+        }
+        String detail = HealthProbes.describe(failure);
+        if (!detail.equals(logged.put(dependency, detail))) {
+            LOG.warning("readiness: " + dependency + " is DOWN: " + detail);
+        }
     }
 
     private static CompletionStage<Void> start(java.util.function.Supplier<CompletionStage<Void>> probe) {

@@ -37,18 +37,28 @@ public class HealthProbes {
         }
     }
 
-    /** Waits for a probe: null when it passed, what failed otherwise ("TimeoutException: …", "interrupted"). */
+    /** Waits for a probe: null when it passed, what failed otherwise ("TimeoutException: …", "InterruptedException"). */
     public static String failureOf(CompletionStage<Void> probe) {
+        Throwable failure = failure(probe);
+        return failure == null ? null : describe(failure);
+    }
+
+    /** Waits for a probe: null when it passed, why it failed otherwise (the interruption of the waiting thread included). */
+    public static Throwable failure(CompletionStage<Void> probe) {
         try {
             probe.toCompletableFuture().get();
             return null;
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+            return e.getCause();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return "interrupted";
+            return e;
         }
+    }
+
+    /** "PSQLException: Connection to db.internal:5432 refused…": the exception's class and its own words. */
+    public static String describe(Throwable failure) {
+        return failure.getClass().getSimpleName() + (failure.getMessage() == null ? "" : ": " + failure.getMessage());
     }
 
     @Asynchronous

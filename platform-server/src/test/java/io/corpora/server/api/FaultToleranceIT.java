@@ -184,7 +184,13 @@ class FaultToleranceIT extends DeployedServer {
 
                 ServerClient.Response ready = client.get("health/ready", null);
                 assertEquals(503, ready.status(), ready.body());
-                assertTrue(ready.body().contains("pgvector/") && ready.body().contains("DOWN"), ready.body());
+                assertTrue(ready.body().contains("pgvector/") && ready.body().contains("DOWN: "), ready.body());
+                // Readiness answers anyone: the store's own words (the tenant's table, the database's address) go to the log only.
+                assertFalse(ready.body().contains(table), ready.body());
+                assertFalse(ready.body().contains("127.0.0.1") || ready.body().contains("localhost"), ready.body());
+                assertTrue(MessagesLog.jsonRecords().anyMatch(r -> "WARNING".equals(r.path("loglevel").asText())
+                        && r.path("message").asText().startsWith("readiness: store:pgvector/") && r.path("message").asText().contains(table)),
+                        "the store's failure, in its own words, is in the log");
 
                 ServerClient.Response ingest = client.post("api/v1/tenants/" + tenant + "/documents",
                         client.token("w", tenant, Roles.WRITER), Map.of("id", "doc-new", "text", "Nets are mended at noon."));

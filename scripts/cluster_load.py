@@ -394,7 +394,7 @@ def clean_stop(args):
     for o in other[:3]:
         print("  other outcome: %s" % (o,))
     with open(log, errors="replace") as f:
-        f.seek(offset)
+        f.seek(offset if os.path.getsize(log) >= offset else 0)  # rolled over since: the new file is all since the stop
         lines = f.read().splitlines()
     severe = [l for l in lines if '"loglevel":"SEVERE"' in l or re.search(r"\] \S+ +E ", l)]
     ended_early = [l for l in lines if job_id in l and "ended early: this server is stopping" in l]

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -18,23 +19,31 @@ import org.eclipse.microprofile.health.Readiness;
  * Ready when the control-plane database answers a query and every store instantiated so far (one per distinct store
  * configuration among the tenants that have been served since boot) passes {@link VectorStore#checkHealth()}. All probes
  * run concurrently, each bounded by its timeout ({@link HealthProbes}). The data names each failing dependency and the
- * kind of its failure only ("DOWN: PSQLException"): the endpoint answers anyone, and a store's own words name hosts,
- * paths and tenants' tables. Those words go to the log, once each time a dependency's failure changes.
+ * kind of its failure only ("DOWN: PgVectorStoreException"): the endpoint answers anyone, and a store's own words name hosts,
+ * paths and tenants' tables. Those words go to the log when a dependency goes down or fails in another way.
  */
 @Readiness
 @ApplicationScoped
 public class DependenciesReadinessCheck implements HealthCheck {
 
+    private static final Logger LOG = Logger.getLogger(DependenciesReadinessCheck.class.getName());
+    /** How often a dependency that stays down with the same kind of failure is logged again. */
+    private static final long RELOG_NANOS = TimeUnit.MINUTES.toNanos(5);
+
     @Inject
     HealthProbes probes;
-
-    private static final Logger LOG = Logger.getLogger(DependenciesReadinessCheck.class.getName());
 
     @Inject
     DataPlane dataPlane;
 
-    /** The failure last logged for each dependency that is down (probes run every few seconds; the log says each once). */
-    private final Map<String, String> logged = new ConcurrentHashMap<>();
+    /**
+     * The kind of failure last logged for each dependency that is down, and when: probes come every few seconds, and a
+     * failure's words may differ each time (a timeout's milliseconds), so a new kind is logged at once and the same
+     * kind again only after {@link #RELOG_NANOS}.
+     */
+    private final Map<String, Logged> logged = new ConcurrentHashMap<>();
+
+    private record Logged(Class<?> kind, long atNanos) {}
 
     @Override
     public HealthCheckResponse call() {
@@ -56,16 +65,19 @@ public class DependenciesReadinessCheck implements HealthCheck {
         return response.status(up).build();
     }
 
-    private void logChange(String dependency, Throwable failure) {
+    /** Logs a dependency going down, failing in another way, or coming back; package-private for its test. */
+    void logChange(String dependency, Throwable failure) {
         if (failure == null) {
             if (logged.remove(dependency) != null) {
                 LOG.info("readiness: " + dependency + " is UP again");
             }
             return;
         }
-        String detail = HealthProbes.describe(failure);
-        if (!detail.equals(logged.put(dependency, detail))) {
-            LOG.warning("readiness: " + dependency + " is DOWN: " + detail);
+        long now = System.nanoTime();
+        Logged last = logged.get(dependency);
+        if (last == null || last.kind() != failure.getClass() || now - last.atNanos() >= RELOG_NANOS) {
+            logged.put(dependency, new Logged(failure.getClass(), now));
+            LOG.warning("readiness: " + dependency + " is DOWN: " + HealthProbes.describe(failure));
         }
     }
 

@@ -165,11 +165,8 @@ public abstract class CorpusMigration<P> {
             throw new IngestException(503, "server-stopping", "this server is stopping; start the " + wording.noun() + " on another server"
                     + " or after the restart").retryAfter(TenantWriteGate.RETRY_AFTER_SECONDS);
         }
-        if (tenant.state() != TenantState.ACTIVE) {
-            throw new IngestException(409, "tenant-not-active", "tenant '" + tenant.id() + "' is " + tenant.state()
-                    + "; only an ACTIVE tenant can be " + wording.verb());
-        }
-        P plan = plan(tenant, target);
+        requireActive(tenant);
+        plan(tenant, target); // refuses a target that is no change, or cannot be built, before anything waits
         Optional<IngestJob> running = jobs.unfinishedMigration(tenant.id());
         if (running.isPresent()) {
             throw new IngestException(409, "migration-in-progress", "tenant '" + tenant.id() + "' is already being migrated by job "
@@ -178,12 +175,25 @@ public abstract class CorpusMigration<P> {
         checkTarget(tenant, target);
         TenantWriteGate.Claim claim = gate.claim(tenant.id(), "a " + wording.noun(), claimWait);
         try {
-            IngestJob job = createJob.create(tenant.id(), ActiveDocuments.count(registry, tenant), plan);
-            log.info(wording.noun() + " " + job.id() + " of tenant " + tenant.id() + ": " + describe(plan));
+            // The writes the claim waited for may have changed the tenant since the caller read it (a first ingest sets
+            // its active embedder): the job is planned on what they left, or the switch would be refused at the end.
+            Tenant claimed = tenants.find(tenant.id()).orElseThrow(() -> new IngestException(404, "tenant-not-found",
+                    "tenant '" + tenant.id() + "' no longer exists"));
+            requireActive(claimed);
+            P plan = plan(claimed, target);
+            IngestJob job = createJob.create(claimed.id(), ActiveDocuments.count(registry, claimed), plan);
+            log.info(wording.noun() + " " + job.id() + " of tenant " + claimed.id() + ": " + describe(plan));
             return new Started(job, claim);
         } catch (RuntimeException e) {
             claim.release();
             throw e;
+        }
+    }
+
+    private void requireActive(Tenant tenant) {
+        if (tenant.state() != TenantState.ACTIVE) {
+            throw new IngestException(409, "tenant-not-active", "tenant '" + tenant.id() + "' is " + tenant.state()
+                    + "; only an ACTIVE tenant can be " + wording.verb());
         }
     }
 
@@ -210,6 +220,11 @@ public abstract class CorpusMigration<P> {
             if (failure.isPresent()) {
                 return rollBack(job, claim, "document '" + failure.get().documentId() + "' could not be " + wording.copied() + ": "
                         + failure.get().error());
+            }
+            String changed = changedMeanwhile(tenants.find(job.tenant()).orElseThrow(() -> new ChangedSinceStart(
+                    "the tenant was deleted meanwhile")), plan);
+            if (changed != null) { // the switch would be refused (it compares too); say why instead of how
+                throw new ChangedSinceStart(changed);
             }
             switchOver(tenant, plan);
             switched = true;

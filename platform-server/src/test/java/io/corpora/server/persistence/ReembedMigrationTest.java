@@ -160,6 +160,52 @@ class ReembedMigrationTest {
         assertEquals("done", gate.write(TENANT, () -> "done"), "writes are open again");
     }
 
+    /**
+     * A start plans on the tenant as the writes it waited for left it: read by the request before its first ingest was
+     * activated (no active embedder yet), it must not plan a migration "from none" — its switch would be refused at
+     * the end (seen in an isolation_chaos run: FAILED after re-embedding every document).
+     */
+    @Test
+    void aStartPlansOnTheTenantAsTheWritesItWaitedForLeftIt() {
+        tenants.setActiveEmbedder(TENANT, null);
+        Tenant readBeforeTheFirstActivation = tenant();
+        tenants.setActiveEmbedder(TENANT, embedderA.fingerprint().id()); // the write in flight, committed while the start waited
+        ReembedMigration migration = migration(new TenantWriteGate());
+
+        ReembedMigration.Started started = migration.start(readBeforeTheFirstActivation, CHOICE_B);
+        assertEquals(embedderA.fingerprint().id(), started.job().reembed().fromEmbedder());
+        IngestJob done = migration.run(started);
+
+        assertEquals(JobStatus.SUCCEEDED, done.status(), String.valueOf(done));
+        assertEquals(embedderB.fingerprint().id(), tenant().activeEmbedder());
+        assertOnlyGeneration(embedderB.fingerprint().id());
+    }
+
+    /**
+     * The tenant's fingerprint changed under a running copy (nothing in the product does this while the migration holds
+     * the tenant's writes; a purge and re-creation of the tenant could): the run rolls back before the switch, saying
+     * what changed, and the old generation serves on.
+     */
+    @Test
+    void aFingerprintChangedDuringTheCopyRollsBackSayingWhatChanged() {
+        ReembedMigration migration = migration(new TenantWriteGate());
+        AtomicInteger batches = new AtomicInteger();
+        embedderB.beforeDocumentBatch(texts -> {
+            if (batches.incrementAndGet() == 2) {
+                tenants.setActiveEmbedder(TENANT, "elsewhere.384.0000");
+            }
+        });
+
+        IngestJob done = migration.run(migration.start(tenant(), CHOICE_B));
+
+        assertEquals(JobStatus.FAILED, done.status(), String.valueOf(done));
+        assertTrue(done.error().startsWith("rolled back: the tenant now carries elsewhere.384.0000 instead of " + embedderA.fingerprint().id()),
+                done.error());
+        assertEquals(CHOICE_A, tenant().definition().embedder(), "no switch");
+        assertEquals("elsewhere.384.0000", tenant().activeEmbedder());
+        assertOnlyGeneration(embedderA.fingerprint().id());
+    }
+
     /** GET chunks (TenantView.chunks) shows the active generation only, while the store holds two. */
     @Test
     void aDocumentsChunksAreOfOneGenerationThroughoutAMigration() {

@@ -6,6 +6,8 @@ failover guarantees call for. Standard library only (CI runs it with the system 
   cluster_load.py throughput --url URL --reader-token T --seconds 20 --threads 4
   cluster_load.py readyourwrites --url URL --reader-token T --writer-token T --count 20
   cluster_load.py relocate --url NODE2 --admin-url NODE1 --admin-token T --reader-token T --writer-token T --store-json '{…}'
+  cluster_load.py cleanstop --url URL --node-url NODE1 --reader-token T --writer-token T --count 200 \
+      --stop-cmd "scripts/cluster.sh stop-server 1" --log-dir .corpora/cluster/wlp-usr/servers/corpora-node1/logs
 
 relocate: starts POST /admin/v1/tenants/{tenant}/store:relocate on --admin-url and, until the job ends, retrieves
 and writes through --url (another server): retrieves must answer the passages they answered before, writes must be

@@ -11,7 +11,8 @@
 #                 same passages during and after, writes refused during, the shared table no longer holds it;
 #   7. clean stop  server 1 is stopped (Liberty's quiesce) while a batch job of 200 documents runs on it: the job ends
 #                 before the server lets go, every document stored or failed job-interrupted, no SEVERE record or FFDC
-#                 report from the stop; the interrupted ones sent again through HAProxy are stored; server 1 restarts;
+#                 report from the stop, its lease released (not left to expire); the interrupted ones sent again
+#                 through HAProxy are stored; server 1 restarts;
 #   8. bulk ingest `corpora ingest` of 300 files through HAProxy while server 1 is SIGKILLed ends with every file
 #                 stored (exit 0): files whose job the dead server ran, or whose answer it took, are sent again.
 # Prints the counts; exits non-zero on the first failed check. Leaves the cluster down unless CORPORA_CLUSTER_KEEP=1.
@@ -111,8 +112,10 @@ echo "cluster-test: chunks of demo left in the shared table: $left"
 [ "$left" = 0 ] || { echo "cluster-test: FAIL: the source copy was not deleted"; exit 1; }
 
 echo "== cluster-test 7: clean stop of server 1 while a batch job runs on it, then restart"
+node1_live_leases="psql -X -tA -h 127.0.0.1 -p $BASE -U postgres -d corpora_control -c \"select count(*) from server_leases
+  where server_id like 'corpora-node1@%' and expires_ms > extract(epoch from now()) * 1000\""
 python3 "$ROOT/scripts/cluster_load.py" cleanstop --url "$URL" --node-url "$NODE1" --reader-token "$READER" --writer-token "$WRITER" \
-  --count 200 --job-timeout 300 --stop-cmd "bash '$CLUSTER' stop-server 1" \
+  --count 200 --job-timeout 300 --stop-cmd "bash '$CLUSTER' stop-server 1" --leases-cmd "$node1_live_leases" \
   --log-dir "${CORPORA_CLUSTER_DIR:-$ROOT/.corpora/cluster}/wlp-usr/servers/corpora-node1/logs"
 bash "$CLUSTER" start-server 1
 

@@ -23,8 +23,9 @@ cleanstop: posts a batch of --count documents straight to --node-url and, once a
 clean stop of that server, e.g. "scripts/cluster.sh stop-server 1": Liberty's quiesce, then the application's stop).
 Then, read at once through --url (another server): the job has ended PARTIALLY_FAILED, one outcome per document, each
 stored or failed job-interrupted (some of each); the stopped server's messages.log (--log-dir) holds no SEVERE record
-since the stop and names the job as ended early, and no FFDC report is newer than the stop; the interrupted documents,
-sent again through --url, are stored, so every document is served.
+since the stop and names the job as ended early, and no FFDC report is newer than the stop; --leases-cmd, run at once,
+prints 0 (the lease was released, not left to expire); the interrupted documents, sent again through --url, are
+stored, so every document is served.
 
 failover: readers POST /retrieve (and --mcp-readers call the MCP search tool, POST /mcp) and writers POST single
 documents (201 = acknowledged) and batches (202 = a job) for --before seconds, then --fault-cmd runs (e.g. SIGKILL of a server), the load goes on for --after seconds. Then:
@@ -385,12 +386,16 @@ def clean_stop(args):
     print("cleanstop: job %s RUNNING with %d of %d stored; stopping the server: %s" % (job_id, job["succeeded"], args.count, args.stop_cmd), flush=True)
     subprocess.run(args.stop_cmd, shell=True, check=True)
     stopped_in = time.time() - stop_at
+    # Released, not left to expire: read before a lease left behind could have expired (its ttl is seconds).
+    leases_left = subprocess.run(args.leases_cmd, shell=True, check=True, capture_output=True, text=True).stdout.strip() \
+        if args.leases_cmd else "0"
     # The job must have ended before the server let go of its lease: read at once from the other server.
     status, job, _ = reader.call("GET", "/api/v1/tenants/%s/jobs/%s" % (args.tenant, job_id))
     outcomes = job.get("outcomes", []) if status == 200 else []
     stored = [o for o in outcomes if o["result"] == "stored"]
     interrupted = [o for o in outcomes if o["result"] == "failed" and (o.get("type") or "").endswith("/job-interrupted")]
     other = [o for o in outcomes if o not in stored and o not in interrupted]
+    print("cleanstop: live leases the stopped server left: %s" % leases_left)
     print("cleanstop: the server stopped in %.1fs; the job is %s: %d stored + %d interrupted (job-interrupted) + %d other = %d outcomes of %d"
           % (stopped_in, job.get("status"), len(stored), len(interrupted), len(other), len(outcomes), args.count))
     for o in other[:3]:
@@ -419,7 +424,7 @@ def clean_stop(args):
     print("cleanstop: sent the %d interrupted documents again: %s; %d of %d documents served"
           % (len(resent), again.get("status") if isinstance(again, dict) else again, served, args.count))
     ok = (job.get("status") == "PARTIALLY_FAILED" and len(stored) > 0 and len(interrupted) > 0 and not other
-          and len(outcomes) == args.count and not severe and ended_early and not ffdc and served == args.count)
+          and len(outcomes) == args.count and not severe and ended_early and not ffdc and served == args.count and leases_left == "0")
     print("cleanstop: %s" % ("PASS" if ok else "FAIL"))
     return 0 if ok else 1
 
@@ -451,6 +456,7 @@ def main():
     parser.add_argument("--node-url", help="cleanstop: the server the batch job runs on (the one --stop-cmd stops)")
     parser.add_argument("--stop-cmd", help="cleanstop: stops that server cleanly, returning once it has stopped")
     parser.add_argument("--log-dir", help="cleanstop: that server's Liberty logs directory (messages.log, ffdc/)")
+    parser.add_argument("--leases-cmd", help="cleanstop: prints how many live leases that server holds (0 once it handed over)")
     args = parser.parse_args()
     modes = {"failover": failover, "throughput": throughput, "readyourwrites": read_your_writes, "relocate": relocate,
              "cleanstop": clean_stop}

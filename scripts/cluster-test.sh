@@ -24,6 +24,15 @@ BASE="${CORPORA_CLUSTER_BASE_PORT:-19500}"
 NODE1="http://127.0.0.1:$((BASE + 10))"
 NODE2="http://127.0.0.1:$((BASE + 11))"
 
+CLUSTER_DIR="${CORPORA_CLUSTER_DIR:-$ROOT/.corpora/cluster}"
+# The steps change the cluster's data (step 6 moves the demo tenant to a dedicated table), so a run on a cluster that
+# already exists would fail half-way; say so before anything starts.
+if [ -d "$CLUSTER_DIR/pg-primary" ]; then
+  echo "cluster-test: $CLUSTER_DIR already holds a cluster; the test needs a new one (it changes the data: step 6" \
+    "relocates the demo tenant). Run 'scripts/cluster.sh down --purge' first, or set CORPORA_CLUSTER_DIR=\$(mktemp -d)" >&2
+  exit 2
+fi
+
 cleanup() { [ -n "${CORPORA_CLUSTER_KEEP:-}" ] || bash "$CLUSTER" down >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 
@@ -116,7 +125,7 @@ node1_live_leases="psql -X -tA -h 127.0.0.1 -p $BASE -U postgres -d corpora_cont
   where server_id like 'corpora-node1@%' and expires_ms > extract(epoch from now()) * 1000\""
 python3 "$ROOT/scripts/cluster_load.py" cleanstop --url "$URL" --node-url "$NODE1" --reader-token "$READER" --writer-token "$WRITER" \
   --count 200 --job-timeout 300 --stop-cmd "bash '$CLUSTER' stop-server 1" --leases-cmd "$node1_live_leases" \
-  --log-dir "${CORPORA_CLUSTER_DIR:-$ROOT/.corpora/cluster}/wlp-usr/servers/corpora-node1/logs"
+  --log-dir "$CLUSTER_DIR/wlp-usr/servers/corpora-node1/logs"
 bash "$CLUSTER" start-server 1
 
 echo "== cluster-test 8: corpora ingest through HAProxy while server 1 is SIGKILLed (files that failed for a passing reason are sent again)"

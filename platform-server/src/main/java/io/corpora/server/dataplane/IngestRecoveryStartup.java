@@ -96,9 +96,9 @@ public class IngestRecoveryStartup {
     /**
      * At the start of the application's stop, while the persistence unit is still open: the lease sweeps end (renewals
      * go on), ingest and rebuild jobs end after their documents in flight (the rest failed as interrupted), migrations
-     * where they are (their jobs left open), evaluations before their next query (failed, saying so). Then the lease is released so that another server adopts
-     * what is open at once — unless something still runs after {@code corpora.stopWaitSeconds}, when the lease is left
-     * to expire instead.
+     * where they are (their jobs left open), evaluations before their next query (failed, saying so). Then the lease
+     * is released so that another server adopts what is open at once — unless something still runs after
+     * {@code corpora.stopWaitSeconds}, when the lease is left to expire instead.
      */
     void atStop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event) {
         leaseKeeper.stopSweeping(); // a leaving server adopts nothing more; its renewals go on while its work ends
